@@ -1,0 +1,93 @@
+#include "blocks/block.h"
+
+#include <algorithm>
+#include <string>
+
+namespace twinblocks::blocks {
+
+int Block::FindInput(const std::string& name) const {
+  for (int i = 0; i < num_inputs(); ++i) {
+    if (inputs_[i].name == name) return i;
+  }
+  return -1;
+}
+
+int Block::FindOutput(const std::string& name) const {
+  for (int i = 0; i < num_outputs(); ++i) {
+    if (outputs_[i].name == name) return i;
+  }
+  return -1;
+}
+
+int Block::DeclareInput(std::string name, int width, unsigned feedthrough) {
+  inputs_.push_back({std::move(name), width, feedthrough, -1});
+  return num_inputs() - 1;
+}
+
+int Block::DeclareOutput(std::string name, int width, int stage) {
+  outputs_.push_back({std::move(name), width, stage, -1});
+  num_stages_ = std::max(num_stages_, stage + 1);
+  return num_outputs() - 1;
+}
+
+void Block::DeclareSampleTime(SampleTime st, bool requires_discrete) {
+  sample_time_ = st;
+  requires_discrete_ = requires_discrete;
+}
+
+void Block::Configure(const std::vector<int>& input_widths) {
+  for (int i = 0; i < num_inputs(); ++i) {
+    const int declared = inputs_[i].width;
+    const int given = input_widths[i];
+    if (declared != kDynamicWidth && declared != given) {
+      throw BlockError("input '" + inputs_[i].name + "' has width " + std::to_string(given) +
+                           ", expected " + std::to_string(declared),
+                       {}, inputs_[i].name);
+    }
+    inputs_[i].width = given;
+  }
+  DoConfigure(input_widths);
+  for (const OutputPort& p : outputs_) {
+    if (p.width < 0) {
+      throw BlockError("the width of output '" + p.name + "' could not be determined", {},
+                       p.name);
+    }
+  }
+}
+
+int Block::CommonWidth(const std::vector<int>& widths) const {
+  int common = 1;
+  for (int i = 0; i < static_cast<int>(widths.size()); ++i) {
+    const int w = widths[i];
+    if (w == 1) continue;
+    if (common == 1) {
+      common = w;
+    } else if (w != common) {
+      throw BlockError("input '" + inputs_[i].name + "' has width " + std::to_string(w) +
+                           ", but another input has width " + std::to_string(common) +
+                           " (inputs must have equal widths or be scalars)",
+                       {}, inputs_[i].name);
+    }
+  }
+  return common;
+}
+
+void Block::DoConfigure(const std::vector<int>& input_widths) {
+  const int w = input_widths.empty() ? 1 : CommonWidth(input_widths);
+  for (OutputPort& p : outputs_) {
+    if (p.width == kDynamicWidth) p.width = w;
+  }
+}
+
+void Block::SetLayout(const Layout& layout) {
+  index_ = layout.index;
+  x_offset_ = layout.x;
+  xd_offset_ = layout.xd;
+  dwork_offset_ = layout.dwork;
+  modes_offset_ = layout.modes;
+  zc_offset_ = layout.zc;
+  rate_index_ = layout.rate_index;
+  sample_time_ = layout.sample_time;
+}
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,214 @@
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blocks/block_error.h"
+#include "blocks/sample_time.h"
+
+namespace twinblocks::blocks {
+
+/// Width of a port that is fixed only when the model is compiled (from what drives it).
+inline constexpr int kDynamicWidth = -1;
+
+/// Mutable per-block data that does not fit in flat arrays (a parsed expression, a
+/// mechanism's scratch). Made once per simulator, before the run; never in the step loop.
+class BlockWorkspace {
+ public:
+  virtual ~BlockWorkspace() = default;
+};
+
+/// Everything a run changes, as seen by the blocks. The simulator owns the storage; a Block
+/// is const and finds its slices through the offsets the compiler gave it. All arrays are
+/// allocated once before the run.
+struct Context {
+  double t = 0.0;                     ///< s, the time being evaluated
+  double* signals = nullptr;          ///< every port's signal, one flat buffer
+  double* x = nullptr;                ///< continuous states (nx); written only at major steps
+  double* xdot = nullptr;             ///< derivatives of x (nx)
+  double* xd = nullptr;               ///< discrete states
+  double* dwork = nullptr;            ///< per-block scratch that persists between steps
+  int* modes = nullptr;               ///< discrete modes of blocks with zero crossings
+  double* zc = nullptr;               ///< zero-crossing function values
+  const unsigned char* rate_hits = nullptr;      ///< per discrete rate: 1 if t is a hit
+  BlockWorkspace* const* workspaces = nullptr;   ///< per block, may be null
+
+  /// True at major steps (the start, accepted steps, sample hits, located crossings): blocks
+  /// with modes choose them from their inputs and may reset continuous states. False inside
+  /// a solver step, where modes are held so that the right-hand side stays smooth.
+  bool major = true;
+  /// Set by a block that changed `x` at a major step; the simulator then restarts the solver.
+  bool states_reset = false;
+};
+
+/// Which stages of a block need an input directly (direct feedthrough), as a bit mask.
+inline constexpr unsigned kNoFeedthrough = 0u;
+inline constexpr unsigned kFeedthrough = 1u;  ///< stage 0
+inline constexpr unsigned FeedthroughToStage(int stage) { return 1u << stage; }
+
+/// One block instance of a compiled diagram. A block declares its ports, states and sample
+/// time in its constructor (from its evaluated parameters) and in DoConfigure (once input
+/// widths are known), then computes. It knows nothing of files or names of other blocks.
+///
+/// Outputs are computed in stages: most blocks have one (stage 0). A block whose outputs
+/// differ in what they need (an integrator's `state` port needs nothing, its `y` needs the
+/// reset input) puts them in different stages, so that the execution order can interleave
+/// them with other blocks and feedback through the independent output is not an algebraic
+/// loop.
+///
+/// Public methods are non-virtual; subclasses override the protected Do* hooks.
+class Block {
+ public:
+  struct InputPort {
+    std::string name;
+    int width = kDynamicWidth;
+    unsigned feedthrough = kFeedthrough;  ///< stages that read it directly
+    int offset = -1;                      ///< into Context::signals, set by the compiler
+  };
+  struct OutputPort {
+    std::string name;
+    int width = kDynamicWidth;
+    int stage = 0;
+    int offset = -1;
+  };
+
+  virtual ~Block() = default;
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  // ---- Declarations, read by the compiler ----
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  const InputPort& input_port(int i) const { return inputs_[i]; }
+  const OutputPort& output_port(int i) const { return outputs_[i]; }
+  int FindInput(const std::string& name) const;   ///< -1 when there is none
+  int FindOutput(const std::string& name) const;  ///< -1 when there is none
+  int num_stages() const { return num_stages_; }
+
+  int num_continuous_states() const { return nx_; }
+  int num_discrete_states() const { return nxd_; }
+  int num_dwork() const { return ndwork_; }
+  int num_modes() const { return nmodes_; }
+  int num_zero_crossings() const { return nzc_; }
+  bool has_update() const { return has_update_; }
+  bool has_breakpoints() const { return has_breakpoints_; }
+  /// Declared sample time; after compile, the resolved one.
+  const SampleTime& sample_time() const { return sample_time_; }
+  /// Inherited blocks with discrete state cannot run continuously.
+  bool requires_discrete_rate() const { return requires_discrete_; }
+  /// Index of the block's discrete rate in Context::rate_hits, -1 when not discrete.
+  int rate_index() const { return rate_index_; }
+  int index() const { return index_; }
+
+  /// Fixes the output widths, states and zero crossings once the input widths are known.
+  /// @throws BlockError when the widths do not fit the block's parameters.
+  void Configure(const std::vector<int>& input_widths);
+
+  /// Input width to assume when the widths of a feedback loop cannot be propagated (the
+  /// width of an integrator's x0, say). Default 1.
+  virtual int DefaultInputWidth() const { return 1; }
+
+  // ---- Layout, set once by the compiler ----
+  struct Layout {
+    int index = -1;
+    int x = 0, xd = 0, dwork = 0, modes = 0, zc = 0;
+    int rate_index = -1;
+    SampleTime sample_time;
+  };
+  void SetLayout(const Layout& layout);
+  void SetInputOffset(int port, int offset) { inputs_[port].offset = offset; }
+  void SetOutputOffset(int port, int offset) { outputs_[port].offset = offset; }
+
+  // ---- Runtime, called by the simulator ----
+  /// Sets initial continuous and discrete states, modes and scratch.
+  void Initialize(Context& c) const { DoInitialize(c); }
+  void CalcOutputs(Context& c, int stage) const { DoCalcOutputs(c, stage); }
+  void CalcDerivatives(Context& c) const { DoCalcDerivatives(c); }
+  /// Discrete blocks at their sample hits; continuous blocks with has_update() at every
+  /// major step.
+  void Update(Context& c) const { DoUpdate(c); }
+  void CalcZeroCrossings(Context& c) const { DoCalcZeroCrossings(c); }
+  /// The first time after `t` where the block's output jumps by itself (a Step's time), or
+  /// +inf. The solver lands there exactly.
+  double NextBreakpoint(const Context& c, double t) const { return DoNextBreakpoint(c, t); }
+  std::unique_ptr<BlockWorkspace> MakeWorkspace() const { return DoMakeWorkspace(); }
+
+ protected:
+  Block() = default;
+
+  // ---- Declarations for constructors ----
+  int DeclareInput(std::string name, int width = kDynamicWidth,
+                   unsigned feedthrough = kFeedthrough);
+  int DeclareOutput(std::string name, int width = kDynamicWidth, int stage = 0);
+  void DeclareSampleTime(SampleTime st, bool requires_discrete = false);
+  void DeclareBreakpoints() { has_breakpoints_ = true; }
+  void DeclareUpdate() { has_update_ = true; }
+
+  // ---- Declarations for DoConfigure (also allowed in constructors) ----
+  void SetOutputWidth(int port, int width) { outputs_[port].width = width; }
+  void DeclareContinuousStates(int n) { nx_ = n; }
+  void DeclareDiscreteStates(int n) { nxd_ = n; has_update_ = has_update_ || n > 0; }
+  void DeclareDWork(int n) { ndwork_ = n; }
+  void DeclareModes(int n) { nmodes_ = n; }
+  void DeclareZeroCrossings(int n) { nzc_ = n; }
+
+  /// Default: every dynamic output takes the common width of the inputs, where scalars
+  /// expand (Simulink's scalar expansion); all non-scalar inputs must agree.
+  virtual void DoConfigure(const std::vector<int>& input_widths);
+
+  /// The common width of `widths` with scalar expansion. @throws BlockError otherwise.
+  int CommonWidth(const std::vector<int>& widths) const;
+
+  // ---- Runtime hooks ----
+  virtual void DoInitialize(Context& c) const {}
+  virtual void DoCalcOutputs(Context& c, int stage) const {}
+  virtual void DoCalcDerivatives(Context& c) const {}
+  virtual void DoUpdate(Context& c) const {}
+  virtual void DoCalcZeroCrossings(Context& c) const {}
+  virtual double DoNextBreakpoint(const Context& c, double t) const {
+    return std::numeric_limits<double>::infinity();
+  }
+  virtual std::unique_ptr<BlockWorkspace> DoMakeWorkspace() const { return nullptr; }
+
+  // ---- Access to this block's slices of the context ----
+  const double* in(const Context& c, int port) const { return c.signals + inputs_[port].offset; }
+  double* out(Context& c, int port) const { return c.signals + outputs_[port].offset; }
+  int in_width(int port) const { return inputs_[port].width; }
+  int out_width(int port) const { return outputs_[port].width; }
+  double* x(Context& c) const { return c.x + x_offset_; }
+  const double* x(const Context& c) const { return c.x + x_offset_; }
+  double* xdot(Context& c) const { return c.xdot + x_offset_; }
+  double* xd(Context& c) const { return c.xd + xd_offset_; }
+  const double* xd(const Context& c) const { return c.xd + xd_offset_; }
+  double* dwork(Context& c) const { return c.dwork + dwork_offset_; }
+  const double* dwork(const Context& c) const { return c.dwork + dwork_offset_; }
+  int* modes(Context& c) const { return c.modes + modes_offset_; }
+  const int* modes(const Context& c) const { return c.modes + modes_offset_; }
+  double* zc(Context& c) const { return c.zc + zc_offset_; }
+  template <class W>
+  W& workspace(const Context& c) const {
+    return static_cast<W&>(*c.workspaces[index_]);
+  }
+  /// True when the block runs at this time: always for continuous blocks; at its hits for
+  /// discrete ones.
+  bool is_sample_hit(const Context& c) const {
+    return rate_index_ < 0 || c.rate_hits[rate_index_] != 0;
+  }
+
+ private:
+  std::vector<InputPort> inputs_;
+  std::vector<OutputPort> outputs_;
+  int num_stages_ = 1;
+  int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0;
+  bool has_update_ = false;
+  bool has_breakpoints_ = false;
+  bool requires_discrete_ = false;
+  SampleTime sample_time_ = SampleTime::Inherited();
+  int index_ = -1;
+  int rate_index_ = -1;
+  int x_offset_ = 0, xd_offset_ = 0, dwork_offset_ = 0, modes_offset_ = 0, zc_offset_ = 0;
+};
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,97 @@
+#include "blocks/math_expression.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include <muParser.h>
+
+namespace twinblocks::blocks {
+
+namespace {
+
+double Deg(double x) { return x * std::numbers::pi / 180.0; }
+double Atan2(double y, double x) { return std::atan2(y, x); }
+
+// Names the language reserves: constants and functions, built-in or ours.
+const char* const kReserved[] = {
+    "pi", "e", "inf", "deg", "atan2", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "log", "log2", "log10", "ln", "exp", "sqrt", "sign",
+    "rint", "abs", "min", "max", "sum", "avg"};
+
+}  // namespace
+
+struct MathExpression::Impl {
+  mu::Parser parser;
+  std::string text;
+};
+
+MathExpression::MathExpression() : impl_(std::make_unique<Impl>()) {
+  mu::Parser& p = impl_->parser;
+  p.DefineConst("pi", std::numbers::pi);
+  p.DefineConst("e", std::numbers::e);
+  p.DefineConst("inf", std::numeric_limits<double>::infinity());
+  p.DefineFun("deg", &Deg);
+  p.DefineFun("atan2", &Atan2);
+}
+
+MathExpression::~MathExpression() = default;
+MathExpression::MathExpression(MathExpression&&) noexcept = default;
+MathExpression& MathExpression::operator=(MathExpression&&) noexcept = default;
+
+void MathExpression::DefineVariable(const std::string& name, double* storage) {
+  try {
+    impl_->parser.DefineVar(name, storage);
+  } catch (const mu::Parser::exception_type& ex) {
+    throw ExpressionError("cannot define variable '" + name + "': " + ex.GetMsg());
+  }
+}
+
+void MathExpression::DefineConstant(const std::string& name, double value) {
+  try {
+    impl_->parser.DefineConst(name, value);
+  } catch (const mu::Parser::exception_type& ex) {
+    throw ExpressionError("cannot define constant '" + name + "': " + ex.GetMsg());
+  }
+}
+
+void MathExpression::SetExpression(const std::string& text) {
+  impl_->text = text;
+  try {
+    impl_->parser.SetExpr(text);
+    // muParser parses lazily: evaluate once so that syntax errors surface here.
+    impl_->parser.Eval();
+  } catch (const mu::Parser::exception_type& ex) {
+    std::string msg = ex.GetMsg();
+    // muParser says "Unexpected token "foo"" for an unknown name; say it plainly.
+    if (!ex.GetToken().empty() && msg.find("Unexpected token") != std::string::npos) {
+      msg = "unknown name '" + ex.GetToken() + "' at position " + std::to_string(ex.GetPos());
+    }
+    throw ExpressionError("cannot evaluate '" + text + "': " + msg);
+  }
+}
+
+const std::string& MathExpression::expression() const { return impl_->text; }
+
+double MathExpression::Evaluate() const {
+  try {
+    return impl_->parser.Eval();
+  } catch (const mu::Parser::exception_type& ex) {
+    throw ExpressionError("cannot evaluate '" + impl_->text + "': " + ex.GetMsg());
+  }
+}
+
+std::vector<std::string> MathExpression::UsedVariables() const {
+  std::vector<std::string> names;
+  for (const auto& [name, ptr] : impl_->parser.GetUsedVar()) names.push_back(name);
+  return names;
+}
+
+bool MathExpression::IsReservedName(const std::string& name) {
+  for (const char* r : kReserved) {
+    if (name == r) return true;
+  }
+  return false;
+}
+
+}  // namespace twinblocks::blocks

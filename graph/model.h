@@ -1,0 +1,186 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/source_location.h"
+
+namespace twinblocks::graph {
+
+/// A parameter as the user wrote it: its text is evaluated only at compile.
+struct Parameter {
+  std::string name;
+  std::string value;
+  friend bool operator==(const Parameter&, const Parameter&) = default;
+};
+
+/// A boundary port of a subsystem or define: `<inport>`, `<outport>` or `<port domain=..>`.
+struct PortDecl {
+  enum class Kind { kInport, kOutport, kPhysical };
+  Kind kind = Kind::kInport;
+  std::string name;
+  std::string domain;  ///< physical ports only: frame, rotational, electrical
+  SourceLocation where;
+  bool operator==(const PortDecl& o) const {
+    return kind == o.kind && name == o.name && domain == o.domain;
+  }
+};
+
+/// One line between two ports, as written: "block.port", or ".port" for the enclosing
+/// subsystem's boundary port.
+struct Connection {
+  std::string from;
+  std::string to;
+  SourceLocation where;
+  bool operator==(const Connection& o) const { return from == o.from && to == o.to; }
+};
+
+class Diagram;
+
+/// A block or a subsystem in a diagram. A subsystem has a body and type "" ; a block's type
+/// names a catalog type or a `define`.
+struct BlockNode {
+  std::string name;
+  std::string type;
+  std::vector<Parameter> params;  ///< in the order written
+  bool commented = false;
+  SourceLocation where;
+  std::unique_ptr<Diagram> body;  ///< subsystems only
+
+  BlockNode() = default;
+  BlockNode(const BlockNode& other);
+  BlockNode& operator=(const BlockNode& other);
+  BlockNode(BlockNode&&) noexcept = default;
+  BlockNode& operator=(BlockNode&&) noexcept = default;
+  ~BlockNode();
+
+  bool is_subsystem() const { return body != nullptr; }
+  /// The parameter's text, or nullopt when not written.
+  std::optional<std::string> GetParam(std::string_view param) const;
+  bool operator==(const BlockNode& o) const;
+};
+
+/// The contents of a model, a subsystem or a define: boundary ports, blocks and lines.
+class Diagram {
+ public:
+  std::vector<PortDecl> ports;
+  std::vector<BlockNode> blocks;  ///< blocks and subsystems, in file order
+  std::vector<Connection> connections;
+
+  BlockNode* Find(std::string_view name);
+  const BlockNode* Find(std::string_view name) const;
+  bool operator==(const Diagram& o) const = default;
+};
+
+/// `<var name value>`: a model variable.
+struct Variable {
+  std::string name;
+  std::string value;
+  SourceLocation where;
+  bool operator==(const Variable& o) const { return name == o.name && value == o.value; }
+};
+
+/// `<define name params>`: a reusable subsystem type with parameters (a masked library block).
+struct Define {
+  std::string name;
+  std::vector<std::string> params;
+  Diagram body;
+  SourceLocation where;
+  bool operator==(const Define& o) const {
+    return name == o.name && params == o.params && body == o.body;
+  }
+};
+
+struct Include {
+  std::string file;  ///< as written, relative to the including file
+  SourceLocation where;
+  bool operator==(const Include& o) const { return file == o.file; }
+};
+
+/// `<log signal as>`: a signal to record.
+struct LogSpec {
+  std::string signal;  ///< "path.port"
+  std::string as;      ///< column name, "" for the signal's own name
+  SourceLocation where;
+  bool operator==(const LogSpec& o) const { return signal == o.signal && as == o.as; }
+};
+
+/// `<simulation ...>`: default run settings, kept as written (attribute name -> text).
+struct SimulationSettings {
+  std::vector<Parameter> attributes;
+  SourceLocation where;
+  std::optional<std::string> Get(std::string_view attribute) const;
+  void Set(const std::string& attribute, const std::string& value);
+  bool operator==(const SimulationSettings& o) const { return attributes == o.attributes; }
+};
+
+/// The diagram a user edits: what a model file says, with where each part was written.
+/// Everything is kept as text; nothing is evaluated until compile. Two models are equal when
+/// they say the same thing, wherever it was written (source locations are not compared), and
+/// a model written to XML reads back equal.
+///
+/// Editing methods name blocks by path ("finger1/p1/joint"); a diagram path "" is the top
+/// level. They validate what they can at once and throw ModelError saying what is wrong.
+class Model {
+ public:
+  std::string name = "model";
+  int format = 1;
+  std::vector<Variable> variables;
+  SimulationSettings simulation;
+  std::vector<Include> includes;
+  std::vector<Define> defines;
+  Diagram root;
+  std::vector<LogSpec> logs;
+
+  /// The file the model was read from ("" for a model made in code): relative includes and
+  /// data files are found from its directory.
+  std::string file;
+  /// Defines loaded from includes (recursively); not part of the model's own content, not
+  /// written back, not compared.
+  std::vector<Define> library;
+
+  /// The diagram at `path` ("" the top level, "a/b" a nested subsystem).
+  /// @throws ModelError when there is none.
+  Diagram& GetDiagram(std::string_view path);
+  const Diagram& GetDiagram(std::string_view path) const;
+
+  /// The block or subsystem at `path`, or null.
+  BlockNode* FindBlock(std::string_view path);
+  const BlockNode* FindBlock(std::string_view path) const;
+
+  /// The define of that name, the model's own first, then the library's, or null.
+  const Define* FindDefine(std::string_view name) const;
+
+  /// Adds a block of `type` named `name` to the diagram at `diagram_path`.
+  /// @throws ModelError when the name is not an identifier or is taken.
+  BlockNode& AddBlock(std::string_view diagram_path, const std::string& type,
+                      const std::string& name, std::vector<Parameter> params = {});
+  /// Adds an empty subsystem; returns its body.
+  Diagram& AddSubsystem(std::string_view diagram_path, const std::string& name);
+  /// Removes the block and every line to or from it.
+  void RemoveBlock(std::string_view path);
+  /// Renames the block and rewrites the lines that name it.
+  void RenameBlock(std::string_view path, const std::string& new_name);
+  /// Sets a parameter's text (added when not written yet).
+  void SetParam(std::string_view path, const std::string& param, const std::string& value);
+  std::optional<std::string> GetParam(std::string_view path, std::string_view param) const;
+  /// Comments a block out (true) or back in (false).
+  void SetCommented(std::string_view path, bool commented);
+  /// Adds a line in the diagram at `diagram_path`.
+  void Connect(std::string_view diagram_path, const std::string& from, const std::string& to);
+  /// Removes the line; returns false when there was none.
+  bool Disconnect(std::string_view diagram_path, const std::string& from, const std::string& to);
+  /// Sets or adds a model variable.
+  void SetVariable(const std::string& name, const std::string& value);
+
+  /// Equal content: source locations, `file` and `library` are not compared.
+  bool operator==(const Model& o) const;
+};
+
+/// True for names of the form [A-Za-z_][A-Za-z0-9_]*.
+bool IsIdentifier(std::string_view name);
+
+}  // namespace twinblocks::graph

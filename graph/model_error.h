@@ -1,0 +1,34 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "graph/source_location.h"
+
+namespace twinblocks::graph {
+
+/// A problem with a model the user wrote: one line,
+/// `FILE:LINE: block 'PATH' (TYPE): what is wrong, and what was expected`
+/// (the block part left out where no block is concerned). The command line prints it and
+/// exits with status 2.
+class ModelError : public std::runtime_error {
+ public:
+  ModelError(const SourceLocation& where, const std::string& message)
+      : ModelError(where, {}, {}, message) {}
+  ModelError(const SourceLocation& where, const std::string& block_path,
+             const std::string& block_type, const std::string& message);
+
+  const SourceLocation& where() const { return where_; }
+  const std::string& block_path() const { return block_path_; }
+  const std::string& block_type() const { return block_type_; }
+  /// The message without location and block.
+  const std::string& message() const { return message_; }
+
+ private:
+  SourceLocation where_;
+  std::string block_path_;
+  std::string block_type_;
+  std::string message_;
+};
+
+}  // namespace twinblocks::graph
