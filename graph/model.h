@@ -183,4 +183,8 @@ class Model {
 /// True for names of the form [A-Za-z_][A-Za-z0-9_]*.
 bool IsIdentifier(std::string_view name);
 
+/// True for a connection endpoint as the file format writes it: `block.port`, or `.port` for
+/// the enclosing subsystem's boundary port (block and port identifiers).
+bool IsEndpoint(std::string_view endpoint);
+
 }  // namespace twinblocks::graph

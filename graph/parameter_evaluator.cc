@@ -145,8 +145,8 @@ class ScalarEvaluator {
       const Eigen::MatrixXd* value = scope_.Find(name);
       if (value == nullptr) continue;  // muParser reports it as an unknown name
       if (value->size() != 1) {
-        throw ExpressionError("cannot evaluate '" + t + "': '" + name + "' is " +
-                              Describe(*value) + ", not a scalar");
+        throw ExpressionError("cannot evaluate '" + t + "': '" + name + "' is " + Describe(*value) +
+                              ", not a scalar");
       }
       // std::map nodes never move, so the address stays valid for the parser's lifetime.
       double& slot = bound_[name];

@@ -1,10 +1,10 @@
 #include "graph/parameter_evaluator.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numbers>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "blocks/math_expression.h"
 
@@ -44,8 +44,8 @@ std::string ParamError(const std::string& text, const ParamSpec& spec,
   return "";
 }
 
-#define EXPECT_CONTAINS(haystack, needle)                                              \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                     \
+#define EXPECT_CONTAINS(haystack, needle)                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
       << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
 
 ParamSpec Spec(ParamKind kind, std::vector<std::string> words = {}) {
@@ -144,7 +144,8 @@ TEST(EvaluateNumericTest, NonScalarVariableByName) {
 }
 
 TEST(EvaluateNumericTest, Errors) {
-  EXPECT_EQ(NumericError("[1, foo]"), "cannot evaluate '[1, foo]': element 2: unknown name 'foo' at position 0");
+  EXPECT_EQ(NumericError("[1, foo]"),
+            "cannot evaluate '[1, foo]': element 2: unknown name 'foo' at position 0");
   EXPECT_CONTAINS(NumericError("foo"), "unknown name 'foo'");
   EXPECT_CONTAINS(NumericError("2*foo + 1"), "unknown name 'foo'");
   EXPECT_CONTAINS(NumericError("[1, foo]"), "element 2: unknown name 'foo'");
@@ -154,7 +155,8 @@ TEST(EvaluateNumericTest, Errors) {
   EXPECT_CONTAINS(NumericError("[1, 2] 3"), "unexpected '3' after ']'");
   EXPECT_CONTAINS(NumericError("[1, , 2]"), "element 2 is empty");
   EXPECT_CONTAINS(NumericError("[1, 2,]"), "element 3 is empty");
-  EXPECT_CONTAINS(NumericError("[[1, 2], [3]]"), "ragged matrix: row 2 has 1 elements, row 1 has 2");
+  EXPECT_CONTAINS(NumericError("[[1, 2], [3]]"),
+                  "ragged matrix: row 2 has 1 elements, row 1 has 2");
   EXPECT_CONTAINS(NumericError("[[1, 2], 3]"), "row 2 '3' is not a row");
   EXPECT_CONTAINS(NumericError("[1, [2, 3]]"), "element 2 is a row");
   EXPECT_CONTAINS(NumericError("[[1, 2], [3, x]]"), "row 2, element 2: unknown name 'x'");
