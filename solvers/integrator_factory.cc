@@ -1,0 +1,131 @@
+// The solver catalog: names, one-line descriptions and construction by name.
+
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "solvers/arkode_integrator.h"
+#include "solvers/butcher_tableau.h"
+#include "solvers/cvode_integrator.h"
+#include "solvers/embedded_runge_kutta_integrator.h"
+#include "solvers/explicit_runge_kutta_integrator.h"
+#include "solvers/ida_integrator.h"
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers {
+namespace {
+
+struct SolverEntry {
+  std::string_view name;
+  std::string_view description;
+};
+
+constexpr std::array<SolverEntry, 12> kSolvers = {{
+    {"ode1", "fixed step, forward Euler, order 1"},
+    {"ode2", "fixed step, Heun (explicit trapezoidal), order 2"},
+    {"ode3", "fixed step, Bogacki-Shampine, order 3"},
+    {"ode4", "fixed step, classic Runge-Kutta, order 4"},
+    {"ode5", "fixed step, Dormand-Prince, order 5"},
+    {"ode23",
+     "variable step, Bogacki-Shampine 3(2) with cubic Hermite dense output; non-stiff, loose "
+     "tolerances"},
+    {"ode45",
+     "variable step, Dormand-Prince 5(4) with 4th-order dense output; the non-stiff default"},
+    {"cvode-bdf", "variable step and order, SUNDIALS CVODE BDF 1-5 with Newton; stiff problems"},
+    {"cvode-adams",
+     "variable step and order, SUNDIALS CVODE Adams-Moulton 1-12 with Newton; smooth non-stiff "
+     "problems at tight tolerances"},
+    {"arkode-erk", "variable step, SUNDIALS ARKODE explicit Runge-Kutta (order 4); non-stiff"},
+    {"arkode-dirk",
+     "variable step, SUNDIALS ARKODE diagonally implicit Runge-Kutta (order 4); stiff problems"},
+    {"ida", "variable step and order, SUNDIALS IDA BDF on the residual x' - f(t, x); DAEs"},
+}};
+
+std::string ValidNames() {
+  std::string names;
+  for (const SolverEntry& entry : kSolvers) {
+    if (!names.empty()) names += ' ';
+    names += entry.name;
+  }
+  return names;
+}
+
+[[noreturn]] void ThrowUnknown(std::string_view name) {
+  throw std::invalid_argument("unknown solver '" + std::string(name) +
+                              "'; valid solvers: " + ValidNames());
+}
+
+}  // namespace
+
+const std::vector<std::string>& IntegratorNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> result;
+    for (const SolverEntry& entry : kSolvers) result.emplace_back(entry.name);
+    return result;
+  }();
+  return names;
+}
+
+std::string_view IntegratorDescription(std::string_view name) {
+  for (const SolverEntry& entry : kSolvers) {
+    if (entry.name == name) return entry.description;
+  }
+  ThrowUnknown(name);
+}
+
+std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* problem,
+                                           const IntegratorOptions& options) {
+  if (problem == nullptr) throw std::invalid_argument("MakeIntegrator: problem is null");
+  const std::string n(name);
+  if (n == "ode1") {
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(n, EulerTableau(), problem, options);
+  }
+  if (n == "ode2") {
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(n, HeunTableau(), problem, options);
+  }
+  if (n == "ode3") {
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(
+        n, DropFsalStage(BogackiShampineTableau()), problem, options);
+  }
+  if (n == "ode4") {
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(n, ClassicRungeKuttaTableau(), problem,
+                                                          options);
+  }
+  if (n == "ode5") {
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(
+        n, DropFsalStage(DormandPrinceTableau()), problem, options);
+  }
+  if (n == "ode23") {
+    return std::make_unique<EmbeddedRungeKuttaIntegrator>(n, BogackiShampineTableau(),
+                                                          DenseOutput::kHermite, 0.0, problem,
+                                                          options);
+  }
+  if (n == "ode45") {
+    // beta = 0.04: Hairer's DOPRI5 choice for the PI (Lund) stabilization.
+    return std::make_unique<EmbeddedRungeKuttaIntegrator>(n, DormandPrinceTableau(),
+                                                          DenseOutput::kDormandPrince, 0.04,
+                                                          problem, options);
+  }
+  if (n == "cvode-bdf") {
+    return std::make_unique<CvodeIntegrator>(CvodeMethod::kBdf, problem, options);
+  }
+  if (n == "cvode-adams") {
+    return std::make_unique<CvodeIntegrator>(CvodeMethod::kAdams, problem, options);
+  }
+  if (n == "arkode-erk") {
+    return std::make_unique<ArkodeIntegrator>(ArkodeMethod::kExplicit, problem, options);
+  }
+  if (n == "arkode-dirk") {
+    return std::make_unique<ArkodeIntegrator>(ArkodeMethod::kImplicit, problem, options);
+  }
+  if (n == "ida") return std::make_unique<IdaIntegrator>(problem, options);
+  ThrowUnknown(name);
+}
+
+std::unique_ptr<Integrator> MakeDaeIntegrator(DaeProblem* problem,
+                                              const IntegratorOptions& options) {
+  if (problem == nullptr) throw std::invalid_argument("MakeDaeIntegrator: problem is null");
+  return std::make_unique<IdaIntegrator>(problem, options);
+}
+
+}  // namespace twinblocks::solvers

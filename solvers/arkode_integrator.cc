@@ -1,0 +1,103 @@
+#include "solvers/arkode_integrator.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <arkode/arkode_arkstep.h>
+
+namespace twinblocks::solvers {
+
+void ArkodeIntegrator::MemoryDeleter::operator()(void* mem) const { ARKStepFree(&mem); }
+
+ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
+                                   const IntegratorOptions& options)
+    : SundialsIntegrator(method == ArkodeMethod::kExplicit ? "arkode-erk" : "arkode-dirk",
+                         problem, options, problem->num_states(),
+                         options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
+      method_(method) {
+  if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
+  const bool explicit_rhs = method_ == ArkodeMethod::kExplicit;
+  ARKRhsFn rhs = &SundialsIntegrator::RhsCallback;
+  mem_.reset(ARKStepCreate(explicit_rhs ? rhs : nullptr, explicit_rhs ? nullptr : rhs, 0.0,
+                           y_.get(), context_.get()));
+  if (!mem_) throw std::runtime_error(name_ + ": ARKStepCreate failed");
+  void* mem = mem_.get();
+  CheckFlag(ARKStepSetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
+            "ARKStepSetErrHandlerFn");
+  CheckFlag(ARKStepSetUserData(mem, this), "ARKStepSetUserData");
+  CheckFlag(ARKStepSStolerances(mem, options_.rtol, options_.atol), "ARKStepSStolerances");
+  if (!explicit_rhs) {
+    jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
+    linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
+    CheckFlag(ARKStepSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),
+              "ARKStepSetLinearSolver");
+  }
+  if (options_.max_step > 0.0 && std::isfinite(options_.max_step)) {
+    CheckFlag(ARKStepSetMaxStep(mem, options_.max_step), "ARKStepSetMaxStep");
+  }
+  if (options_.initial_step > 0.0) {
+    CheckFlag(ARKStepSetInitStep(mem, options_.initial_step), "ARKStepSetInitStep");
+  }
+  if (options_.min_step > 0.0) {
+    CheckFlag(ARKStepSetMinStep(mem, options_.min_step), "ARKStepSetMinStep");
+  }
+  if (options_.max_steps > 0) {
+    CheckFlag(ARKStepSetMaxNumSteps(mem, options_.max_steps), "ARKStepSetMaxNumSteps");
+  }
+  if (ng_ > 0) {
+    CheckFlag(ARKStepRootInit(mem, ng_, &SundialsIntegrator::RootCallback), "ARKStepRootInit");
+    CheckFlag(ARKStepSetNoInactiveRootWarn(mem), "ARKStepSetNoInactiveRootWarn");
+  }
+}
+
+void ArkodeIntegrator::DoReInit(double t) {
+  const bool explicit_rhs = method_ == ArkodeMethod::kExplicit;
+  ARKRhsFn rhs = &SundialsIntegrator::RhsCallback;
+  CheckFlag(ARKStepReInit(mem_.get(), explicit_rhs ? rhs : nullptr, explicit_rhs ? nullptr : rhs,
+                          t, y_.get()),
+            "ARKStepReInit");
+  CountersRestarted();
+}
+
+void ArkodeIntegrator::DoSetStopTime(double t_stop) {
+  CheckFlag(ARKStepSetStopTime(mem_.get(), t_stop), "ARKStepSetStopTime");
+}
+
+int ArkodeIntegrator::DoStep(double t_stop, double* t_reached) {
+  return ARKStepEvolve(mem_.get(), t_stop, y_.get(), t_reached, ARK_ONE_STEP);
+}
+
+void ArkodeIntegrator::DoGetRootInfo() {
+  CheckFlag(ARKStepGetRootInfo(mem_.get(), root_info_.data()), "ARKStepGetRootInfo");
+}
+
+void ArkodeIntegrator::DoReadCounters(IntegratorStats* counters) {
+  *counters = IntegratorStats{};
+  if (!mem_) return;
+  void* mem = mem_.get();
+  long steps = 0, error_fails = 0, solve_fails = 0, fe = 0, fi = 0, ls_rhs = 0, g = 0, jac = 0;
+  ARKStepGetNumSteps(mem, &steps);
+  ARKStepGetNumErrTestFails(mem, &error_fails);
+  ARKStepGetNumRhsEvals(mem, &fe, &fi);
+  if (method_ == ArkodeMethod::kImplicit) {
+    ARKStepGetNumStepSolveFails(mem, &solve_fails);
+    ARKStepGetNumLinRhsEvals(mem, &ls_rhs);
+    ARKStepGetNumJacEvals(mem, &jac);
+  }
+  if (ng_ > 0) ARKStepGetNumGEvals(mem, &g);
+  counters->steps = steps;
+  counters->rejected_steps = error_fails + solve_fails;
+  counters->rhs_evals = fe + fi + ls_rhs;
+  counters->zc_evals = g;
+  counters->jacobian_evals = jac;
+}
+
+std::string ArkodeIntegrator::FlagName(int flag) const {
+  char* text = ARKStepGetReturnFlagName(flag);
+  std::string result = text != nullptr ? text : std::to_string(flag);
+  std::free(text);
+  return result;
+}
+
+}  // namespace twinblocks::solvers

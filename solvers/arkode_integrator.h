@@ -1,0 +1,42 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "solvers/sundials_integrator.h"
+
+namespace twinblocks::solvers {
+
+/// How ARKODE's ARKStep treats the right-hand side.
+enum class ArkodeMethod {
+  kExplicit,  ///< ERK, ARKStep's default fourth-order explicit table with its embedding
+  kImplicit,  ///< DIRK, ARKStep's default fourth-order table, Newton + dense linear solver
+};
+
+/// SUNDIALS ARKODE's ARKStep (arkode-erk, arkode-dirk) in one-step mode with a stop time and
+/// native rootfinding; the implicit variant uses a dense direct linear solver with ARKODE's
+/// difference-quotient Jacobian.
+class ArkodeIntegrator final : public SundialsIntegrator {
+ public:
+  ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem, const IntegratorOptions& options);
+
+ private:
+  struct MemoryDeleter {
+    void operator()(void* mem) const;
+  };
+
+  void DoReInit(double t) override;
+  void DoSetStopTime(double t_stop) override;
+  int DoStep(double t_stop, double* t_reached) override;
+  void DoGetRootInfo() override;
+  void DoReadCounters(IntegratorStats* counters) override;
+  std::string FlagName(int flag) const override;
+  const char* step_function_name() const override { return "ARKStepEvolve"; }
+
+  ArkodeMethod method_;
+  internal::MatrixPtr jacobian_;
+  internal::LinearSolverPtr linear_solver_;
+  std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
+};
+
+}  // namespace twinblocks::solvers

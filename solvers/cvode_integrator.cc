@@ -1,0 +1,93 @@
+#include "solvers/cvode_integrator.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+
+namespace twinblocks::solvers {
+
+void CvodeIntegrator::MemoryDeleter::operator()(void* mem) const { CVodeFree(&mem); }
+
+CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
+                                 const IntegratorOptions& options)
+    : SundialsIntegrator(method == CvodeMethod::kBdf ? "cvode-bdf" : "cvode-adams", problem,
+                         options, problem->num_states(),
+                         options.locate_zero_crossings ? problem->num_zero_crossings() : 0) {
+  if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
+  mem_.reset(CVodeCreate(method == CvodeMethod::kBdf ? CV_BDF : CV_ADAMS, context_.get()));
+  if (!mem_) throw std::runtime_error(name_ + ": CVodeCreate failed");
+  void* mem = mem_.get();
+  CheckFlag(CVodeSetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
+            "CVodeSetErrHandlerFn");
+  CheckFlag(CVodeInit(mem, &SundialsIntegrator::RhsCallback, 0.0, y_.get()), "CVodeInit");
+  CheckFlag(CVodeSetUserData(mem, this), "CVodeSetUserData");
+  CheckFlag(CVodeSStolerances(mem, options_.rtol, options_.atol), "CVodeSStolerances");
+  jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
+  linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
+  CheckFlag(CVodeSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),
+            "CVodeSetLinearSolver");
+  if (options_.max_step > 0.0 && std::isfinite(options_.max_step)) {
+    CheckFlag(CVodeSetMaxStep(mem, options_.max_step), "CVodeSetMaxStep");
+  }
+  if (options_.initial_step > 0.0) {
+    CheckFlag(CVodeSetInitStep(mem, options_.initial_step), "CVodeSetInitStep");
+  }
+  if (options_.min_step > 0.0) {
+    CheckFlag(CVodeSetMinStep(mem, options_.min_step), "CVodeSetMinStep");
+  }
+  if (options_.max_steps > 0) {
+    CheckFlag(CVodeSetMaxNumSteps(mem, options_.max_steps), "CVodeSetMaxNumSteps");
+  }
+  if (ng_ > 0) {
+    CheckFlag(CVodeRootInit(mem, ng_, &SundialsIntegrator::RootCallback), "CVodeRootInit");
+    CheckFlag(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
+  }
+}
+
+void CvodeIntegrator::DoReInit(double t) {
+  CheckFlag(CVodeReInit(mem_.get(), t, y_.get()), "CVodeReInit");
+  CountersRestarted();
+}
+
+void CvodeIntegrator::DoSetStopTime(double t_stop) {
+  CheckFlag(CVodeSetStopTime(mem_.get(), t_stop), "CVodeSetStopTime");
+}
+
+int CvodeIntegrator::DoStep(double t_stop, double* t_reached) {
+  return CVode(mem_.get(), t_stop, y_.get(), t_reached, CV_ONE_STEP);
+}
+
+void CvodeIntegrator::DoGetRootInfo() {
+  CheckFlag(CVodeGetRootInfo(mem_.get(), root_info_.data()), "CVodeGetRootInfo");
+}
+
+void CvodeIntegrator::DoReadCounters(IntegratorStats* counters) {
+  *counters = IntegratorStats{};
+  if (!mem_) return;
+  void* mem = mem_.get();
+  long steps = 0, error_fails = 0, conv_fails = 0, rhs = 0, ls_rhs = 0, g = 0, jac = 0;
+  CVodeGetNumSteps(mem, &steps);
+  CVodeGetNumErrTestFails(mem, &error_fails);
+  CVodeGetNumStepSolveFails(mem, &conv_fails);
+  CVodeGetNumRhsEvals(mem, &rhs);
+  CVodeGetNumLinRhsEvals(mem, &ls_rhs);
+  if (ng_ > 0) CVodeGetNumGEvals(mem, &g);
+  CVodeGetNumJacEvals(mem, &jac);
+  counters->steps = steps;
+  counters->rejected_steps = error_fails + conv_fails;
+  counters->rhs_evals = rhs + ls_rhs;
+  counters->zc_evals = g;
+  counters->jacobian_evals = jac;
+}
+
+std::string CvodeIntegrator::FlagName(int flag) const {
+  char* text = CVodeGetReturnFlagName(flag);
+  std::string result = text != nullptr ? text : std::to_string(flag);
+  std::free(text);
+  return result;
+}
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "solvers/sundials_integrator.h"
+
+namespace twinblocks::solvers {
+
+/// CVODE's linear multistep families.
+enum class CvodeMethod {
+  kBdf,    ///< variable-order BDF (1..5), for stiff problems
+  kAdams,  ///< variable-order Adams-Moulton (1..12), for smooth non-stiff problems
+};
+
+/// SUNDIALS CVODE (cvode-bdf, cvode-adams), Newton iteration with a dense direct linear
+/// solver and CVODE's difference-quotient Jacobian for both families.
+///
+/// Adams uses Newton rather than fixed-point iteration on purpose: fixed point converges only
+/// while h L < 1 (L the Lipschitz constant), so a mildly stiff component (a contact spring,
+/// regularized friction, a motor's electrical pole) makes it fail convergence again and again
+/// and crawl; Newton copes, at the cost of an occasional Jacobian (nx extra evaluations of f,
+/// reused over many steps) and a dense LU.
+class CvodeIntegrator final : public SundialsIntegrator {
+ public:
+  CvodeIntegrator(CvodeMethod method, OdeProblem* problem, const IntegratorOptions& options);
+
+ private:
+  struct MemoryDeleter {
+    void operator()(void* mem) const;
+  };
+
+  void DoReInit(double t) override;
+  void DoSetStopTime(double t_stop) override;
+  int DoStep(double t_stop, double* t_reached) override;
+  void DoGetRootInfo() override;
+  void DoReadCounters(IntegratorStats* counters) override;
+  std::string FlagName(int flag) const override;
+  const char* step_function_name() const override { return "CVode"; }
+
+  internal::MatrixPtr jacobian_;
+  internal::LinearSolverPtr linear_solver_;
+  std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
+};
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers::internal {
+
+/// Index of the first NaN or Inf entry of `v`, or -1 when all are finite.
+inline int FirstNonFinite(const Eigen::Ref<const Eigen::VectorXd>& v) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/// True when g_i went from one side of zero to the other (or onto zero) between two points.
+/// g0 == 0 means the previous step ended on a crossing of this function: not a new one.
+inline bool SignChanged(double g0, double g1) {
+  return (g0 > 0.0 && g1 <= 0.0) || (g0 < 0.0 && g1 >= 0.0);
+}
+
+/// The message of the error a non-finite state raises.
+std::string NonFiniteStateMessage(std::string_view solver, int index, double value,
+                                  double t_from, double t_to);
+
+/// Throws std::invalid_argument when `x` does not have `nx` entries.
+void CheckStateSize(std::string_view solver, Eigen::Index size, int nx);
+
+/// Throws std::logic_error for a Step called before Reset or backwards in time.
+void CheckStepRequest(std::string_view solver, bool started, double t, double t_stop);
+
+}  // namespace twinblocks::solvers::internal

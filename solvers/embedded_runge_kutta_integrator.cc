@@ -1,0 +1,407 @@
+#include "solvers/embedded_runge_kutta_integrator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "solvers/detail/step_helpers.h"
+
+namespace twinblocks::solvers {
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kSafety = 0.9;          // step-size safety factor
+constexpr double kMinRatio = 0.2;        // smallest step ratio after an error test
+constexpr double kMaxRatio = 10.0;       // largest step ratio after an accepted step
+constexpr double kFailureRatio = 0.25;   // step ratio after a failed evaluation
+constexpr double kStretch = 1.1;         // a step within 10% of t_stop is stretched onto it
+constexpr long kDefaultMaxAttempts = 100;
+constexpr int kMaxLocateIterations = 200;
+
+// Coefficients of the DOPRI5 continuous extension (Hairer, Norsett & Wanner, Solving ODEs I,
+// Sect. II.6, after Shampine 1986): the fourth-order dense output in Hairer's CONTD5 form.
+constexpr double kD1 = -12715105075.0 / 11282082432.0;
+constexpr double kD3 = 87487479700.0 / 32700410799.0;
+constexpr double kD4 = -10690763975.0 / 1880347072.0;
+constexpr double kD5 = 701980252875.0 / 199316789632.0;
+constexpr double kD6 = -1453857185.0 / 822651844.0;
+constexpr double kD7 = 69997945.0 / 29380423.0;
+
+}  // namespace
+
+EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name,
+                                                           ButcherTableau tableau,
+                                                           DenseOutput dense, double pi_beta,
+                                                           OdeProblem* problem,
+                                                           const IntegratorOptions& options)
+    : Integrator(problem, options),
+      name_(std::move(name)),
+      tableau_(std::move(tableau)),
+      dense_(dense),
+      pi_beta_(pi_beta),
+      nx_(problem->num_states()),
+      ng_(options.locate_zero_crossings ? problem->num_zero_crossings() : 0) {
+  tableau_.Validate();
+  if (!tableau_.is_fsal() || tableau_.b_hat.size() != tableau_.num_stages()) {
+    throw std::logic_error(name_ + ": needs an embedded pair with the FSAL property");
+  }
+  if (dense_ == DenseOutput::kDormandPrince && tableau_.num_stages() != 7) {
+    throw std::logic_error(name_ + ": the DOPRI5 dense output needs the Dormand-Prince pair");
+  }
+  if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
+    throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
+  }
+  e_ = tableau_.b - tableau_.b_hat;
+  const int s = tableau_.num_stages();
+  x_ = Eigen::VectorXd::Zero(nx_);
+  k_ = Eigen::MatrixXd::Zero(nx_, s);
+  x_stage_ = Eigen::VectorXd::Zero(nx_);
+  x_new_ = Eigen::VectorXd::Zero(nx_);
+  err_ = Eigen::VectorXd::Zero(nx_);
+  dense_coeffs_ = Eigen::MatrixXd::Zero(nx_, 4);
+  x_interp_ = Eigen::VectorXd::Zero(nx_);
+  g0_ = Eigen::VectorXd::Zero(ng_);
+  g1_ = Eigen::VectorXd::Zero(ng_);
+  g_lo_ = Eigen::VectorXd::Zero(ng_);
+  g_hi_ = Eigen::VectorXd::Zero(ng_);
+  g_mid_ = Eigen::VectorXd::Zero(ng_);
+}
+
+void EmbeddedRungeKuttaIntegrator::ThrowEvaluationFailure(const char* what, int flag,
+                                                          double t) const {
+  std::ostringstream os;
+  os.precision(17);
+  os << name_ << ": " << what << " failed (code " << flag << ") at t = " << t << " s";
+  const char* message = problem_->last_error();
+  if (message != nullptr && message[0] != '\0') os << ": " << message;
+  throw SolverError(os.str(), t_);
+}
+
+int EmbeddedRungeKuttaIntegrator::EvalDerivatives(double t, const Eigen::VectorXd& x,
+                                                  int column) {
+  ++stats_.rhs_evals;
+  const int flag = problem_->CalcDerivatives(t, x, k_.col(column));
+  if (flag < 0) ThrowEvaluationFailure("the derivative evaluation", flag, t);
+  if (flag > 0) return flag;
+  // A NaN or Inf derivative is treated as a recoverable failure: often the step was too long
+  // and took a state out of the model's domain.
+  const int bad = internal::FirstNonFinite(k_.col(column));
+  if (bad >= 0) {
+    last_nonfinite_ = bad;
+    return 1;
+  }
+  return 0;
+}
+
+void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  internal::CheckStateSize(name_, x.size(), nx_);
+  if (started_) ++stats_.resets;
+  started_ = true;
+  t_ = t;
+  x_ = x;
+  fsal_valid_ = false;
+  // The right-hand side may have jumped: the FSAL derivative of the old step is stale.
+  const int flag = EvalDerivatives(t_, x_, 0);
+  if (flag != 0) {
+    std::ostringstream os;
+    os.precision(17);
+    os << name_ << ": the derivative at the restart t = " << t << " s is not usable (code "
+       << flag << ")";
+    if (last_nonfinite_ >= 0) os << ": derivative of state " << last_nonfinite_ << " is not finite";
+    throw SolverError(os.str(), t_);
+  }
+  fsal_valid_ = true;
+  if (ng_ > 0) {
+    ++stats_.zc_evals;
+    const int zc_flag = problem_->CalcZeroCrossings(t_, x_, g0_);
+    if (zc_flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", zc_flag, t_);
+  }
+  h_next_ = h_last_;
+  err_old_ = 1e-4;
+}
+
+double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max) {
+  // Hairer's HINIT: a step whose explicit-Euler error is about 1% of the tolerance, refined
+  // with a finite-difference estimate of the second derivative.
+  const double rtol = options_.rtol;
+  const double atol = options_.atol;
+  double dnf = 0.0;
+  double dny = 0.0;
+  for (int i = 0; i < nx_; ++i) {
+    const double sk = atol + rtol * std::abs(x_[i]);
+    dnf += (k_(i, 0) / sk) * (k_(i, 0) / sk);
+    dny += (x_[i] / sk) * (x_[i] / sk);
+  }
+  double h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : std::sqrt(dny / dnf) * 0.01;
+  h = std::min({h, h_max, t_stop - t_});
+  x_stage_ = x_ + h * k_.col(0);
+  // Column 1 is scratch here: the step overwrites it.
+  if (EvalDerivatives(t_ + h, x_stage_, 1) != 0) return h;
+  double der2 = 0.0;
+  for (int i = 0; i < nx_; ++i) {
+    const double sk = atol + rtol * std::abs(x_[i]);
+    const double d = (k_(i, 1) - k_(i, 0)) / sk;
+    der2 += d * d;
+  }
+  der2 = std::sqrt(der2) / h;
+  const double der12 = std::max(std::abs(der2), std::sqrt(dnf));
+  const double h1 = der12 <= 1e-15 ? std::max(1e-6, h * 1e-3)
+                                   : std::pow(0.01 / der12, 1.0 / tableau_.order);
+  return std::min({100.0 * h, h1, h_max});
+}
+
+double EmbeddedRungeKuttaIntegrator::ErrorNorm() const {
+  if (nx_ == 0) return 0.0;
+  double sum = 0.0;
+  for (int i = 0; i < nx_; ++i) {
+    const double sk =
+        options_.atol + options_.rtol * std::max(std::abs(x_[i]), std::abs(x_new_[i]));
+    const double r = err_[i] / sk;
+    sum += r * r;
+  }
+  return std::sqrt(sum / nx_);
+}
+
+StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
+  internal::CheckStepRequest(name_, started_, t_, t_stop);
+  StepResult result;
+  if (t_stop == t_) {
+    result.t = t_;
+    return result;
+  }
+  if (!fsal_valid_) {
+    const int flag = EvalDerivatives(t_, x_, 0);
+    if (flag != 0) ThrowEvaluationFailure("the derivative evaluation", flag, t_);
+    fsal_valid_ = true;
+  }
+  const double h_max =
+      options_.max_step > 0.0 ? options_.max_step : std::numeric_limits<double>::infinity();
+  if (h_next_ <= 0.0) {
+    h_next_ = options_.initial_step > 0.0 ? options_.initial_step : InitialStepSize(t_stop, h_max);
+  }
+  const long max_attempts = options_.max_steps > 0 ? options_.max_steps : kDefaultMaxAttempts;
+  const int s = tableau_.num_stages();
+  const double expo1 = 1.0 / (tableau_.embedded_order + 1) - 0.75 * pi_beta_;
+
+  double h = std::min(h_next_, h_max);
+  bool rejected = false;
+  last_nonfinite_ = -1;
+  for (long attempt = 1;; ++attempt) {
+    const double remaining = t_stop - t_;
+    const double h_uncut = h;
+    bool lands = false;
+    if (h >= remaining || (kStretch * h >= remaining && remaining <= h_max)) {
+      h = remaining;
+      lands = true;
+    }
+    const double t_new = lands ? t_stop : t_ + h;
+    if (attempt > max_attempts) {
+      std::ostringstream os;
+      os.precision(17);
+      os << name_ << ": " << max_attempts << " rejected step attempts at t = " << t_
+         << " s (last step size " << h << " s)";
+      throw SolverError(os.str(), t_);
+    }
+
+    // Stages 1..s-1; the last one is evaluated at the new state (FSAL).
+    int flag = 0;
+    for (int i = 1; i < s && flag == 0; ++i) {
+      Eigen::VectorXd& xs = i == s - 1 ? x_new_ : x_stage_;
+      xs = x_;
+      for (int j = 0; j < i; ++j) {
+        const double a = tableau_.a(i, j);
+        if (a != 0.0) xs.noalias() += (h * a) * k_.col(j);
+      }
+      const double c = tableau_.c(i);
+      flag = EvalDerivatives(c == 1.0 ? t_new : t_ + c * h, xs, i);
+    }
+    double err = std::numeric_limits<double>::infinity();
+    if (flag == 0) {
+      err_.setZero();
+      for (int i = 0; i < s; ++i) {
+        if (e_[i] != 0.0) err_.noalias() += (h * e_[i]) * k_.col(i);
+      }
+      err = ErrorNorm();
+    }
+    if (flag == 0 && err <= 1.0) {
+      // Accepted. PI control of the next step (Hairer's DOPRI5 with Lund stabilization).
+      const double fac11 = std::pow(err, expo1);
+      double fac = fac11 / std::pow(err_old_, pi_beta_);
+      fac = std::clamp(fac / kSafety, 1.0 / kMaxRatio, 1.0 / kMinRatio);
+      double h_new = h / fac;
+      if (rejected) h_new = std::min(h_new, h);
+      // A step cut only to land on t_stop says nothing against the longer step.
+      if (lands && !rejected && h_uncut > h) h_new = std::max(h_new, std::min(h_uncut, h_max));
+      err_old_ = std::max(err, 1e-4);
+      h_last_ = lands && !rejected ? std::max(h, std::min(h_uncut, h_max)) : h;
+      h_next_ = std::min(h_new, h_max);
+      t_step_ = t_;
+      h_step_ = h;
+      t_step_end_ = t_new;
+      break;
+    }
+    // Rejected: error test failed, or an evaluation failed or went non-finite.
+    ++stats_.rejected_steps;
+    rejected = true;
+    if (flag == 0 && std::isfinite(err)) {
+      const double fac11 = std::pow(err, expo1);
+      h = h / std::min(1.0 / kMinRatio, fac11 / kSafety);
+    } else {
+      h *= kFailureRatio;
+    }
+    const double h_min = std::max(options_.min_step, 16.0 * kEps * std::abs(t_));
+    if (h < h_min) {
+      std::ostringstream os;
+      os.precision(17);
+      os << name_ << ": step size underflow at t = " << t_ << " s (h = " << h << " s < "
+         << h_min << " s)";
+      if (last_nonfinite_ >= 0) {
+        os << ": the derivative of state " << last_nonfinite_ << " is NaN or Inf";
+      } else if (flag > 0) {
+        os << ": the derivative evaluation keeps failing (code " << flag << ")";
+        const char* message = problem_->last_error();
+        if (message != nullptr && message[0] != '\0') os << ": " << message;
+      } else {
+        os << ": the error test keeps failing";
+      }
+      throw SolverError(os.str(), t_);
+    }
+  }
+
+  const double t_end = t_step_end_;
+  const int bad = internal::FirstNonFinite(x_new_);
+  if (bad >= 0) {
+    throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_end), t_);
+  }
+
+  double t_reached = t_end;
+  bool fsal_ok = true;
+  if (ng_ > 0) {
+    ++stats_.zc_evals;
+    const int zc_flag = problem_->CalcZeroCrossings(t_end, x_new_, g1_);
+    if (zc_flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", zc_flag, t_end);
+    bool any = false;
+    for (int i = 0; i < ng_ && !any; ++i) any = internal::SignChanged(g0_[i], g1_[i]);
+    if (any) {
+      g_lo_ = g0_;
+      g_hi_ = g1_;
+      t_reached = LocateZeroCrossing();
+      result.zero_crossing = true;
+      for (int i = 0; i < ng_; ++i) {
+        if (internal::SignChanged(g_lo_[i], g_hi_[i])) result.crossed.push_back(i);
+      }
+      ++stats_.zero_crossings;
+      if (t_reached != t_end) {
+        Interpolate(t_reached, &x_interp_);
+        x_new_.swap(x_interp_);
+        fsal_ok = false;  // f at the crossing is computed when needed
+      }
+      g0_ = g_hi_;
+    } else {
+      g0_ = g1_;
+    }
+  }
+
+  x_.swap(x_new_);
+  t_ = t_reached;
+  if (fsal_ok) k_.col(0) = k_.col(s - 1);
+  fsal_valid_ = fsal_ok;
+  ++stats_.steps;
+  result.t = t_;
+  return result;
+}
+
+void EmbeddedRungeKuttaIntegrator::PrepareDenseOutput() {
+  if (dense_ != DenseOutput::kDormandPrince) return;
+  const double h = h_step_;
+  // r2 = y1 - y0, r3 = h k1 - r2, r4 = r2 - h k7 - r3, r5 = h sum d_i k_i (CONTD5 form).
+  dense_coeffs_.col(0) = x_new_ - x_;
+  dense_coeffs_.col(1) = h * k_.col(0) - dense_coeffs_.col(0);
+  dense_coeffs_.col(2) = dense_coeffs_.col(0) - h * k_.col(6) - dense_coeffs_.col(1);
+  dense_coeffs_.col(3) = h * (kD1 * k_.col(0) + kD3 * k_.col(2) + kD4 * k_.col(3) +
+                              kD5 * k_.col(4) + kD6 * k_.col(5) + kD7 * k_.col(6));
+}
+
+void EmbeddedRungeKuttaIntegrator::Interpolate(double t, Eigen::VectorXd* x) const {
+  const double h = h_step_;
+  const double theta = (t - t_step_) / h;
+  const double theta1 = 1.0 - theta;
+  if (dense_ == DenseOutput::kDormandPrince) {
+    // y0 + th (r2 + th1 (r3 + th (r4 + th1 r5))), expanded to avoid temporaries.
+    const double c3 = theta * theta1;
+    const double c4 = c3 * theta;
+    const double c5 = c4 * theta1;
+    x->noalias() = x_ + theta * dense_coeffs_.col(0) + c3 * dense_coeffs_.col(1) +
+                   c4 * dense_coeffs_.col(2) + c5 * dense_coeffs_.col(3);
+  } else {
+    // Cubic Hermite on (y0, h f0, y1, h f1).
+    const int s = tableau_.num_stages();
+    const double cd = theta - theta * theta1 * (1.0 - 2.0 * theta);
+    const double c0 = theta * theta1 * theta1 * h;
+    const double c1 = -theta * theta * theta1 * h;
+    x->noalias() = x_ + cd * (x_new_ - x_) + c0 * k_.col(0) + c1 * k_.col(s - 1);
+  }
+}
+
+double EmbeddedRungeKuttaIntegrator::LocateZeroCrossing() {
+  PrepareDenseOutput();
+  double t_lo = t_step_;
+  double t_hi = t_step_end_;
+  const double tol = std::max(4.0 * kEps * std::max(std::abs(t_lo), std::abs(h_step_)), 1e-14);
+  // Illinois weights: the value at an end kept twice in a row is halved, so that regula falsi
+  // does not stall with one end fixed.
+  double w_lo = 1.0;
+  double w_hi = 1.0;
+  int last_side = 0;  // -1: lo moved last, +1: hi moved last
+  double width_before = t_hi - t_lo;
+  for (int iter = 0; iter < kMaxLocateIterations && t_hi - t_lo > tol; ++iter) {
+    const double width = t_hi - t_lo;
+    // The earliest secant estimate among the functions that changed sign in the bracket.
+    double frac = 0.0;
+    for (int i = 0; i < ng_; ++i) {
+      if (!internal::SignChanged(g_lo_[i], g_hi_[i])) continue;
+      const double num = w_hi * g_hi_[i];
+      const double den = num - w_lo * g_lo_[i];
+      const double f = den != 0.0 ? num / den : 0.5;
+      frac = std::max(frac, f);
+    }
+    double t_mid = t_hi - frac * width;
+    // Every other iteration, insist that the bracket has at least halved; otherwise bisect.
+    if (iter % 2 == 1) {
+      if (width > 0.5 * width_before) t_mid = t_lo + 0.5 * width;
+      width_before = width;
+    }
+    // Stay at least tol/2 inside the bracket: a point that close to an end that lands on the
+    // other side of the crossing ends the search.
+    const double margin = std::min(0.5 * tol, 0.25 * width);
+    t_mid = std::clamp(t_mid, t_lo + margin, t_hi - margin);
+
+    Interpolate(t_mid, &x_interp_);
+    ++stats_.zc_evals;
+    const int flag = problem_->CalcZeroCrossings(t_mid, x_interp_, g_mid_);
+    if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_mid);
+    bool changed = false;
+    for (int i = 0; i < ng_ && !changed; ++i) {
+      changed = internal::SignChanged(g_lo_[i], g_mid_[i]);
+    }
+    if (changed) {
+      t_hi = t_mid;
+      g_hi_.swap(g_mid_);
+      if (last_side == 1) w_lo *= 0.5;
+      w_hi = 1.0;
+      last_side = 1;
+    } else {
+      t_lo = t_mid;
+      g_lo_.swap(g_mid_);
+      if (last_side == -1) w_hi *= 0.5;
+      w_lo = 1.0;
+      last_side = -1;
+    }
+  }
+  return t_hi;
+}
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <Eigen/Core>
+
+#include "solvers/butcher_tableau.h"
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers {
+
+/// How an EmbeddedRungeKuttaIntegrator interpolates inside an accepted step.
+enum class DenseOutput {
+  kDormandPrince,  ///< the fourth-order continuous extension of DOPRI5 (needs the DP tableau)
+  kHermite,        ///< cubic Hermite from both end states and derivatives (third order)
+};
+
+/// A variable-step explicit Runge-Kutta pair with FSAL (ode45, ode23), after Hairer's DOPRI5.
+///
+/// Error control: the local error estimate e = h sum (b_i - b_hat_i) k_i is measured in the
+/// mixed norm sqrt(mean((e_i / (atol + rtol max(|x_i|, |x_new_i|)))^2)); a step is accepted
+/// when the norm is <= 1. Step sizes come from a PI controller (Lund stabilization, as in
+/// DOPRI5) with safety factor 0.9 and a step ratio in [0.2, 10]; after a rejection the step
+/// does not grow. The first step is Hairer's heuristic unless options.initial_step > 0.
+///
+/// Zero crossings are located on the dense output with the Illinois method (modified regula
+/// falsi, all functions at once, earliest first) until the bracket is no wider than
+/// max(4 eps max(|t|, |h|), 1e-14) s. The step then ends at the right end of that bracket,
+/// where the crossed functions have already changed sign (or are exactly zero).
+class EmbeddedRungeKuttaIntegrator final : public Integrator {
+ public:
+  /// @param tableau an explicit FSAL pair with b_hat.
+  /// @param pi_beta the PI controller's beta (0.04 for DOPRI5, 0 for a pure I controller).
+  /// @throws std::logic_error when the tableau is not an FSAL pair.
+  EmbeddedRungeKuttaIntegrator(std::string name, ButcherTableau tableau, DenseOutput dense,
+                               double pi_beta, OdeProblem* problem,
+                               const IntegratorOptions& options);
+
+  std::string_view name() const override { return name_; }
+  bool is_fixed_step() const override { return false; }
+
+  /// Evaluates f (and g) at (t, x) since the right-hand side may have jumped, and keeps the
+  /// last accepted step size as the first guess.
+  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+  StepResult Step(double t_stop) override;
+
+  /// The size the next step will try (s), 0 before the first step.
+  double next_step_size() const { return h_next_; }
+
+ private:
+  double InitialStepSize(double t_stop, double h_max);
+  int EvalDerivatives(double t, const Eigen::VectorXd& x, int column);
+  void PrepareDenseOutput();
+  // Writes the dense output of the step being accepted at t in [t_step_, t_step_ + h_step_].
+  void Interpolate(double t, Eigen::VectorXd* x) const;
+  double LocateZeroCrossing();
+  double ErrorNorm() const;
+  [[noreturn]] void ThrowEvaluationFailure(const char* what, int flag, double t) const;
+
+  std::string name_;
+  ButcherTableau tableau_;
+  DenseOutput dense_;
+  double pi_beta_;
+  Eigen::VectorXd e_;  // (s x 1) b - b_hat
+  int nx_;
+  int ng_;             // zero-crossing functions located (0 when location is off)
+  bool started_ = false;
+  bool fsal_valid_ = false;     // k_.col(0) holds f(t_, x_)
+  double h_next_ = 0.0;         // s, proposed size of the next step, 0: estimate it
+  double h_last_ = 0.0;         // s, last accepted step, before any cut to land on t_stop
+  double err_old_ = 1e-4;       // error norm of the last accepted step (PI controller)
+  int last_nonfinite_ = -1;     // state whose derivative went bad in the last rejection
+
+  // The step being accepted, for dense output: from (t_step_, x_) to (t_step_ + h_step_, x_new_).
+  double t_step_ = 0.0;
+  double h_step_ = 0.0;
+  double t_step_end_ = 0.0;  // exactly t_stop when the step lands on it
+
+  Eigen::MatrixXd k_;        // (nx x s) stage derivatives; col 0 is f(t_, x_)
+  Eigen::VectorXd x_stage_;  // (nx x 1)
+  Eigen::VectorXd x_new_;    // (nx x 1) candidate end state
+  Eigen::VectorXd err_;      // (nx x 1) local error estimate
+  Eigen::MatrixXd dense_coeffs_;  // (nx x 4) DOPRI5 continuous extension r2..r5
+  Eigen::VectorXd x_interp_;      // (nx x 1)
+  Eigen::VectorXd g0_;      // (ng x 1) g at (t_, x_)
+  Eigen::VectorXd g1_;      // (ng x 1) g at the end of the step
+  Eigen::VectorXd g_lo_;    // (ng x 1) bracket ends during location
+  Eigen::VectorXd g_hi_;
+  Eigen::VectorXd g_mid_;
+};
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <Eigen/Core>
+
+#include "solvers/butcher_tableau.h"
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers {
+
+/// A fixed-step explicit Runge-Kutta method given by its Butcher tableau: ode1 ... ode5.
+///
+/// Each Step takes h = min(options.fixed_step, t_stop - t). A step that would end within
+/// 1e-9 h of t_stop is stretched or shortened to end on it, so no sliver step is ever taken,
+/// and t_stop is then returned bitwise. Between two landings the times are computed as
+/// t_base + n h rather than accumulated, so a long run does not drift off the grid.
+/// Zero crossings are not located (as in Simulink's fixed-step solvers).
+class ExplicitRungeKuttaIntegrator final : public Integrator {
+ public:
+  /// @param name the solver's user-facing name ("ode4").
+  /// @param tableau an explicit method; only a, b and c are used.
+  /// @throws std::invalid_argument when options.fixed_step is not positive and finite.
+  ExplicitRungeKuttaIntegrator(std::string name, ButcherTableau tableau, OdeProblem* problem,
+                               const IntegratorOptions& options);
+
+  std::string_view name() const override { return name_; }
+  bool is_fixed_step() const override { return true; }
+  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+  StepResult Step(double t_stop) override;
+
+  const ButcherTableau& tableau() const { return tableau_; }
+
+ private:
+  std::string name_;
+  ButcherTableau tableau_;
+  int nx_;
+  bool started_ = false;
+  double t_base_ = 0.0;       // s, last time landed on exactly (Reset or a t_stop)
+  long steps_since_base_ = 0;  // full steps taken since t_base_
+  Eigen::MatrixXd k_;         // (nx x s) stage derivatives
+  Eigen::VectorXd x_stage_;   // (nx x 1) argument of the current stage
+  Eigen::VectorXd x_new_;     // (nx x 1) candidate state at the end of the step
+};
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,247 @@
+#include "solvers/ida_integrator.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <stdexcept>
+
+#include <ida/ida.h>
+#include <ida/ida_ls.h>
+
+#include "solvers/detail/step_helpers.h"
+
+namespace twinblocks::solvers {
+
+/// The ODE x' = f(t, x) seen as the residual x' - f(t, x): every variable is differential.
+class IdaIntegrator::OdeResidual final : public DaeProblem {
+ public:
+  explicit OdeResidual(OdeProblem* ode)
+      : ode_(ode), f_(Eigen::VectorXd::Zero(ode->num_states())) {}
+
+  int num_states() const override { return ode_->num_states(); }
+
+  int CalcResidual(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                   const Eigen::Ref<const Eigen::VectorXd>& yp,
+                   Eigen::Ref<Eigen::VectorXd> residual) override {
+    const int flag = ode_->CalcDerivatives(t, y, f_);
+    if (flag != 0) return flag;
+    residual = yp - f_;
+    return 0;
+  }
+
+  void GetDifferentialMask(Eigen::Ref<Eigen::VectorXd> is_differential) const override {
+    is_differential.setOnes();
+  }
+
+  int num_zero_crossings() const override { return ode_->num_zero_crossings(); }
+
+  int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                        const Eigen::Ref<const Eigen::VectorXd>& yp,
+                        Eigen::Ref<Eigen::VectorXd> g) override {
+    return ode_->CalcZeroCrossings(t, y, g);
+  }
+
+  const char* last_error() const override { return ode_->last_error(); }
+
+  OdeProblem* ode() const { return ode_; }
+
+ private:
+  OdeProblem* ode_;
+  Eigen::VectorXd f_;  // (nx x 1) scratch
+};
+
+namespace {
+
+const char* Text(const char* s) { return s != nullptr ? s : ""; }
+
+}  // namespace
+
+void IdaIntegrator::MemoryDeleter::operator()(void* mem) const { IDAFree(&mem); }
+
+IdaIntegrator::IdaIntegrator(DaeProblem* problem, const IntegratorOptions& options)
+    : IdaIntegrator(problem, nullptr, nullptr, options) {}
+
+IdaIntegrator::IdaIntegrator(OdeProblem* problem, const IntegratorOptions& options)
+    : IdaIntegrator(nullptr, std::make_unique<OdeResidual>(problem), problem, options) {}
+
+IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_residual,
+                             OdeProblem* ode, const IntegratorOptions& options)
+    : SundialsIntegrator("ida", ode, options,
+                         ode_residual ? ode_residual->num_states() : dae->num_states(),
+                         !options.locate_zero_crossings ? 0
+                         : ode_residual                 ? ode_residual->num_zero_crossings()
+                                                        : dae->num_zero_crossings()),
+      ode_residual_(std::move(ode_residual)),
+      dae_(ode_residual_ ? ode_residual_.get() : dae),
+      yp_(internal::MakeSerialVector(nx_ > 0 ? nx_ : 1, context_.get())),
+      id_(internal::MakeSerialVector(nx_ > 0 ? nx_ : 1, context_.get())) {
+  if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
+  Eigen::Map<Eigen::VectorXd> id = internal::AsEigen(id_.get());
+  dae_->GetDifferentialMask(id);
+  for (int i = 0; i < nx_; ++i) {
+    id[i] = id[i] != 0.0 ? 1.0 : 0.0;
+    if (id[i] == 0.0) has_algebraic_ = true;
+  }
+
+  mem_.reset(IDACreate(context_.get()));
+  if (!mem_) throw std::runtime_error("ida: IDACreate failed");
+  void* mem = mem_.get();
+  CheckFlag(IDASetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
+            "IDASetErrHandlerFn");
+  CheckFlag(IDAInit(mem, &IdaIntegrator::ResidualCallback, 0.0, y_.get(), yp_.get()), "IDAInit");
+  CheckFlag(IDASetUserData(mem, this), "IDASetUserData");
+  CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
+  jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
+  linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
+  CheckFlag(IDASetLinearSolver(mem, linear_solver_.get(), jacobian_.get()), "IDASetLinearSolver");
+  if (has_algebraic_) {
+    CheckFlag(IDASetId(mem, id_.get()), "IDASetId");
+    CheckFlag(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
+  }
+  if (options_.max_step > 0.0 && std::isfinite(options_.max_step)) {
+    CheckFlag(IDASetMaxStep(mem, options_.max_step), "IDASetMaxStep");
+  }
+  if (options_.initial_step > 0.0) {
+    CheckFlag(IDASetInitStep(mem, options_.initial_step), "IDASetInitStep");
+  }
+  if (options_.min_step > 0.0) {
+    CheckFlag(IDASetMinStep(mem, options_.min_step), "IDASetMinStep");
+  }
+  if (options_.max_steps > 0) {
+    CheckFlag(IDASetMaxNumSteps(mem, options_.max_steps), "IDASetMaxNumSteps");
+  }
+  if (ng_ > 0) {
+    CheckFlag(IDARootInit(mem, ng_, &IdaIntegrator::DaeRootCallback), "IDARootInit");
+    CheckFlag(IDASetNoInactiveRootWarn(mem), "IDASetNoInactiveRootWarn");
+  }
+}
+
+IdaIntegrator::~IdaIntegrator() = default;
+
+Eigen::Map<const Eigen::VectorXd> IdaIntegrator::derivative() const {
+  return {N_VGetArrayPointer(yp_.get()), nx_};
+}
+
+int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
+  try {
+    const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
+    const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
+    Eigen::Map<Eigen::VectorXd> rv = internal::AsEigen(r);
+    const int flag = dae_->CalcResidual(t, yv, ypv, rv);
+    if (flag != 0) {
+      RecordCallbackError("the residual evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(dae_->last_error()));
+      return flag;
+    }
+    const int bad = internal::FirstNonFinite(rv);
+    if (bad >= 0) {
+      RecordCallbackError("residual %d is %g at t = %.17g s", bad, rv[bad], t);
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the residual evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the residual evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
+  try {
+    const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
+    const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
+    Eigen::Map<Eigen::VectorXd> gv(g, ng_);
+    const int flag = dae_->CalcZeroCrossings(t, yv, ypv, gv);
+    if (flag != 0) {
+      RecordCallbackError("the zero-crossing evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(dae_->last_error()));
+    }
+    return flag;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int IdaIntegrator::ResidualCallback(double t, N_Vector y, N_Vector yp, N_Vector r,
+                                    void* user_data) {
+  return static_cast<IdaIntegrator*>(user_data)->EvalResidual(t, y, yp, r);
+}
+
+int IdaIntegrator::DaeRootCallback(double t, N_Vector y, N_Vector yp, double* g,
+                                   void* user_data) {
+  return static_cast<IdaIntegrator*>(user_data)->EvalDaeRoots(t, y, yp, g);
+}
+
+void IdaIntegrator::DoReInit(double t) {
+  void* mem = mem_.get();
+  double h_last = 0.0;
+  if (IDAGetLastStep(mem, &h_last) == IDA_SUCCESS && h_last > 0.0) h_last_ = h_last;
+  Eigen::Map<Eigen::VectorXd> yp = internal::AsEigen(yp_.get());
+  if (ode_residual_) {
+    // Consistent by construction: y' = f(t, y).
+    const int flag = ode_residual_->ode()->CalcDerivatives(t, internal::AsEigen(y_.get()), yp);
+    if (flag != 0) {
+      RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(dae_->last_error()));
+      CheckFlag(-1, "CalcDerivatives");
+    }
+  }
+  CheckFlag(IDAReInit(mem, t, y_.get(), yp_.get()), "IDAReInit");
+  CountersRestarted();
+  if (ode_residual_ || nx_ == 0) return;
+  // IDACalcIC only needs tout1 for its scale and direction: one expected step ahead.
+  const double h_guess = options_.initial_step > 0.0 ? options_.initial_step
+                         : h_last_ > 0.0             ? h_last_
+                                                     : 1e-3 * std::max(1.0, std::abs(t));
+  CheckFlag(IDACalcIC(mem, IDA_YA_YDP_INIT, t + h_guess), "IDACalcIC");
+  CheckFlag(IDAGetConsistentIC(mem, y_.get(), yp_.get()), "IDAGetConsistentIC");
+}
+
+void IdaIntegrator::DoSetStopTime(double t_stop) {
+  CheckFlag(IDASetStopTime(mem_.get(), t_stop), "IDASetStopTime");
+}
+
+int IdaIntegrator::DoStep(double t_stop, double* t_reached) {
+  return IDASolve(mem_.get(), t_stop, t_reached, y_.get(), yp_.get(), IDA_ONE_STEP);
+}
+
+void IdaIntegrator::DoGetRootInfo() {
+  CheckFlag(IDAGetRootInfo(mem_.get(), root_info_.data()), "IDAGetRootInfo");
+}
+
+void IdaIntegrator::DoAdvanceTinyGap(double h) {
+  // y' of the last step is at hand; over a few ulp of time explicit Euler is exact enough.
+  x_ += h * internal::AsEigen(yp_.get());
+}
+
+void IdaIntegrator::DoReadCounters(IntegratorStats* counters) {
+  *counters = IntegratorStats{};
+  if (!mem_) return;
+  void* mem = mem_.get();
+  long steps = 0, error_fails = 0, solve_fails = 0, res = 0, ls_res = 0, g = 0, jac = 0;
+  IDAGetNumSteps(mem, &steps);
+  IDAGetNumErrTestFails(mem, &error_fails);
+  IDAGetNumStepSolveFails(mem, &solve_fails);
+  IDAGetNumResEvals(mem, &res);
+  IDAGetNumLinResEvals(mem, &ls_res);
+  if (ng_ > 0) IDAGetNumGEvals(mem, &g);
+  IDAGetNumJacEvals(mem, &jac);
+  counters->steps = steps;
+  counters->rejected_steps = error_fails + solve_fails;
+  counters->rhs_evals = res + ls_res;
+  counters->zc_evals = g;
+  counters->jacobian_evals = jac;
+}
+
+std::string IdaIntegrator::FlagName(int flag) const {
+  char* text = IDAGetReturnFlagName(flag);
+  std::string result = text != nullptr ? text : std::to_string(flag);
+  std::free(text);
+  return result;
+}
+
+}  // namespace twinblocks::solvers

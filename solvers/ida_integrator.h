@@ -1,0 +1,65 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "solvers/ode_problem.h"
+#include "solvers/sundials_integrator.h"
+
+namespace twinblocks::solvers {
+
+/// SUNDIALS IDA (variable-order BDF for F(t, y, y') = 0) with a dense direct linear solver and
+/// IDA's difference-quotient Jacobian. state() is y.
+///
+/// For a true DAE (some entries of GetDifferentialMask are 0), IDASetId marks the algebraic
+/// variables, they are left out of the error test (IDASetSuppressAlg), and every Reset runs
+/// IDACalcIC(IDA_YA_YDP_INIT): given the differential part of y, it solves for the
+/// algebraic part of y and for y' (y' of the previous run is the first guess). An ODE handed
+/// to MakeIntegrator("ida") is wrapped as the residual y' - f(t, y) and restarted with
+/// y' = f(t, y) exactly.
+class IdaIntegrator final : public SundialsIntegrator {
+ public:
+  /// A DAE in residual form; `problem` must outlive the integrator.
+  IdaIntegrator(DaeProblem* problem, const IntegratorOptions& options);
+  /// The ODE x' = f(t, x) as the residual x' - f(t, x) = 0.
+  IdaIntegrator(OdeProblem* problem, const IntegratorOptions& options);
+  ~IdaIntegrator() override;
+
+  /// y' after the last accepted step (or Reset), (n x 1).
+  Eigen::Map<const Eigen::VectorXd> derivative() const;
+
+ private:
+  struct MemoryDeleter {
+    void operator()(void* mem) const;
+  };
+  class OdeResidual;
+
+  IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_residual, OdeProblem* ode,
+                const IntegratorOptions& options);
+
+  void DoReInit(double t) override;
+  void DoSetStopTime(double t_stop) override;
+  int DoStep(double t_stop, double* t_reached) override;
+  void DoGetRootInfo() override;
+  void DoReadCounters(IntegratorStats* counters) override;
+  std::string FlagName(int flag) const override;
+  const char* step_function_name() const override { return "IDASolve"; }
+  void DoAdvanceTinyGap(double h) override;
+
+  int EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r);
+  int EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g);
+  static int ResidualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* user_data);
+  static int DaeRootCallback(double t, N_Vector y, N_Vector yp, double* g, void* user_data);
+
+  std::unique_ptr<OdeResidual> ode_residual_;  // set when integrating an OdeProblem
+  DaeProblem* dae_;
+  bool has_algebraic_ = false;
+  double h_last_ = 0.0;             // s, last step of the previous run (IDACalcIC's scale)
+  internal::NVectorPtr yp_;         // (n x 1) y'
+  internal::NVectorPtr id_;         // (n x 1) 1: differential, 0: algebraic
+  internal::MatrixPtr jacobian_;
+  internal::LinearSolverPtr linear_solver_;
+  std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
+};
+
+}  // namespace twinblocks::solvers

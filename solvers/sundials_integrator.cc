@@ -1,0 +1,239 @@
+#include "solvers/sundials_integrator.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <sstream>
+
+#include "solvers/detail/step_helpers.h"
+
+namespace twinblocks::solvers {
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+// Gaps to t_stop up to this many ulp are too short for SUNDIALS ("tout too close to t0").
+constexpr double kTinyGapUlps = 100.0;
+
+void Accumulate(const IntegratorStats& from, double sign, IntegratorStats* to) {
+  const long s = static_cast<long>(sign);
+  to->steps += s * from.steps;
+  to->rejected_steps += s * from.rejected_steps;
+  to->rhs_evals += s * from.rhs_evals;
+  to->zc_evals += s * from.zc_evals;
+  to->zero_crossings += s * from.zero_crossings;
+  to->jacobian_evals += s * from.jacobian_evals;
+  to->resets += s * from.resets;
+}
+
+const char* Text(const char* s) { return s != nullptr ? s : ""; }
+
+}  // namespace
+
+SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
+                                       const IntegratorOptions& options, int nx, int ng)
+    : Integrator(problem, options),
+      name_(std::move(name)),
+      nx_(nx),
+      ng_(ng),
+      context_(internal::MakeContext()),
+      // SUNDIALS cannot hold a zero-length vector; such a problem never reaches the solver.
+      y_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
+      root_info_(static_cast<size_t>(ng), 0),
+      xdot_(Eigen::VectorXd::Zero(nx)) {
+  if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
+    throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
+  }
+  x_ = Eigen::VectorXd::Zero(nx);
+}
+
+SundialsIntegrator::~SundialsIntegrator() = default;
+
+void SundialsIntegrator::RecordCallbackError(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(callback_message_.data(), callback_message_.size(), format, args);
+  va_end(args);
+}
+
+void SundialsIntegrator::ErrorHandler(int error_code, const char* module, const char* function,
+                                      char* msg, void* user_data) {
+  // Keep the text for the SolverError instead of printing it; no allocation here.
+  auto* self = static_cast<SundialsIntegrator*>(user_data);
+  std::snprintf(self->solver_message_.data(), self->solver_message_.size(), "%s (%s, %d)",
+                msg != nullptr ? msg : "", function != nullptr ? function : "?", error_code);
+}
+
+int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
+  try {
+    const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
+    Eigen::Map<Eigen::VectorXd> xdot = internal::AsEigen(ydot);
+    const int flag = problem_->CalcDerivatives(t, x, xdot);
+    if (flag != 0) {
+      RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(problem_->last_error()));
+      return flag;
+    }
+    const int bad = internal::FirstNonFinite(xdot);
+    if (bad >= 0) {
+      RecordCallbackError("the derivative of state %d is %g at t = %.17g s", bad, xdot[bad], t);
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the derivative evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the derivative evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
+  try {
+    const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
+    Eigen::Map<Eigen::VectorXd> gv(g, ng_);
+    const int flag = problem_->CalcZeroCrossings(t, x, gv);
+    if (flag != 0) {
+      RecordCallbackError("the zero-crossing evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(problem_->last_error()));
+    }
+    return flag;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int SundialsIntegrator::RhsCallback(double t, N_Vector y, N_Vector ydot, void* user_data) {
+  return static_cast<SundialsIntegrator*>(user_data)->EvalRhs(t, y, ydot);
+}
+
+int SundialsIntegrator::RootCallback(double t, N_Vector y, double* g, void* user_data) {
+  return static_cast<SundialsIntegrator*>(user_data)->EvalRoots(t, y, g);
+}
+
+void SundialsIntegrator::CheckFlag(int flag, const char* function) {
+  if (flag >= 0) return;
+  if (solver_live_) UpdateStats();
+  std::ostringstream os;
+  os.precision(17);
+  os << name_ << ": " << function << " failed with " << FlagName(flag) << " after t = " << t_
+     << " s";
+  if (solver_message_[0] != '\0') os << ": " << solver_message_.data();
+  if (callback_message_[0] != '\0') os << "; last callback failure: " << callback_message_.data();
+  solver_message_[0] = '\0';
+  callback_message_[0] = '\0';
+  needs_restart_ = true;
+  throw SolverError(os.str(), t_);
+}
+
+void SundialsIntegrator::CountersRestarted() {
+  DoReadCounters(&counters_at_restart_);
+  solver_live_ = true;
+}
+
+void SundialsIntegrator::UpdateStats() {
+  IntegratorStats now;
+  DoReadCounters(&now);
+  stats_ = finished_;
+  Accumulate(now, 1.0, &stats_);
+  Accumulate(counters_at_restart_, -1.0, &stats_);
+  Accumulate(own_, 1.0, &stats_);
+}
+
+void SundialsIntegrator::Restart(double t) {
+  if (solver_live_) {
+    // Fold the counters of the run that ends here: ReInit zeroes some of them.
+    IntegratorStats now;
+    DoReadCounters(&now);
+    Accumulate(now, 1.0, &finished_);
+    Accumulate(counters_at_restart_, -1.0, &finished_);
+    solver_live_ = false;
+  }
+  if (nx_ > 0) {
+    internal::AsEigen(y_.get()) = x_;
+    DoReInit(t);
+    // DoReInit may have made algebraic variables consistent (IDA).
+    x_ = internal::AsEigen(y_.get());
+  }
+  needs_restart_ = false;
+}
+
+void SundialsIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  internal::CheckStateSize(name_, x.size(), nx_);
+  if (started_) ++own_.resets;
+  started_ = true;
+  t_ = t;
+  x_ = x;
+  Restart(t);
+  if (solver_live_) UpdateStats();
+}
+
+void SundialsIntegrator::DoAdvanceTinyGap(double h) {
+  ++own_.rhs_evals;
+  const int flag = problem_->CalcDerivatives(t_, x_, xdot_);
+  if (flag != 0) {
+    RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t_,
+                        Text(problem_->last_error()));
+    CheckFlag(-1, "CalcDerivatives");
+  }
+  x_ += h * xdot_;
+}
+
+StepResult SundialsIntegrator::Step(double t_stop) {
+  internal::CheckStepRequest(name_, started_, t_, t_stop);
+  StepResult result;
+  result.t = t_;
+  if (t_stop == t_) return result;
+
+  const double gap = t_stop - t_;
+  if (nx_ == 0 ||
+      gap <= kTinyGapUlps * kEps * std::max(std::abs(t_), std::abs(t_stop))) {
+    if (nx_ > 0) DoAdvanceTinyGap(gap);
+    const int bad = internal::FirstNonFinite(x_);
+    if (bad >= 0) {
+      throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_[bad], t_, t_stop), t_);
+    }
+    t_ = t_stop;
+    ++own_.steps;
+    needs_restart_ = true;
+    if (solver_live_) UpdateStats();
+    result.t = t_;
+    return result;
+  }
+
+  if (needs_restart_) Restart(t_);
+  DoSetStopTime(t_stop);
+  double t_reached = t_;
+  const int flag = DoStep(t_stop, &t_reached);
+  CheckFlag(flag, step_function_name());
+
+  const Eigen::Map<Eigen::VectorXd> y = internal::AsEigen(y_.get());
+  const int bad = internal::FirstNonFinite(y);
+  if (bad >= 0) {
+    needs_restart_ = true;
+    UpdateStats();
+    throw SolverError(internal::NonFiniteStateMessage(name_, bad, y[bad], t_, t_reached), t_);
+  }
+  x_ = y;
+  // The stop time is returned bitwise; a root or an ordinary step ends before it.
+  t_ = (flag == kTstopReturn || t_reached >= t_stop) ? t_stop : t_reached;
+  if (flag == kRootReturn) {
+    DoGetRootInfo();
+    result.zero_crossing = true;
+    for (int i = 0; i < ng_; ++i) {
+      if (root_info_[i] != 0) result.crossed.push_back(i);
+    }
+    ++own_.zero_crossings;
+    // The solver's internal time is past the root: restart there before going on.
+    needs_restart_ = true;
+  }
+  UpdateStats();
+  result.t = t_;
+  return result;
+}
+
+}  // namespace twinblocks::solvers

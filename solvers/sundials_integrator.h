@@ -1,0 +1,102 @@
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nvector/nvector_serial.h>
+
+#include <Eigen/Core>
+
+#include "solvers/detail/sundials_handles.h"
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers {
+
+/// What CVODE, ARKODE and IDA integrators share: the SUNContext and state vector, the
+/// capture of SUNDIALS' error messages, exception-safe callbacks, stop-time handling, the
+/// mapping of root returns to StepResult, NaN checks and the statistics.
+///
+/// Step runs the solver in one-step mode with the stop time set to t_stop; when the stop
+/// time is reached time() is t_stop bitwise. A gap to t_stop of at most 100 ulp (too short
+/// for SUNDIALS to start a step) is closed with one explicit Euler step and the solver is
+/// restarted there on the next Step. After a root return the solver is also restarted at the
+/// root on the next Step unless the caller resets it first (it normally does).
+class SundialsIntegrator : public Integrator {
+ public:
+  ~SundialsIntegrator() override;
+
+  std::string_view name() const override { return name_; }
+  bool is_fixed_step() const override { return false; }
+  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) final;
+  StepResult Step(double t_stop) final;
+
+ protected:
+  /// Return codes shared by CVODE, ARKODE and IDA (CV_TSTOP_RETURN == ARK_TSTOP_RETURN ...).
+  static constexpr int kTstopReturn = 1;
+  static constexpr int kRootReturn = 2;
+
+  /// @param nx number of states (size of y_).
+  /// @param ng number of root functions to install (0: none).
+  SundialsIntegrator(std::string name, OdeProblem* problem, const IntegratorOptions& options,
+                     int nx, int ng);
+
+  /// (Re)starts the solver at (t, y_), calling CountersRestarted() right after the ReInit.
+  virtual void DoReInit(double t) = 0;
+  /// Sets the solver's stop time.
+  virtual void DoSetStopTime(double t_stop) = 0;
+  /// Takes one step toward t_stop into y_; returns the solver's flag (< 0: failure).
+  virtual int DoStep(double t_stop, double* t_reached) = 0;
+  /// Fills root_info_ after a root return.
+  virtual void DoGetRootInfo() = 0;
+  /// Reads the solver's cumulative counters since its last (Re)Init.
+  virtual void DoReadCounters(IntegratorStats* counters) = 0;
+  /// The solver's name for a return flag ("CV_TOO_MUCH_WORK").
+  virtual std::string FlagName(int flag) const = 0;
+  /// Name of the stepping function, for messages ("CVode").
+  virtual const char* step_function_name() const = 0;
+  /// Advances x_ by a gap too short for the solver (h <= 100 ulp of t): explicit Euler.
+  virtual void DoAdvanceTinyGap(double h);
+
+  /// Throws SolverError naming `function` when flag < 0.
+  void CheckFlag(int flag, const char* function);
+  /// Call right after the solver's (Re)Init: later counters count from there.
+  void CountersRestarted();
+  /// Records the message of a failed callback for the next SolverError.
+  void RecordCallbackError(const char* format, ...);
+
+  /// Callback bodies: never throw, pass the problem's return codes through, and turn a NaN
+  /// or Inf derivative into a recoverable failure (+1) so that the solver retries smaller.
+  int EvalRhs(double t, N_Vector y, N_Vector ydot);
+  int EvalRoots(double t, N_Vector y, double* g);
+
+  /// C trampolines; user_data is the SundialsIntegrator.
+  static int RhsCallback(double t, N_Vector y, N_Vector ydot, void* user_data);
+  static int RootCallback(double t, N_Vector y, double* g, void* user_data);
+  static void ErrorHandler(int error_code, const char* module, const char* function, char* msg,
+                           void* user_data);
+
+  std::string name_;
+  int nx_;
+  int ng_;
+  internal::ContextPtr context_;  // destroyed last: declared first
+  internal::NVectorPtr y_;        // (nx x 1) the solver's state
+  std::vector<int> root_info_;    // (ng x 1) CVodeGetRootInfo & co.
+  Eigen::VectorXd xdot_;          // (nx x 1) scratch for DoAdvanceTinyGap
+
+ private:
+  void Restart(double t);
+  void UpdateStats();
+
+  bool started_ = false;
+  bool needs_restart_ = false;  // the solver's internal time is not t_
+  bool solver_live_ = false;    // counters_at_restart_ is valid
+  IntegratorStats finished_;    // counters of earlier solver runs (before the last ReInit)
+  IntegratorStats counters_at_restart_;
+  IntegratorStats own_;         // counted here: resets, crossings, tiny-gap steps
+  std::array<char, 1024> solver_message_{};    // last message of SUNDIALS' error handler
+  std::array<char, 1024> callback_message_{};  // last failure inside a callback
+};
+
+}  // namespace twinblocks::solvers
