@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "graph/model.h"
+
+namespace twinblocks::cli {
+
+/// Exit statuses of every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitSimulationFailed = 3;
+
+/// A user-input problem the command reports as one line and exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Reads a model file and applies `--set NAME=VALUE` overrides: a NAME without a dot is a
+/// model variable; `path.param` is a block parameter. @throws graph::ModelError, UsageError
+graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets);
+
+/// Each command adds its subcommand to `app` and returns the function that runs it after
+/// parsing (returning the exit status).
+using Runner = std::function<int()>;
+Runner AddRunCommand(CLI::App& app);
+Runner AddCheckCommand(CLI::App& app);
+Runner AddBlocksCommand(CLI::App& app);
+Runner AddGraphCommand(CLI::App& app);
+
+}  // namespace twinblocks::cli

@@ -1,0 +1,44 @@
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "graph/model_error.h"
+#include "graph/suggest.h"
+#include "xml/model_reader.h"
+
+namespace twinblocks::cli {
+
+graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets) {
+  graph::Model model = xml::ReadModelFile(path);
+  for (const std::string& set : sets) {
+    const size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UsageError("--set '" + set + "': expected NAME=VALUE or block/path.param=VALUE");
+    }
+    const std::string name = set.substr(0, eq);
+    const std::string value = set.substr(eq + 1);
+    const size_t dot = name.rfind('.');
+    if (dot == std::string::npos) {
+      bool found = false;
+      std::vector<std::string> names;
+      for (const graph::Variable& v : model.variables) {
+        names.push_back(v.name);
+        found = found || v.name == name;
+      }
+      if (!found) {
+        throw UsageError("--set '" + set + "': the model has no variable '" + name + "'" +
+                         graph::SuggestionFor(name, names));
+      }
+      model.SetVariable(name, value);
+    } else {
+      const std::string block = name.substr(0, dot);
+      if (model.FindBlock(block) == nullptr) {
+        throw UsageError("--set '" + set + "': the model has no block '" + block + "'");
+      }
+      model.SetParam(block, name.substr(dot + 1), value);
+    }
+  }
+  return model;
+}
+
+}  // namespace twinblocks::cli

@@ -1,0 +1,65 @@
+#include "graph/results.h"
+
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+namespace twinblocks::graph {
+
+Recording::Recording(const std::vector<LoggedSignal>& signals) : signals_(signals) {
+  for (const LoggedSignal& s : signals_) {
+    if (s.width == 1) {
+      columns_.push_back(s.name);
+    } else {
+      for (int i = 0; i < s.width; ++i) columns_.push_back(s.name + "[" + std::to_string(i) + "]");
+    }
+  }
+}
+
+int Recording::FindColumn(const std::string& name) const {
+  for (int i = 0; i < num_columns(); ++i) {
+    if (columns_[i] == name) return i;
+  }
+  return -1;
+}
+
+void Recording::Reserve(int rows) {
+  time_.reserve(rows);
+  values_.reserve(static_cast<size_t>(rows) * columns_.size());
+}
+
+void Recording::Append(double t, const double* signals) {
+  time_.push_back(t);
+  for (const LoggedSignal& s : signals_) {
+    values_.insert(values_.end(), signals + s.offset, signals + s.offset + s.width);
+  }
+}
+
+void Recording::WriteCsv(const std::string& path) const {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
+  if (!f) throw std::runtime_error("cannot write results to '" + path + "'");
+  std::string line = "time";
+  for (const std::string& c : columns_) line += "," + c;
+  line += "\n";
+  std::fputs(line.c_str(), f.get());
+  char buf[32];
+  const size_t ncols = columns_.size();
+  for (size_t r = 0; r < time_.size(); ++r) {
+    line.clear();
+    auto put = [&](double v) {
+      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+      line.append(buf, end);
+    };
+    put(time_[r]);
+    for (size_t c = 0; c < ncols; ++c) {
+      line += ',';
+      put(values_[r * ncols + c]);
+    }
+    line += '\n';
+    std::fputs(line.c_str(), f.get());
+  }
+  if (std::ferror(f.get())) throw std::runtime_error("error writing results to '" + path + "'");
+}
+
+}  // namespace twinblocks::graph

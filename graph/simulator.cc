@@ -1,0 +1,387 @@
+#include "graph/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+#include "blocks/block_error.h"
+#include "graph/suggest.h"
+
+namespace twinblocks::graph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+}  // namespace
+
+std::string SimulationStats::Summary(double simulated_seconds) const {
+  char buf[320];
+  const double rtf = wall_seconds > 0.0 ? simulated_seconds / wall_seconds : kInf;
+  std::snprintf(buf, sizeof buf,
+                "steps %ld (rejected %ld), f-evals %ld, zero crossings %ld, major steps %ld, "
+                "wall %.4g s, real-time factor %.4g",
+                solver.steps, solver.rejected_steps, solver.rhs_evals, solver.zero_crossings,
+                major_steps, wall_seconds, rtf);
+  return buf;
+}
+
+/// The diagram as the solver sees it: continuous states in, derivatives and zero-crossing
+/// values out. Evaluation is a minor step: only continuous blocks recompute, modes held.
+class Simulator::Problem : public solvers::OdeProblem {
+ public:
+  explicit Problem(Simulator* sim) : sim_(sim) {}
+
+  int num_states() const override { return sim_->system_.num_continuous_states(); }
+  int num_zero_crossings() const override { return sim_->system_.num_zero_crossings(); }
+  const char* last_error() const override { return error_.c_str(); }
+
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    blocks::Context& c = sim_->ctx_;
+    try {
+      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()));
+      c.xdot = xdot.data();
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        sim_->current_block_ = b->index();
+        b->CalcDerivatives(c);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    for (Eigen::Index i = 0; i < xdot.size(); ++i) {
+      if (!std::isfinite(xdot[i])) {
+        // Recoverable: a smaller step may avoid it; if not, the solver fails with this text.
+        error_ = "the derivative of " + sim_->system_.DescribeState(static_cast<int>(i)) +
+                 " is " + FormatNumber(xdot[i]) + " at t = " + FormatNumber(t);
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                        Eigen::Ref<Eigen::VectorXd> g) override {
+    try {
+      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()));
+      sim_->ctx_.zc = g.data();
+      for (const blocks::Block* b : sim_->system_.zero_crossing_blocks()) {
+        sim_->current_block_ = b->index();
+        b->CalcZeroCrossings(sim_->ctx_);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    return 0;
+  }
+
+ private:
+  Simulator* sim_;
+  std::string error_;
+};
+
+Simulator::Simulator(const System& system, const SimulationSettingsValues& settings)
+    : system_(system), settings_(settings), recording_(system.logged_signals()) {
+  SimulationSettingsValues& s = settings_;
+  if (!(s.t_end > s.t_start)) {
+    throw std::invalid_argument("t_end (" + FormatNumber(s.t_end) + ") must be after t_start (" +
+                                FormatNumber(s.t_start) + ")");
+  }
+  const double span = s.t_end - s.t_start;
+  solvers::IntegratorOptions opt;
+  // Simulink's "auto" choices: the fastest discrete rate or span/50 for a fixed step, and
+  // span/50 as the largest variable step.
+  double auto_step = span / 50.0;
+  if (!system.rates().empty()) auto_step = std::min(auto_step, system.rates().front().period);
+  opt.fixed_step = s.step.value_or(auto_step);
+  opt.max_step = s.max_step.value_or(span / 50.0);
+  if (s.rtol) opt.rtol = *s.rtol;
+  if (s.atol) opt.atol = *s.atol;
+  if (s.initial_step) opt.initial_step = *s.initial_step;
+  opt.locate_zero_crossings = s.zero_crossings;
+  auto positive = [](const char* what, double v) {
+    if (!(v > 0.0) || !std::isfinite(v)) {
+      throw std::invalid_argument(std::string(what) + " must be a positive number, got " +
+                                  FormatNumber(v));
+    }
+  };
+  positive("step", opt.fixed_step);
+  positive("max_step", opt.max_step);
+  positive("rtol", opt.rtol);
+  positive("atol", opt.atol);
+  if (s.output_interval) positive("output_interval", *s.output_interval);
+  problem_ = std::make_unique<Problem>(this);
+  integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::SetProgressCallback(std::function<void(const Progress&)> callback,
+                                    double interval) {
+  progress_ = std::move(callback);
+  progress_interval_ = interval;
+}
+
+std::string Simulator::CurrentBlockDescription() const {
+  if (current_block_ < 0) return {};
+  return "block '" + system_.block_path(current_block_) + "' (" +
+         system_.block_type(current_block_) + "): ";
+}
+
+void Simulator::CalcMinorOutputs(double t, double* x) {
+  blocks::Context& c = ctx_;
+  c.t = t;
+  c.x = x;
+  c.major = false;
+  for (const ExecutionEntry& e : system_.minor_order()) {
+    current_block_ = e.block->index();
+    e.block->CalcOutputs(c, e.stage);
+  }
+}
+
+void Simulator::Initialize() {
+  SimulationState& st = state_;
+  const System& sys = system_;
+  st.t = settings_.t_start;
+  st.x = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  st.xdot = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  st.signals.assign(sys.num_signals(), 0.0);
+  st.xd.assign(sys.num_discrete_states(), 0.0);
+  st.dwork.assign(sys.num_dwork(), 0.0);
+  st.modes.assign(sys.num_modes(), 0);
+  st.zc.assign(sys.num_zero_crossings(), 0.0);
+  zc_scratch_.assign(2 * sys.num_zero_crossings(), 0.0);
+  st.rate_hits.assign(sys.rates().size(), 0);
+  st.rate_k.assign(sys.rates().size(), 0);
+  for (size_t r = 0; r < sys.rates().size(); ++r) {
+    const blocks::SampleTime& rate = sys.rates()[r];
+    st.rate_k[r] = static_cast<long long>(
+        std::ceil((settings_.t_start - rate.offset) / rate.period - 1e-9));
+    if (st.rate_k[r] < 0) st.rate_k[r] = 0;
+  }
+  st.workspaces.clear();
+  st.workspace_ptrs.assign(sys.num_blocks(), nullptr);
+  for (int i = 0; i < sys.num_blocks(); ++i) {
+    st.workspaces.push_back(sys.block(i).MakeWorkspace());
+    st.workspace_ptrs[i] = st.workspaces.back().get();
+  }
+  ctx_ = blocks::Context{};
+  ctx_.t = st.t;
+  ctx_.signals = st.signals.data();
+  ctx_.x = st.x.data();
+  ctx_.xdot = st.xdot.data();
+  ctx_.xd = st.xd.data();
+  ctx_.dwork = st.dwork.data();
+  ctx_.modes = st.modes.data();
+  ctx_.zc = st.zc.data();
+  ctx_.rate_hits = st.rate_hits.data();
+  ctx_.workspaces = st.workspace_ptrs.data();
+  ctx_.major = true;
+
+  for (int i = 0; i < sys.num_blocks(); ++i) {
+    current_block_ = i;
+    sys.block(i).Initialize(ctx_);
+  }
+  // Rows: one per output time when the interval is set, else a generous first guess
+  // (recording then grows geometrically).
+  const double span = settings_.t_end - settings_.t_start;
+  if (settings_.output_interval) {
+    recording_.Reserve(static_cast<int>(std::min(1e8, span / *settings_.output_interval)) + 3);
+  } else {
+    recording_.Reserve(4096);
+  }
+  output_index_ = 0;
+  next_output_ = settings_.t_start;
+  MajorStep(/*first=*/true);
+  integrator_->Reset(st.t, st.x);
+  initialized_ = true;
+}
+
+void Simulator::MajorStep(bool first) {
+  SimulationState& st = state_;
+  const System& sys = system_;
+  blocks::Context& c = ctx_;
+  c.t = st.t;
+  c.x = st.x.data();
+  c.xdot = st.xdot.data();
+  c.zc = st.zc.data();
+  c.major = true;
+  c.states_reset = false;
+  bool any_hit = false;
+  for (size_t r = 0; r < sys.rates().size(); ++r) {
+    const blocks::SampleTime& rate = sys.rates()[r];
+    const double hit = rate.offset + static_cast<double>(st.rate_k[r]) * rate.period;
+    st.rate_hits[r] = st.t == hit ? 1 : 0;
+    any_hit = any_hit || st.rate_hits[r];
+  }
+  if (first) {
+    for (const ExecutionEntry& e : sys.constant_order()) {
+      current_block_ = e.block->index();
+      e.block->CalcOutputs(c, e.stage);
+    }
+  }
+  for (const ExecutionEntry& e : sys.major_order()) {
+    const int rate = e.block->rate_index();
+    if (rate >= 0 && !st.rate_hits[rate]) continue;
+    current_block_ = e.block->index();
+    e.block->CalcOutputs(c, e.stage);
+  }
+  // Record the outputs at t before discrete states move on to their next values.
+  if (!settings_.output_interval) {
+    recording_.Append(st.t, st.signals.data());
+  } else if (st.t >= next_output_ || st.t == settings_.t_end) {
+    recording_.Append(st.t, st.signals.data());
+    while (next_output_ <= st.t) {
+      ++output_index_;
+      next_output_ = settings_.t_start + static_cast<double>(output_index_) *
+                                             *settings_.output_interval;
+    }
+  }
+  for (const blocks::Block* b : sys.update_blocks()) {
+    const int rate = b->rate_index();
+    if (rate >= 0 && !st.rate_hits[rate]) continue;
+    current_block_ = b->index();
+    b->Update(c);
+  }
+  last_major_hit_ = any_hit;
+  if (any_hit) {
+    for (size_t r = 0; r < sys.rates().size(); ++r) st.rate_k[r] += st.rate_hits[r];
+  }
+  next_breakpoint_ = kInf;
+  for (const blocks::Block* b : sys.breakpoint_blocks()) {
+    current_block_ = b->index();
+    next_breakpoint_ = std::min(next_breakpoint_, b->NextBreakpoint(c, st.t));
+  }
+  current_block_ = -1;
+  ++stats_.major_steps;
+}
+
+double Simulator::NextStop() const {
+  const SimulationState& st = state_;
+  double stop = std::min(settings_.t_end, next_breakpoint_);
+  for (size_t r = 0; r < system_.rates().size(); ++r) {
+    const blocks::SampleTime& rate = system_.rates()[r];
+    stop = std::min(stop, rate.offset + static_cast<double>(st.rate_k[r]) * rate.period);
+  }
+  if (settings_.output_interval) stop = std::min(stop, next_output_);
+  return stop;
+}
+
+bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
+  const int nzc = system_.num_zero_crossings();
+  if (nzc == 0 || !settings_.zero_crossings || integrator_->is_fixed_step()) return false;
+  // g at both ends with modes held; bisect on the first function that changes sign.
+  auto eval = [&](double t, double* out) {
+    CalcMinorOutputs(t, state_.x.data());
+    ctx_.zc = out;
+    for (const blocks::Block* b : system_.zero_crossing_blocks()) b->CalcZeroCrossings(ctx_);
+    ctx_.zc = state_.zc.data();
+  };
+  double* g0 = state_.zc.data();
+  double* g1 = zc_scratch_.data();
+  double* gm = zc_scratch_.data() + nzc;
+  eval(t0, g0);
+  eval(t1, g1);
+  auto crossed = [](double a, double b) { return (a > 0 && b <= 0) || (a < 0 && b >= 0); };
+  bool any = false;
+  for (int i = 0; i < nzc; ++i) any = any || crossed(g0[i], g1[i]);
+  if (!any) return false;
+  double lo = t0, hi = t1;
+  const double tol = 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t1));
+  while (hi - lo > tol) {
+    const double mid = 0.5 * (lo + hi);
+    eval(mid, gm);
+    bool left = false;
+    for (int i = 0; i < nzc; ++i) left = left || crossed(g0[i], gm[i]);
+    if (left) {
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  *t_cross = hi;
+  return true;
+}
+
+void Simulator::Advance() {
+  SimulationState& st = state_;
+  const double t_stop = NextStop();
+  const double breakpoint = next_breakpoint_;
+  bool crossing = false;
+  if (system_.num_continuous_states() == 0) {
+    // Nothing to integrate: jump, in steps no longer than the solver's, so that continuous
+    // outputs are still sampled and crossings still found.
+    const auto& opt = integrator_->options();
+    const double h = integrator_->is_fixed_step() ? opt.fixed_step : opt.max_step;
+    double t_next = st.t + h >= t_stop ? t_stop : st.t + h;
+    double t_cross;
+    if (LocateStatelessCrossing(st.t, t_next, &t_cross)) {
+      t_next = t_cross;
+      crossing = true;
+    }
+    st.t = t_next;
+    ++stats_.solver.steps;
+  } else {
+    const solvers::StepResult r = integrator_->Step(t_stop);
+    st.t = r.t;
+    st.x = integrator_->state();
+    crossing = r.zero_crossing;
+  }
+  MajorStep(/*first=*/false);
+  // The right-hand side may have jumped (a reset state, a flipped mode, a new discrete
+  // output, a source's breakpoint): restart the solver with a fresh derivative, and for
+  // multistep methods a fresh history.
+  const bool jumped =
+      ctx_.states_reset || crossing || last_major_hit_ || st.t == breakpoint;
+  if (jumped && system_.num_continuous_states() > 0) integrator_->Reset(st.t, st.x);
+}
+
+SimulationOutcome Simulator::Run() {
+  SimulationOutcome outcome;
+  const auto start = Clock::now();
+  auto last_progress = start;
+  try {
+    if (!initialized_) Initialize();
+    while (state_.t < settings_.t_end) {
+      Advance();
+      if (progress_) {
+        const auto now = Clock::now();
+        if (Seconds(now - last_progress) >= progress_interval_) {
+          last_progress = now;
+          Progress p;
+          p.t = state_.t;
+          p.fraction = (state_.t - settings_.t_start) / (settings_.t_end - settings_.t_start);
+          p.steps = integrator_->stats().steps + stats_.solver.steps;
+          p.wall_seconds = Seconds(now - start);
+          progress_(p);
+        }
+      }
+    }
+  } catch (const solvers::SolverError& e) {
+    outcome.ok = false;
+    outcome.error = "simulation failed at t = " + FormatNumber(e.time()) + " s: " + e.what();
+  } catch (const std::exception& e) {
+    outcome.ok = false;
+    outcome.error = "simulation failed at t = " + FormatNumber(state_.t) + " s: " +
+                    CurrentBlockDescription() + e.what();
+  }
+  outcome.t = state_.t;
+  stats_.wall_seconds = Seconds(Clock::now() - start);
+  const long stateless_steps = stats_.solver.steps;
+  if (system_.num_continuous_states() > 0) {
+    stats_.solver = integrator_->stats();
+  } else {
+    stats_.solver = solvers::IntegratorStats{};
+    stats_.solver.steps = stateless_steps;
+  }
+  return outcome;
+}
+
+}  // namespace twinblocks::graph

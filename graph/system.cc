@@ -1,0 +1,31 @@
+#include "graph/system.h"
+
+namespace twinblocks::graph {
+
+int System::FindBlock(const std::string& path) const {
+  for (int i = 0; i < num_blocks(); ++i) {
+    if (paths_[i] == path) return i;
+  }
+  return -1;
+}
+
+std::string System::DescribeState(int i) const {
+  int offset = 0;
+  for (int b = 0; b < num_blocks(); ++b) {
+    const int n = blocks_[b]->num_continuous_states();
+    if (i < offset + n) {
+      return paths_[b] + " (" + types_[b] + ") state " + std::to_string(i - offset);
+    }
+    offset += n;
+  }
+  return "state " + std::to_string(i);
+}
+
+std::optional<LoggedSignal> System::FindSignal(const std::string& path_port) const {
+  for (const LoggedSignal& s : directory_) {
+    if (s.name == path_port) return s;
+  }
+  return std::nullopt;
+}
+
+}  // namespace twinblocks::graph

@@ -1,0 +1,117 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/sample_time.h"
+
+namespace twinblocks::graph {
+
+/// Run settings: the model's `<simulation>` element after evaluation, overridden by the
+/// command line. Unset optional values take the solver's own defaults.
+struct SimulationSettingsValues {
+  std::string solver = "ode45";
+  double t_start = 0.0;              ///< s
+  double t_end = 10.0;               ///< s
+  std::optional<double> step;        ///< s, fixed-step solvers
+  std::optional<double> rtol;
+  std::optional<double> atol;
+  std::optional<double> max_step;    ///< s
+  std::optional<double> initial_step;  ///< s
+  std::optional<double> output_interval;  ///< s; unset: a row per major step
+  bool zero_crossings = true;        ///< locate zero crossings (variable-step solvers)
+};
+
+/// A signal recorded in the results: a block output port's slice of the signal buffer.
+struct LoggedSignal {
+  std::string name;    ///< column name (`as`, or the signal's path.port)
+  std::string source;  ///< "path.port" of the block output that drives it
+  int offset = 0;      ///< into the signal buffer
+  int width = 1;
+};
+
+/// One entry of the execution order: a block's output stage.
+struct ExecutionEntry {
+  const blocks::Block* block = nullptr;
+  int stage = 0;
+};
+
+/// The compiled diagram: flat blocks in execution order, the layout of the signal buffer and
+/// of every state, the discrete rates. Immutable: simulators keep their own state (see
+/// Simulator), so many can run one System at once.
+class System {
+ public:
+  System() = default;
+  System(System&&) noexcept = default;
+  System& operator=(System&&) noexcept = default;
+
+  // ---- Blocks ----
+  int num_blocks() const { return static_cast<int>(blocks_.size()); }
+  const blocks::Block& block(int i) const { return *blocks_[i]; }
+  const std::string& block_path(int i) const { return paths_[i]; }
+  const std::string& block_type(int i) const { return types_[i]; }
+  /// Index of the block at `path`, or -1.
+  int FindBlock(const std::string& path) const;
+
+  // ---- Execution ----
+  /// Every output stage, in dependency order; discrete stages run only at their hits.
+  const std::vector<ExecutionEntry>& major_order() const { return major_order_; }
+  /// Stages of blocks whose outputs never change (constant sample time): run once at the start.
+  const std::vector<ExecutionEntry>& constant_order() const { return constant_order_; }
+  /// The stages of continuous blocks: what a solver evaluation recomputes.
+  const std::vector<ExecutionEntry>& minor_order() const { return minor_order_; }
+  /// Blocks with continuous states, with updates, with zero crossings, with breakpoints.
+  const std::vector<const blocks::Block*>& derivative_blocks() const { return derivative_blocks_; }
+  const std::vector<const blocks::Block*>& update_blocks() const { return update_blocks_; }
+  const std::vector<const blocks::Block*>& zero_crossing_blocks() const { return zc_blocks_; }
+  const std::vector<const blocks::Block*>& breakpoint_blocks() const { return breakpoint_blocks_; }
+
+  // ---- Sizes of the per-run arrays ----
+  int num_signals() const { return num_signals_; }
+  int num_continuous_states() const { return nx_; }
+  int num_discrete_states() const { return nxd_; }
+  int num_dwork() const { return ndwork_; }
+  int num_modes() const { return nmodes_; }
+  int num_zero_crossings() const { return nzc_; }
+
+  /// The distinct discrete rates, fastest first; Block::rate_index() indexes this.
+  const std::vector<blocks::SampleTime>& rates() const { return rates_; }
+
+  /// "path.x[j]": which block a continuous state belongs to, for error messages.
+  std::string DescribeState(int i) const;
+
+  /// Every signal a log could name, sorted by name (`twinblocks check` lists them).
+  const std::vector<LoggedSignal>& signal_directory() const { return directory_; }
+
+  /// Signals recorded by `<log>` elements (and `--log`), in order.
+  const std::vector<LoggedSignal>& logged_signals() const { return logged_; }
+  /// Looks up a block output "path.port" (setup time only). nullopt when there is none.
+  std::optional<LoggedSignal> FindSignal(const std::string& path_port) const;
+
+  const SimulationSettingsValues& settings() const { return settings_; }
+
+ private:
+  friend class Compiler;
+
+  std::vector<std::unique_ptr<blocks::Block>> blocks_;
+  std::vector<std::string> paths_;
+  std::vector<std::string> types_;
+  std::vector<ExecutionEntry> major_order_;
+  std::vector<ExecutionEntry> minor_order_;
+  std::vector<ExecutionEntry> constant_order_;
+  std::vector<const blocks::Block*> derivative_blocks_;
+  std::vector<const blocks::Block*> update_blocks_;
+  std::vector<const blocks::Block*> zc_blocks_;
+  std::vector<const blocks::Block*> breakpoint_blocks_;
+  int num_signals_ = 0, nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0;
+  std::vector<blocks::SampleTime> rates_;
+  std::vector<LoggedSignal> logged_;
+  /// Every signal source "path.port" (virtual ones included), for FindSignal.
+  std::vector<LoggedSignal> directory_;
+  SimulationSettingsValues settings_;
+};
+
+}  // namespace twinblocks::graph

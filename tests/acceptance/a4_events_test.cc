@@ -1,0 +1,140 @@
+// A4 Events: a bouncing ball and a signal through Saturation locate each crossing to within
+// 1e-9 s; a Step at t = 1 is hit exactly by every solver.
+#include <cmath>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "solvers/integrator.h"
+#include "tests/acceptance/acceptance_helpers.h"
+
+namespace twinblocks::testing {
+namespace {
+
+class A4BouncingBall : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(A4BouncingBall, ImpactsAreLocatedWithin1e9Seconds) {
+  const RunOutput out = RunModelFile("examples/bouncing_ball.xml",
+                                     [](auto* s) { s->solver = GetParam(); });
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> v = Column(out.recording, "v");
+  // examples/bouncing_ball.xml: g = 9.81, h0 = 10, e = 0.8.
+  const double g = 9.81, h0 = 10.0, e = 0.8;
+  const double t1 = std::sqrt(2.0 * h0 / g);
+  const double v1 = g * t1;
+  std::vector<double> expected{t1};
+  for (int k = 1; k < 4; ++k) expected.push_back(expected.back() + 2.0 * std::pow(e, k) * v1 / g);
+  std::vector<double> located;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (v[i - 1] < 0.0 && v[i] > 0.0) located.push_back(t[i]);
+  }
+  ASSERT_EQ(located.size(), expected.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    EXPECT_NEAR(located[k], expected[k], 1e-9) << "impact " << k + 1;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(VariableStepSolvers, A4BouncingBall,
+                         ::testing::Values("ode45", "ode23", "cvode-bdf", "cvode-adams",
+                                           "arkode-erk", "arkode-dirk", "ida"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
+
+// Integral of sat(2 sin t) over [0, T], piecewise in closed form.
+double SaturatedSineArea(double T) {
+  double area = 0.0, t = 0.0;
+  while (t < T) {
+    // Corners where 2 sin t = +-1: pi/6 + k pi/... ; step from corner to corner.
+    const double k = std::floor(t / std::numbers::pi);
+    const double base = k * std::numbers::pi;
+    const double corners[] = {base + std::numbers::pi / 6, base + 5 * std::numbers::pi / 6,
+                              base + std::numbers::pi};
+    double next = T;
+    for (double c : corners) {
+      if (c > t + 1e-15) {
+        next = std::min(c, T);
+        break;
+      }
+    }
+    const double mid = 0.5 * (t + next);
+    const double u = 2.0 * std::sin(mid);
+    if (u > 1.0) {
+      area += next - t;
+    } else if (u < -1.0) {
+      area -= next - t;
+    } else {
+      area += -2.0 * std::cos(next) + 2.0 * std::cos(t);
+    }
+    t = next;
+  }
+  return area;
+}
+
+TEST(A4Saturation, CornersAreLocatedWithin1e9Seconds) {
+  const RunOutput out = RunModelFile("examples/saturated_sine.xml");
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const double pi = std::numbers::pi;
+  int corners = 0;
+  for (double k = 0; k * pi < 10.0; ++k) {
+    for (double c : {k * pi + pi / 6, k * pi + 5 * pi / 6}) {
+      if (c > 10.0) continue;
+      double nearest = 1e9;
+      for (double ti : t) nearest = std::min(nearest, std::abs(ti - c));
+      EXPECT_LT(nearest, 1e-9) << "corner at " << c;
+      ++corners;
+    }
+  }
+  EXPECT_EQ(corners, 6);
+  EXPECT_EQ(out.stats.solver.zero_crossings, 6);
+  const std::vector<double> area = Column(out.recording, "area");
+  EXPECT_NEAR(area.back(), SaturatedSineArea(10.0), 1e-7);
+}
+
+class A4StepTime : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(A4StepTime, StepAtOneIsHitExactly) {
+  const char* xml = R"(<model name="step_hit" format="1">
+    <simulation solver="ode45" t_end="3" step="0.3" rtol="1e-8" atol="1e-10"/>
+    <block type="Step" name="step" time="1" before="0" after="1"/>
+    <block type="Integrator" name="area"/>
+    <connect from="step.y" to="area.u"/>
+    <log signal="step.y" as="s"/>
+    <log signal="area.y" as="area"/>
+  </model>)";
+  const RunOutput out = RunModelText(xml, [](auto* s) { s->solver = GetParam(); });
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> s = Column(out.recording, "s");
+  const std::vector<double> area = Column(out.recording, "area");
+  bool hit = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == 1.0) {
+      hit = true;
+      EXPECT_EQ(s[i], 1.0) << "at t = 1 the Step already gives its final value";
+      EXPECT_NEAR(area[i], 0.0, 1e-12);
+    }
+    if (t[i] < 1.0) EXPECT_EQ(s[i], 0.0);
+  }
+  EXPECT_TRUE(hit) << GetParam() << " never landed on t = 1";
+  EXPECT_NEAR(area.back(), 2.0, 1e-9) << "the integral of the step over [0, 3]";
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySolver, A4StepTime,
+                         ::testing::ValuesIn(solvers::IntegratorNames()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace twinblocks::testing

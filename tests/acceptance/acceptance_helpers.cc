@@ -1,0 +1,54 @@
+#include "tests/acceptance/acceptance_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include "graph/compile.h"
+#include "xml/model_reader.h"
+
+namespace twinblocks::testing {
+
+namespace {
+
+RunOutput RunModel(const graph::Model& model, const SettingsTweak& tweak) {
+  const graph::System system = graph::Compile(model);
+  graph::SimulationSettingsValues settings = system.settings();
+  if (tweak) tweak(&settings);
+  graph::Simulator sim(system, settings);
+  RunOutput out;
+  out.outcome = sim.Run();
+  out.recording = sim.recording();
+  out.stats = sim.stats();
+  out.solver = settings.solver;
+  return out;
+}
+
+}  // namespace
+
+std::string SourcePath(const std::string& relative) {
+  return std::string(TWINBLOCKS_SOURCE_DIR) + "/" + relative;
+}
+
+RunOutput RunModelFile(const std::string& source_relative_path, const SettingsTweak& tweak) {
+  return RunModel(xml::ReadModelFile(SourcePath(source_relative_path)), tweak);
+}
+
+RunOutput RunModelText(const std::string& xml, const SettingsTweak& tweak) {
+  return RunModel(xml::ReadModelString(xml, SourcePath("tests/inline.xml")), tweak);
+}
+
+std::vector<double> Column(const graph::Recording& rec, const std::string& name) {
+  const int col = rec.FindColumn(name);
+  EXPECT_GE(col, 0) << "no column " << name;
+  std::vector<double> v;
+  if (col < 0) return v;
+  for (int r = 0; r < rec.num_rows(); ++r) v.push_back(rec.value(r, col));
+  return v;
+}
+
+std::vector<double> Times(const graph::Recording& rec) {
+  std::vector<double> t;
+  for (int r = 0; r < rec.num_rows(); ++r) t.push_back(rec.time(r));
+  return t;
+}
+
+}  // namespace twinblocks::testing

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "graph/results.h"
+#include "graph/simulator.h"
+#include "graph/system.h"
+
+namespace twinblocks::testing {
+
+/// What one run of a model gives a test.
+struct RunOutput {
+  graph::SimulationOutcome outcome;
+  graph::Recording recording;
+  graph::SimulationStats stats;
+  std::string solver;
+};
+
+using SettingsTweak = std::function<void(graph::SimulationSettingsValues*)>;
+
+/// Reads, compiles and runs a model file given relative to the source tree.
+RunOutput RunModelFile(const std::string& source_relative_path, const SettingsTweak& tweak = {});
+
+/// Reads, compiles and runs a model given as XML text.
+RunOutput RunModelText(const std::string& xml, const SettingsTweak& tweak = {});
+
+/// The values of one logged column; fails the test when it is absent.
+std::vector<double> Column(const graph::Recording& rec, const std::string& name);
+std::vector<double> Times(const graph::Recording& rec);
+
+/// Absolute path of a file in the source tree.
+std::string SourcePath(const std::string& relative);
+
+}  // namespace twinblocks::testing
