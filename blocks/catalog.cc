@@ -1,0 +1,22 @@
+#include "blocks/block_registry.h"
+#include "blocks/discrete/register_discrete_blocks.h"
+#include "blocks/logic/register_logic_blocks.h"
+#include "blocks/routing/register_routing_blocks.h"
+#include "blocks/signal/register_signal_blocks.h"
+
+namespace twinblocks::blocks {
+
+const BlockRegistry& Catalog() {
+  // Built on first use, by explicit calls: no static-initialization order to depend on.
+  static const BlockRegistry registry = [] {
+    BlockRegistry r;
+    RegisterSignalBlocks(r);
+    RegisterDiscreteBlocks(r);
+    RegisterLogicBlocks(r);
+    RegisterRoutingBlocks(r);
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,268 @@
+#include "blocks/signal/integrator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "blocks/signal/detail/block_helpers.h"
+
+namespace twinblocks::blocks {
+
+Integrator::Integrator(const Params& params)
+    : x0_param_(params.Vector("x0")),
+      lower_param_(params.Vector("lower")),
+      upper_param_(params.Vector("upper")) {
+  const int wl = internal::CommonParamWidth({{"lower", &lower_param_}, {"upper", &upper_param_}});
+  const std::vector<double> lo = internal::Expand(lower_param_, wl);
+  const std::vector<double> hi = internal::Expand(upper_param_, wl);
+  for (int i = 0; i < wl; ++i) {
+    if (lo[i] > hi[i]) throw BlockError("parameter 'lower' is above 'upper'", "lower");
+    limited_ = limited_ || std::isfinite(lo[i]) || std::isfinite(hi[i]);
+  }
+  if (x0_param_.size() == 0) throw BlockError("parameter 'x0' is empty", "x0");
+  const std::string& reset = params.Word("reset");
+  if (reset == "rising") reset_ = Reset::kRising;
+  if (reset == "falling") reset_ = Reset::kFalling;
+  if (reset == "either") reset_ = Reset::kEither;
+  if (reset == "level") reset_ = Reset::kLevel;
+  const bool external_x0 = params.Word("x0_source") == "external";
+  const bool state_port = params.Bool("state_port");
+
+  // y needs reset and x0 directly; with a state port it moves to stage 1, and `state` (stage
+  // 0, needing nothing) can feed back into x0 without an algebraic loop. u is never needed
+  // directly: it only drives the derivative.
+  const int y_stage = state_port ? 1 : 0;
+  DeclareInput("u", kDynamicWidth, kNoFeedthrough);
+  if (reset_ != Reset::kNone) {
+    in_reset_ = DeclareInput("reset", kDynamicWidth, FeedthroughToStage(y_stage));
+  }
+  if (external_x0) in_x0_ = DeclareInput("x0", kDynamicWidth, FeedthroughToStage(y_stage));
+  out_y_ = DeclareOutput("y", kDynamicWidth, y_stage);
+  if (state_port) out_state_ = DeclareOutput("state", kDynamicWidth, 0);
+  DeclareSampleTime(SampleTime::Continuous());
+  if (limited_) DeclareUpdate();  // chooses the limit modes once every output is known
+}
+
+void Integrator::DoConfigure(const std::vector<int>& input_widths) {
+  const int wu = input_widths[0];
+  int w = wu;
+  if (in_x0_ < 0 && x0_param_.size() > 1) {
+    if (wu != 1) internal::CheckParamFitsWidth("x0", static_cast<int>(x0_param_.size()), wu, "u");
+    w = static_cast<int>(x0_param_.size());
+  }
+  internal::CheckParamFitsWidth("lower", static_cast<int>(lower_param_.size()), w, "u");
+  internal::CheckParamFitsWidth("upper", static_cast<int>(upper_param_.size()), w, "u");
+  auto check_input = [&](int port, const char* name) {
+    if (port < 0) return 0;
+    const int wi = input_widths[port];
+    if (wi != 1 && wi != w) {
+      throw BlockError(std::string("input '") + name + "' has width " + std::to_string(wi) +
+                           ", expected 1 or the state width " + std::to_string(w),
+                       {}, name);
+    }
+    return wi;
+  };
+  reset_width_ = check_input(in_reset_, "reset");
+  reset_stride_ = internal::StrideOf(reset_width_);
+  x0_stride_ = internal::StrideOf(check_input(in_x0_, "x0"));
+  width_ = w;
+  u_stride_ = internal::StrideOf(wu);
+  x0_ = internal::Expand(x0_param_, w);
+  lower_ = internal::Expand(lower_param_, w);
+  upper_ = internal::Expand(upper_param_, w);
+  SetOutputWidth(out_y_, w);
+  if (out_state_ >= 0) SetOutputWidth(out_state_, w);
+  DeclareContinuousStates(w);
+  const int level_modes = reset_ == Reset::kLevel ? reset_width_ : 0;
+  DeclareModes((limited_ ? w : 0) + level_modes);
+  DeclareDWork(1 + reset_width_);
+  DeclareZeroCrossings((limited_ ? 3 * w : 0) + reset_width_);
+}
+
+void Integrator::DoInitialize(Context& c) const {
+  double* x = this->x(c);
+  // An external x0 is read at the first major step, when the signal that drives it exists.
+  for (int i = 0; i < width_; ++i) x[i] = in_x0_ >= 0 ? 0.0 : Clamp(x0_[i], i);
+  double* dw = dwork(c);
+  for (int i = 0; i < num_dwork(); ++i) dw[i] = 0.0;
+  int* mode = modes(c);
+  for (int i = 0; i < num_modes(); ++i) mode[i] = 0;
+}
+
+bool Integrator::ResetFires(double prev, double now, bool first) const {
+  if (reset_ == Reset::kLevel) return now != 0.0;
+  if (first) return false;  // an edge needs a previous value
+  const bool rising = (prev < 0.0 && now >= 0.0) || (prev == 0.0 && now > 0.0);
+  const bool falling = (prev > 0.0 && now <= 0.0) || (prev == 0.0 && now < 0.0);
+  switch (reset_) {
+    case Reset::kRising: return rising;
+    case Reset::kFalling: return falling;
+    case Reset::kEither: return rising || falling;
+    default: return false;
+  }
+}
+
+void Integrator::DoCalcOutputs(Context& c, int stage) const {
+  double* x = this->x(c);
+  if (out_state_ >= 0 && stage == 0) {
+    // The state before any reset at this step.
+    double* s = out(c, out_state_);
+    for (int i = 0; i < width_; ++i) s[i] = x[i];
+    return;
+  }
+  if (c.major) {
+    double* dw = dwork(c);
+    const bool first = dw[0] == 0.0;
+    bool changed = false;
+    if (first) {
+      dw[0] = 1.0;
+      if (in_x0_ >= 0) {
+        for (int i = 0; i < width_; ++i) x[i] = Clamp(InitialValue(c, i), i);
+        changed = true;
+      }
+    }
+    if (in_reset_ >= 0) {
+      const double* r = in(c, in_reset_);
+      double* prev = dw + 1;
+      for (int i = 0; i < width_; ++i) {
+        const int j = i * reset_stride_;
+        if (ResetFires(prev[j], r[j], first)) {
+          x[i] = Clamp(InitialValue(c, i), i);
+          changed = true;
+        }
+      }
+      if (reset_ == Reset::kLevel) {
+        int* active = modes(c) + (limited_ ? width_ : 0);
+        for (int j = 0; j < reset_width_; ++j) active[j] = r[j] != 0.0 ? 1 : 0;
+      }
+      for (int j = 0; j < reset_width_; ++j) prev[j] = r[j];
+    }
+    if (limited_) {
+      // A fixed-step solver (or a located crossing just past the limit) may overshoot.
+      for (int i = 0; i < width_; ++i) {
+        const double clamped = Clamp(x[i], i);
+        if (clamped != x[i]) {
+          x[i] = clamped;
+          changed = true;
+        }
+      }
+    }
+    if (changed) c.states_reset = true;
+  }
+  double* y = out(c, out_y_);
+  for (int i = 0; i < width_; ++i) y[i] = x[i];
+}
+
+void Integrator::DoUpdate(Context& c) const {
+  // Limited only: hold at a limit while u pushes outward. A state within a hair of the limit
+  // counts as on it, so a crossing located just before the limit does not recur at once.
+  const double* u = in(c, 0);
+  double* x = this->x(c);
+  int* mode = modes(c);
+  for (int i = 0; i < width_; ++i) {
+    const double ui = u[i * u_stride_];
+    const double tol_hi = 1e-12 * std::max(1.0, std::abs(upper_[i]));
+    const double tol_lo = 1e-12 * std::max(1.0, std::abs(lower_[i]));
+    int m = 0;
+    if (x[i] >= upper_[i] - tol_hi && ui > 0.0) {
+      m = 1;
+    } else if (x[i] <= lower_[i] + tol_lo && ui < 0.0) {
+      m = -1;
+    }
+    if (m != 0) {
+      const double limit = m > 0 ? upper_[i] : lower_[i];
+      if (x[i] != limit) {
+        x[i] = limit;
+        c.states_reset = true;
+      }
+    }
+    mode[i] = m;
+  }
+}
+
+void Integrator::DoCalcDerivatives(Context& c) const {
+  const double* u = in(c, 0);
+  double* xdot = this->xdot(c);
+  for (int i = 0; i < width_; ++i) xdot[i] = u[i * u_stride_];
+  if (limited_) {
+    const int* mode = modes(c);
+    for (int i = 0; i < width_; ++i) {
+      if (mode[i] != 0) xdot[i] = 0.0;
+    }
+  }
+  if (reset_ == Reset::kLevel) {
+    const int* active = modes(c) + (limited_ ? width_ : 0);
+    for (int i = 0; i < width_; ++i) {
+      if (active[i * reset_stride_] != 0) xdot[i] = 0.0;  // held at x0 while the level is on
+    }
+  }
+}
+
+void Integrator::DoCalcZeroCrossings(Context& c) const {
+  double* z = zc(c);
+  if (limited_) {
+    const double* u = in(c, 0);
+    const double* x = this->x(c);
+    const int* mode = modes(c);
+    for (int i = 0; i < width_; ++i, z += 3) {
+      if (mode[i] == 0) {
+        z[0] = x[i] - lower_[i];
+        z[1] = x[i] - upper_[i];
+        z[2] = 1.0;
+      } else {
+        // Held: leave when u stops pushing outward.
+        z[0] = 1.0;
+        z[1] = 1.0;
+        z[2] = u[i * u_stride_];
+      }
+    }
+  }
+  if (in_reset_ >= 0) {
+    const double* r = in(c, in_reset_);
+    for (int j = 0; j < reset_width_; ++j) z[j] = r[j];
+  }
+}
+
+BlockType IntegratorType() {
+  BlockType t;
+  t.name = "Integrator";
+  t.category = "Math and continuous";
+  t.summary = "Integrates its input: a continuous state.";
+  t.doc =
+      "x' = u, y = x, x(t0) = x0 (continuous sample time; u is not direct feedthrough). The "
+      "width comes from u, or from x0 when x0 is a vector (a scalar u expands).\n"
+      "Limits: with finite `lower`/`upper`, x stays in [lower, upper]. A mode per element "
+      "(free, at lower, at upper) is chosen at major steps: at a limit with u pushing "
+      "outward, x' = 0. Zero-crossing functions: x - lower and x - upper while free, u while "
+      "held, so variable-step solvers locate hitting and leaving the limit; x is clamped (and "
+      "the solver restarted) if a step overshoots.\n"
+      "Extensions: reset = rising | falling | either | level adds input `reset` (scalar or "
+      "per element). At a major step where the reset fires, x = x0 and y outputs the new "
+      "state; rising means the reset goes from < 0 to >= 0 or from 0 to > 0, falling the "
+      "mirror, either both; level resets (and holds x' = 0) while reset != 0. The reset "
+      "signal is a zero-crossing function. x0_source = external adds input `x0`, read at the "
+      "first major step (x is 0 before) and at every reset. state_port = true adds output "
+      "`state`: the state before any reset at this step, in a stage of its own that needs no "
+      "input, so it may feed back into `x0` without an algebraic loop (y then needs "
+      "reset/x0 directly, u never).";
+  t.reference = "Simulink Integrator (limits, reset, external initial condition, state port)";
+  t.params = {
+      {"x0", ParamKind::kVector, "0", "initial state, scalar or per element"},
+      {"lower", ParamKind::kVector, "-inf", "lower limit of the state, scalar or per element"},
+      {"upper", ParamKind::kVector, "inf", "upper limit of the state, scalar or per element"},
+      {"reset", ParamKind::kWord, "none", "external reset trigger",
+       {"none", "rising", "falling", "either", "level"}},
+      {"x0_source", ParamKind::kWord, "internal", "internal: parameter x0; external: input x0",
+       {"internal", "external"}},
+      {"state_port", ParamKind::kWord, "false", "adds output `state`", {"false", "true"}}};
+  t.inputs = {{"u", "the derivative of the state"},
+              {"reset", "reset trigger (reset != none), scalar or per element"},
+              {"x0", "initial state (x0_source = external), scalar or per element"}};
+  t.outputs = {{"y", "the state"},
+               {"state", "the state before any reset at this step (state_port = true)"}};
+  t.create = [](const Params& p) { return std::make_unique<Integrator>(p); };
+  return t;
+}
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/block_registry.h"
+#include "blocks/param.h"
+
+namespace twinblocks::blocks {
+
+/// x' = u, y = x, with optional limits, reset input, external initial condition and state
+/// port (Simulink's Integrator). Modes and zero crossings make limits and resets exact under
+/// variable-step solvers.
+///
+/// Storage: x (width); modes: [limit mode per element (-1 at lower, 0 free, +1 at upper) if
+/// limited][level reset active per reset element if reset=level]; dwork: [started][previous
+/// reset value per reset element]; zero crossings: [x - lower, x - upper, u (when held) per
+/// element, if limited][reset per reset element].
+class Integrator final : public Block {
+ public:
+  /// @throws BlockError when lower > upper or the parameters disagree in width.
+  explicit Integrator(const Params& params);
+
+  int DefaultInputWidth() const override { return static_cast<int>(x0_param_.size()); }
+
+ protected:
+  /// @throws BlockError when x0, the limits, or the reset/x0 inputs do not fit the width of u.
+  void DoConfigure(const std::vector<int>& input_widths) override;
+  void DoInitialize(Context& c) const override;
+  void DoCalcOutputs(Context& c, int stage) const override;
+  void DoCalcDerivatives(Context& c) const override;
+  void DoUpdate(Context& c) const override;
+  void DoCalcZeroCrossings(Context& c) const override;
+
+ private:
+  enum class Reset { kNone, kRising, kFalling, kEither, kLevel };
+  bool ResetFires(double prev, double now, bool first) const;
+  double InitialValue(const Context& c, int i) const {
+    return in_x0_ >= 0 ? in(c, in_x0_)[i * x0_stride_] : x0_[i];
+  }
+  double Clamp(double v, int i) const {
+    return v > upper_[i] ? upper_[i] : (v < lower_[i] ? lower_[i] : v);
+  }
+
+  Eigen::VectorXd x0_param_, lower_param_, upper_param_;
+  Reset reset_ = Reset::kNone;
+  bool limited_ = false;
+  int in_reset_ = -1, in_x0_ = -1;   ///< input port indices, -1 when absent
+  int out_y_ = 0, out_state_ = -1;   ///< output port indices
+  // Fixed by DoConfigure.
+  int width_ = 1;
+  int u_stride_ = 1, reset_width_ = 0, reset_stride_ = 0, x0_stride_ = 0;
+  std::vector<double> x0_, lower_, upper_;  ///< (width)
+};
+
+/// The registry entry of Integrator.
+BlockType IntegratorType();
+
+}  // namespace twinblocks::blocks

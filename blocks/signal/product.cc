@@ -1,0 +1,80 @@
+#include "blocks/signal/product.h"
+
+#include <memory>
+#include <string>
+
+#include "blocks/signal/detail/block_helpers.h"
+
+namespace twinblocks::blocks {
+
+Product::Product(const Params& params) {
+  const std::string& ops = params.String("ops");
+  for (char ch : ops) {
+    if (ch == '*' || ch == '/') {
+      divide_.push_back(ch == '/' ? 1 : 0);
+    } else if (ch != '|' && ch != ' ') {
+      throw BlockError("parameter 'ops' may hold only '*' and '/', got '" + ops + "'", "ops");
+    }
+  }
+  if (divide_.empty()) throw BlockError("parameter 'ops' has no '*' or '/'", "ops");
+  for (int j = 0; j < static_cast<int>(divide_.size()); ++j) {
+    DeclareInput(internal::NumberedPort("u", j));
+  }
+  DeclareOutput("y");
+}
+
+void Product::DoConfigure(const std::vector<int>& input_widths) {
+  if (input_widths.size() == 1) {
+    SetOutputWidth(0, 1);
+    return;
+  }
+  SetOutputWidth(0, CommonWidth(input_widths));
+  strides_.clear();
+  for (int w : input_widths) strides_.push_back(internal::StrideOf(w));
+}
+
+void Product::DoCalcOutputs(Context& c, int stage) const {
+  double* y = out(c, 0);
+  const int m = num_inputs();
+  if (m == 1) {
+    const double* u = in(c, 0);
+    const int n = in_width(0);
+    double acc = 1.0;
+    for (int i = 0; i < n; ++i) acc *= u[i];
+    y[0] = divide_[0] ? 1.0 / acc : acc;
+    return;
+  }
+  const int n = out_width(0);
+  for (int i = 0; i < n; ++i) y[i] = 1.0;
+  for (int j = 0; j < m; ++j) {
+    const double* u = in(c, j);
+    const int st = strides_[j];
+    if (divide_[j]) {
+      for (int i = 0; i < n; ++i) y[i] /= u[i * st];
+    } else {
+      for (int i = 0; i < n; ++i) y[i] *= u[i * st];
+    }
+  }
+}
+
+BlockType ProductType() {
+  BlockType t;
+  t.name = "Product";
+  t.category = "Math and continuous";
+  t.summary = "Multiplies and divides its inputs element-wise.";
+  t.doc =
+      "y = 1 (op_1 u1) (op_2 u2) ... with one input per character of `ops`: '*' multiplies "
+      "by the input, '/' divides by it (so \"*/\" gives u1 / u2 and \"/\" alone gives 1/u). "
+      "Element-wise: inputs have equal widths or are scalars, which expand. With a single "
+      "input, its elements are multiplied together: y = prod_i u1_i, or 1 / prod_i u1_i for "
+      "'/'. Division by zero follows IEEE (inf or NaN). Inherited sample time; direct "
+      "feedthrough.";
+  t.reference = "Simulink Product (element-wise)";
+  t.params = {{"ops", ParamKind::kString, "**", "one '*' or '/' per input"}};
+  t.inputs = {{"u1..un", "the factors, equal widths or scalars"}};
+  t.outputs = {{"y", "the product"}};
+  t.create = [](const Params& p) { return std::make_unique<Product>(p); };
+  return t;
+}
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,53 @@
+#include "blocks/signal/register_signal_blocks.h"
+
+#include "blocks/signal/abs.h"
+#include "blocks/signal/clock.h"
+#include "blocks/signal/constant.h"
+#include "blocks/signal/dead_zone.h"
+#include "blocks/signal/derivative.h"
+#include "blocks/signal/expression.h"
+#include "blocks/signal/from_file.h"
+#include "blocks/signal/gain.h"
+#include "blocks/signal/integrator.h"
+#include "blocks/signal/min_max.h"
+#include "blocks/signal/pid.h"
+#include "blocks/signal/product.h"
+#include "blocks/signal/pulse.h"
+#include "blocks/signal/ramp.h"
+#include "blocks/signal/saturation.h"
+#include "blocks/signal/sign.h"
+#include "blocks/signal/sine.h"
+#include "blocks/signal/state_space.h"
+#include "blocks/signal/step.h"
+#include "blocks/signal/sum.h"
+#include "blocks/signal/transfer_function.h"
+
+namespace twinblocks::blocks {
+
+void RegisterSignalBlocks(BlockRegistry& registry) {
+  // Sources.
+  registry.Add(ConstantType());
+  registry.Add(StepType());
+  registry.Add(RampType());
+  registry.Add(SineType());
+  registry.Add(PulseType());
+  registry.Add(ClockType());
+  registry.Add(FromFileType());
+  // Math and continuous.
+  registry.Add(GainType());
+  registry.Add(SumType());
+  registry.Add(ProductType());
+  registry.Add(AbsType());
+  registry.Add(SignType());
+  registry.Add(MinMaxType());
+  registry.Add(SaturationType());
+  registry.Add(DeadZoneType());
+  registry.Add(ExpressionType());
+  registry.Add(IntegratorType());
+  registry.Add(DerivativeType());
+  registry.Add(TransferFunctionType());
+  registry.Add(StateSpaceType());
+  registry.Add(PidType());
+}
+
+}  // namespace twinblocks::blocks

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/block_registry.h"
+#include "blocks/param.h"
+
+namespace twinblocks::blocks {
+
+/// y = sign(u) element-wise (-1, 0 or 1). The sign is a mode per element, held inside
+/// solver steps; its zero-crossing function is u.
+class Sign final : public Block {
+ public:
+  explicit Sign(const Params& params);
+
+ protected:
+  void DoConfigure(const std::vector<int>& input_widths) override;
+  void DoInitialize(Context& c) const override;
+  void DoCalcOutputs(Context& c, int stage) const override;
+  void DoCalcZeroCrossings(Context& c) const override;
+};
+
+/// The registry entry of Sign.
+BlockType SignType();
+
+}  // namespace twinblocks::blocks

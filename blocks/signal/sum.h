@@ -1,0 +1,29 @@
+#pragma once
+
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/block_registry.h"
+#include "blocks/param.h"
+
+namespace twinblocks::blocks {
+
+/// y = sum of +-u_j, element-wise with scalar expansion; a single input sums its elements.
+class Sum final : public Block {
+ public:
+  /// @throws BlockError when `signs` holds anything but '+', '-', '|' or no sign.
+  explicit Sum(const Params& params);
+
+ protected:
+  void DoConfigure(const std::vector<int>& input_widths) override;
+  void DoCalcOutputs(Context& c, int stage) const override;
+
+ private:
+  std::vector<double> signs_;  ///< +1 or -1 per input
+  std::vector<int> strides_;   ///< per input, 0 for an expanded scalar
+};
+
+/// The registry entry of Sum.
+BlockType SumType();
+
+}  // namespace twinblocks::blocks
