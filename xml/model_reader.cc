@@ -1,0 +1,554 @@
+#include "xml/model_reader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <pugixml.hpp>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "blocks/math_expression.h"
+#include "graph/model_error.h"
+#include "xml/detail/line_index.h"
+
+namespace twinblocks::xml {
+
+namespace {
+
+namespace fs = std::filesystem;
+using graph::BlockNode;
+using graph::Diagram;
+using graph::IsIdentifier;
+using graph::ModelError;
+using graph::SourceLocation;
+
+// Subsystems nest at most this deep: a bad file must not exhaust the stack.
+constexpr int kMaxDepth = 100;
+
+const char kNameRule[] = "expected letters, digits and '_', not starting with a digit";
+
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+std::string Tag(std::string_view name) { return "<" + std::string(name) + ">"; }
+
+// Reads a whole file; false when it cannot be read, with the reason.
+bool ReadText(const std::string& path, std::string* text, std::string* why) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *why = "it is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    *why = "read error";
+    return false;
+  }
+  *text = buffer.str();
+  return true;
+}
+
+// What identifies a file across spellings of its path, for include cycles and repeats.
+std::string FileKey(const std::string& path) {
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(fs::absolute(path), ec);
+  return ec ? path : canonical.string();
+}
+
+// Files of one read: the chain of includes being read (for cycles) and the library files
+// already read completely (a library included from two places is read once).
+struct IncludeState {
+  std::vector<std::string> chain_keys;
+  std::vector<std::string> chain_names;
+  std::set<std::string> done;
+};
+
+// The allowed children of a model, a subsystem and a define, for messages.
+const std::vector<std::string> kModelChildren = {"var",   "simulation", "include", "define",
+                                                 "block", "subsystem",  "connect", "log"};
+const std::vector<std::string> kBodyChildren = {"inport", "outport",   "port",
+                                                "block",  "subsystem", "connect"};
+
+// Reads one model file into a Model. Messages name `file_` and the line of the element.
+class FileReader {
+ public:
+  FileReader(const std::string& text, std::string file, IncludeState* includes)
+      : text_(text), file_(std::move(file)), lines_(text), includes_(includes) {}
+
+  graph::Model Read() {
+    pugi::xml_parse_result result =
+        doc_.load_buffer(text_.data(), text_.size(), pugi::parse_default, pugi::encoding_utf8);
+    if (!result) {
+      throw ModelError({file_, lines_.LineOf(result.offset)},
+                       std::string("malformed XML: ") + result.description());
+    }
+    pugi::xml_node root;
+    for (pugi::xml_node n : doc_.children()) {
+      if (!IsElement(n, "the document")) continue;
+      if (root) Fail(n, "a second root element " + Tag(n.name()) + "; a file holds one <model>");
+      root = n;
+    }
+    if (!root) throw ModelError({file_, 1}, "no root element; expected <model>");
+    if (std::string_view(root.name()) != "model") {
+      Fail(root, "the root element is " + Tag(root.name()) + "; expected <model>");
+    }
+    // Attribute values point into pugixml's copy of the text: this finds their offsets.
+    if (root.offset_debug() >= 0) buffer_ = root.name() - root.offset_debug();
+
+    graph::Model model;
+    model.file = file_;
+    ReadModelElement(root, &model);
+    return model;
+  }
+
+ private:
+  // ------------------------------------------------------------------------------------------
+  // Locations and checks shared by every element
+
+  SourceLocation Where(pugi::xml_node n) const { return {file_, lines_.LineOf(n.offset_debug())}; }
+
+  // The attribute's own line when it can be found (elements often span lines), else the
+  // element's.
+  SourceLocation Where(pugi::xml_node n, pugi::xml_attribute a) const {
+    if (buffer_ != nullptr) {
+      std::ptrdiff_t offset = a.value() - buffer_;
+      if (offset >= 0 && static_cast<size_t>(offset) <= text_.size()) {
+        return {file_, lines_.LineOf(offset)};
+      }
+    }
+    return Where(n);
+  }
+
+  [[noreturn]] void Fail(pugi::xml_node n, const std::string& message) const {
+    throw ModelError(Where(n), message);
+  }
+
+  // True for an element; throws for text, which no element of the format holds.
+  bool IsElement(pugi::xml_node n, const std::string& parent) const {
+    if (n.type() == pugi::node_element) return true;
+    if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
+      std::string text = n.value();
+      if (text.size() > 40) text = text.substr(0, 37) + "...";
+      Fail(n, "unexpected text '" + text + "' in " + parent);
+    }
+    return false;  // comments, processing instructions, doctype
+  }
+
+  // Elements that hold nothing: var, block, connect, ...
+  void CheckNoChildren(pugi::xml_node n) const {
+    for (pugi::xml_node c : n.children()) {
+      if (IsElement(c, Tag(n.name()))) {
+        Fail(c, "unexpected element " + Tag(c.name()) + " in " + Tag(n.name()) + "; " +
+                    Tag(n.name()) + " holds no elements");
+      }
+    }
+  }
+
+  // Throws for an attribute not in `allowed` and for one given twice (pugixml accepts both).
+  void CheckAttributes(pugi::xml_node n, const std::vector<std::string>& allowed) const {
+    std::set<std::string_view> seen;
+    for (pugi::xml_attribute a : n.attributes()) {
+      std::string_view name = a.name();
+      if (!seen.insert(name).second) {
+        throw ModelError(Where(n, a),
+                         "duplicate attribute '" + std::string(name) + "' on " + Tag(n.name()));
+      }
+      bool ok = false;
+      for (const std::string& s : allowed) ok = ok || s == name;
+      if (!ok) {
+        throw ModelError(Where(n, a), "unknown attribute '" + std::string(name) + "' on " +
+                                          Tag(n.name()) +
+                                          "; expected one of: " + JoinNames(allowed));
+      }
+    }
+  }
+
+  std::string Required(pugi::xml_node n, const char* attribute) const {
+    pugi::xml_attribute a = n.attribute(attribute);
+    if (!a) Fail(n, Tag(n.name()) + " needs the attribute '" + attribute + "'");
+    return a.value();
+  }
+
+  // A name attribute that must be an identifier.
+  std::string RequiredName(pugi::xml_node n, const char* attribute, const std::string& what) const {
+    std::string name = Required(n, attribute);
+    if (!IsIdentifier(name)) {
+      throw ModelError(Where(n, n.attribute(attribute)),
+                       "invalid " + what + " name '" + name + "'; " + kNameRule);
+    }
+    return name;
+  }
+
+  bool Commented(pugi::xml_node n, const std::string& path, const std::string& type) const {
+    pugi::xml_attribute a = n.attribute("commented");
+    if (!a) return false;
+    std::string_view v = a.value();
+    if (v == "true") return true;
+    if (v == "false") return false;
+    throw ModelError(Where(n, a), path, type,
+                     "commented=\"" + std::string(v) + "\"; expected \"true\" or \"false\"");
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // <model>
+
+  void ReadModelElement(pugi::xml_node root, graph::Model* model) {
+    CheckAttributes(root, {"name", "format"});
+    if (root.attribute("name")) model->name = RequiredName(root, "name", "model");
+    if (pugi::xml_attribute f = root.attribute("format")) {
+      if (std::string_view(f.value()) != "1") {
+        throw ModelError(Where(root, f), "unsupported format \"" + std::string(f.value()) +
+                                             "\"; this version reads format \"1\"");
+      }
+    }
+
+    bool has_simulation = false;
+    for (pugi::xml_node n : root.children()) {
+      if (!IsElement(n, "<model>")) continue;
+      std::string_view tag = n.name();
+      if (tag == "var") {
+        ReadVar(n, model);
+      } else if (tag == "simulation") {
+        if (has_simulation) {
+          Fail(n, "a second <simulation>; the first is at line " +
+                      std::to_string(model->simulation.where.line));
+        }
+        has_simulation = true;
+        ReadSimulation(n, &model->simulation);
+      } else if (tag == "include") {
+        CheckAttributes(n, {"file"});
+        CheckNoChildren(n);
+        std::string file = Required(n, "file");
+        if (file.empty()) Fail(n, "<include> has an empty file name");
+        model->includes.push_back({file, Where(n)});
+      } else if (tag == "define") {
+        ReadDefine(n, model);
+      } else if (tag == "log") {
+        ReadLog(n, model);
+      } else if (!ReadDiagramElement(n, "", 0, /*has_boundary=*/false, &model->root)) {
+        Fail(n, "unknown element " + Tag(tag) +
+                    " in <model>; expected one of: " + JoinNames(kModelChildren));
+      }
+    }
+    for (const graph::Include& include : model->includes) LoadInclude(include, model);
+  }
+
+  void ReadVar(pugi::xml_node n, graph::Model* model) const {
+    CheckAttributes(n, {"name", "value"});
+    CheckNoChildren(n);
+    std::string name = RequiredName(n, "name", "variable");
+    std::string value = Required(n, "value");
+    if (blocks::MathExpression::IsReservedName(name)) {
+      throw ModelError(Where(n, n.attribute("name")),
+                       "variable '" + name + "' takes the name of a built-in constant or function");
+    }
+    for (const graph::Variable& v : model->variables) {
+      if (v.name == name) {
+        Fail(n, "duplicate variable '" + name + "'; first defined at line " +
+                    std::to_string(v.where.line));
+      }
+    }
+    model->variables.push_back({name, value, Where(n)});
+  }
+
+  void ReadSimulation(pugi::xml_node n, graph::SimulationSettings* s) const {
+    CheckNoChildren(n);
+    s->where = Where(n);
+    for (pugi::xml_attribute a : n.attributes()) {
+      std::string name = a.name();
+      if (!IsIdentifier(name)) {
+        throw ModelError(Where(n, a),
+                         "invalid simulation setting name '" + name + "'; " + kNameRule);
+      }
+      if (s->Get(name)) {
+        throw ModelError(Where(n, a), "duplicate attribute '" + name + "' on <simulation>");
+      }
+      s->attributes.push_back({name, a.value()});
+    }
+  }
+
+  void ReadLog(pugi::xml_node n, graph::Model* model) const {
+    CheckAttributes(n, {"signal", "as"});
+    CheckNoChildren(n);
+    std::string signal = Required(n, "signal");
+    if (!IsSignalPath(signal)) {
+      throw ModelError(
+          Where(n, n.attribute("signal")),
+          "invalid signal '" + signal + "'; expected 'block.port' or 'path/to/block.port'");
+    }
+    std::string as;
+    if (n.attribute("as")) {
+      as = RequiredName(n, "as", "column");
+      for (const graph::LogSpec& l : model->logs) {
+        if (l.as == as) {
+          Fail(n, "duplicate log name '" + as + "'; first used at line " +
+                      std::to_string(l.where.line));
+        }
+      }
+    }
+    model->logs.push_back({signal, as, Where(n)});
+  }
+
+  // "a/b/c.port": identifiers separated by '/', then one '.' and the port.
+  static bool IsSignalPath(std::string_view s) {
+    size_t dot = s.rfind('.');
+    if (dot == std::string_view::npos || !IsIdentifier(s.substr(dot + 1))) return false;
+    std::string_view path = s.substr(0, dot);
+    size_t start = 0;
+    while (true) {
+      size_t slash = path.find('/', start);
+      if (!IsIdentifier(path.substr(start, slash - start))) return false;
+      if (slash == std::string_view::npos) return true;
+      start = slash + 1;
+    }
+  }
+
+  void ReadDefine(pugi::xml_node n, graph::Model* model) {
+    CheckAttributes(n, {"name", "params"});
+    graph::Define define;
+    define.name = RequiredName(n, "name", "define");
+    define.where = Where(n);
+    for (const graph::Define& d : model->defines) {
+      if (d.name == define.name) {
+        Fail(n, "duplicate define '" + define.name + "'; first defined at line " +
+                    std::to_string(d.where.line));
+      }
+    }
+    if (pugi::xml_attribute params = n.attribute("params")) {
+      std::istringstream words(params.value());
+      std::string p;
+      while (words >> p) {
+        std::string where = " in the params of define '" + define.name + "'";
+        if (!IsIdentifier(p)) {
+          throw ModelError(Where(n, params),
+                           "invalid parameter name '" + p + "'" + where + "; " + kNameRule);
+        }
+        if (blocks::MathExpression::IsReservedName(p) || p == "type" || p == "name" ||
+            p == "commented") {
+          throw ModelError(Where(n, params), "parameter '" + p + "'" + where +
+                                                 " takes a reserved name (a built-in constant or "
+                                                 "function, or type, name, commented)");
+        }
+        for (const std::string& q : define.params) {
+          if (q == p)
+            throw ModelError(Where(n, params), "parameter '" + p + "' given twice" + where);
+        }
+        define.params.push_back(p);
+      }
+    }
+    ReadBody(n, define.name, 1, &define.body);
+    model->defines.push_back(std::move(define));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Diagrams
+
+  // The children of a subsystem or define: boundary ports and diagram elements.
+  void ReadBody(pugi::xml_node n, const std::string& path, int depth, Diagram* d) {
+    if (depth > kMaxDepth) {
+      Fail(n, "subsystems nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
+    for (pugi::xml_node c : n.children()) {
+      if (!IsElement(c, Tag(n.name()))) continue;
+      if (!ReadDiagramElement(c, path, depth, /*has_boundary=*/true, d)) {
+        Fail(c, "unknown element " + Tag(c.name()) + " in " + Tag(n.name()) +
+                    "; expected one of: " + JoinNames(kBodyChildren));
+      }
+    }
+  }
+
+  // Reads a block, subsystem, connect or (inside a subsystem or define) a boundary port into
+  // `d`, whose blocks are named `path/...`. False when `n` is none of these.
+  bool ReadDiagramElement(pugi::xml_node n, const std::string& path, int depth, bool has_boundary,
+                          Diagram* d) {
+    std::string_view tag = n.name();
+    if (tag == "block") {
+      ReadBlock(n, path, d);
+    } else if (tag == "subsystem") {
+      CheckAttributes(n, {"name", "commented"});
+      BlockNode b;
+      b.name = RequiredName(n, "name", "subsystem");
+      b.where = Where(n);
+      std::string sub_path = path.empty() ? b.name : path + "/" + b.name;
+      CheckUnique(n, *d, b.name, sub_path, "");
+      b.commented = Commented(n, sub_path, "");
+      b.body = std::make_unique<Diagram>();
+      ReadBody(n, sub_path, depth + 1, b.body.get());
+      d->blocks.push_back(std::move(b));
+    } else if (tag == "connect") {
+      CheckAttributes(n, {"from", "to"});
+      CheckNoChildren(n);
+      graph::Connection c{Required(n, "from"), Required(n, "to"), Where(n)};
+      CheckEndpoint(n, "from", c.from, has_boundary);
+      CheckEndpoint(n, "to", c.to, has_boundary);
+      d->connections.push_back(std::move(c));
+    } else if (has_boundary && (tag == "inport" || tag == "outport" || tag == "port")) {
+      graph::PortDecl p;
+      if (tag == "port") {
+        CheckAttributes(n, {"name", "domain"});
+        p.kind = graph::PortDecl::Kind::kPhysical;
+        p.domain = Required(n, "domain");
+        if (p.domain.empty()) Fail(n, "<port> has an empty domain");
+      } else {
+        CheckAttributes(n, {"name"});
+        p.kind = tag == "inport" ? graph::PortDecl::Kind::kInport : graph::PortDecl::Kind::kOutport;
+      }
+      CheckNoChildren(n);
+      p.name = RequiredName(n, "name", "port");
+      p.where = Where(n);
+      for (const graph::PortDecl& q : d->ports) {
+        if (q.name == p.name) {
+          Fail(n, "duplicate port name '" + p.name + "'; first declared at line " +
+                      std::to_string(q.where.line));
+        }
+      }
+      d->ports.push_back(std::move(p));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  void ReadBlock(pugi::xml_node n, const std::string& path, Diagram* d) const {
+    CheckNoChildren(n);
+    BlockNode b;
+    b.name = RequiredName(n, "name", "block");
+    b.where = Where(n);
+    std::string block_path = path.empty() ? b.name : path + "/" + b.name;
+    b.type = Required(n, "type");
+    if (b.type.empty()) {
+      throw ModelError(Where(n, n.attribute("type")), block_path, "", "the type is empty");
+    }
+    CheckUnique(n, *d, b.name, block_path, b.type);
+    b.commented = Commented(n, block_path, b.type);
+    std::set<std::string_view> seen;
+    for (pugi::xml_attribute a : n.attributes()) {
+      std::string_view name = a.name();
+      if (!seen.insert(name).second) {
+        throw ModelError(Where(n, a), block_path, b.type,
+                         "duplicate attribute '" + std::string(name) + "'");
+      }
+      if (name == "type" || name == "name" || name == "commented") continue;
+      if (!IsIdentifier(name)) {
+        throw ModelError(Where(n, a), block_path, b.type,
+                         "invalid parameter name '" + std::string(name) + "'; " + kNameRule);
+      }
+      b.params.push_back({std::string(name), a.value()});
+    }
+    d->blocks.push_back(std::move(b));
+  }
+
+  void CheckUnique(pugi::xml_node n, const Diagram& d, const std::string& name,
+                   const std::string& block_path, const std::string& type) const {
+    if (const BlockNode* earlier = d.Find(name)) {
+      throw ModelError(Where(n), block_path, type,
+                       "duplicate block name '" + name +
+                           "' in this diagram; first defined at line " +
+                           std::to_string(earlier->where.line));
+    }
+  }
+
+  void CheckEndpoint(pugi::xml_node n, const char* attribute, const std::string& endpoint,
+                     bool has_boundary) const {
+    SourceLocation where = Where(n, n.attribute(attribute));
+    if (!graph::IsEndpoint(endpoint)) {
+      throw ModelError(where, "invalid port reference " + std::string(attribute) + "=\"" +
+                                  endpoint + "\"; expected 'block.port' or '.port'");
+    }
+    if (endpoint[0] == '.' && !has_boundary) {
+      throw ModelError(where, "'" + endpoint +
+                                  "' names a boundary port, but the top level has none; "
+                                  "'.port' is for lines inside a subsystem or define");
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // <include>
+
+  void LoadInclude(const graph::Include& include, graph::Model* model) {
+    fs::path resolved = fs::path(file_).parent_path() / include.file;
+    std::string name = resolved.lexically_normal().string();
+    std::string key = FileKey(name);
+
+    for (size_t i = 0; i < includes_->chain_keys.size(); ++i) {
+      if (includes_->chain_keys[i] != key) continue;
+      std::string cycle;
+      for (size_t j = i; j < includes_->chain_names.size(); ++j) {
+        cycle += includes_->chain_names[j] + " -> ";
+      }
+      throw ModelError(include.where, "include cycle: " + cycle + name);
+    }
+    if (includes_->done.count(key) != 0) return;
+
+    std::string text;
+    std::string why;
+    if (!ReadText(name, &text, &why)) {
+      std::string absolute = fs::absolute(resolved).lexically_normal().string();
+      throw ModelError(include.where, "cannot open included file '" + include.file +
+                                          "' (resolved to '" + absolute + "'): " + why);
+    }
+    includes_->chain_keys.push_back(key);
+    includes_->chain_names.push_back(name);
+    graph::Model library = FileReader(text, name, includes_).Read();
+    includes_->chain_keys.pop_back();
+    includes_->chain_names.pop_back();
+    includes_->done.insert(key);
+
+    auto add = [&](graph::Define&& d) {
+      for (const graph::Define& known : model->library) {
+        if (known.name == d.name) {
+          throw ModelError(include.where, "define '" + d.name + "' of " + d.where.ToString() +
+                                              " is already defined at " + known.where.ToString());
+        }
+      }
+      model->library.push_back(std::move(d));
+    };
+    for (graph::Define& d : library.defines) add(std::move(d));
+    for (graph::Define& d : library.library) add(std::move(d));
+  }
+
+  const std::string& text_;
+  std::string file_;
+  internal::LineIndex lines_;
+  IncludeState* includes_;
+  pugi::xml_document doc_;
+  const char* buffer_ = nullptr;  // start of pugixml's copy of the text
+};
+
+graph::Model ReadTopLevel(const std::string& text, const std::string& file_name) {
+  IncludeState includes;
+  includes.chain_keys.push_back(FileKey(file_name));
+  includes.chain_names.push_back(file_name);
+  return FileReader(text, file_name, &includes).Read();
+}
+
+}  // namespace
+
+graph::Model ReadModelFile(const std::string& path) {
+  std::string text;
+  std::string why;
+  if (!ReadText(path, &text, &why)) {
+    throw ModelError({path, 0}, "cannot open model file: " + why);
+  }
+  return ReadTopLevel(text, path);
+}
+
+graph::Model ReadModelString(const std::string& text, const std::string& file_name) {
+  return ReadTopLevel(text, file_name);
+}
+
+}  // namespace twinblocks::xml
