@@ -1,0 +1,218 @@
+#include "xml/model_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "graph/model_error.h"
+#include "tests/xml/xml_test_helpers.h"
+#include "xml/model_reader.h"
+
+namespace twinblocks::xml {
+namespace {
+
+namespace fs = std::filesystem;
+using graph::Model;
+using graph::PortDecl;
+
+// A model that uses every part of the format, built through the editing API.
+Model RichModel() {
+  Model m;
+  m.name = "rich";
+  m.SetVariable("L", "0.5");
+  m.SetVariable("g", "[0, 0, -9.81]");
+  m.simulation.Set("solver", "ode45");
+  m.simulation.Set("t_end", "5");
+  m.simulation.Set("custom_option", "a b c");
+  m.includes.push_back({"lib/parts.xml", {}});
+  m.includes.push_back({"../other lib/x & y.xml", {}});
+
+  graph::Define leg{"Leg", {"length", "q0"}, {}, {}};
+  leg.body.ports.push_back({PortDecl::Kind::kPhysical, "hip", "frame", {}});
+  leg.body.ports.push_back({PortDecl::Kind::kInport, "tau", "", {}});
+  leg.body.ports.push_back({PortDecl::Kind::kOutport, "q", "", {}});
+  leg.body.blocks.emplace_back();
+  leg.body.blocks[0].name = "joint";
+  leg.body.blocks[0].type = "RevoluteJoint";
+  leg.body.blocks[0].params = {{"q0", "q0"}, {"axis", "[0, 1, 0]"}};
+  leg.body.connections.push_back({".hip", "joint.B", {}});
+  leg.body.connections.push_back({"joint.q", ".q", {}});
+  m.defines.push_back(leg);
+  m.defines.push_back({"Empty", {}, {}, {}});
+
+  m.AddBlock("", "World", "world", {{"gravity", "g"}});
+  m.AddBlock("", "Expression", "expr",
+             {{"expression", "u[0] < 1 && t > \"2\" || 'x'"},
+              {"spaces", "  leading and trailing  "},
+              {"lines", "one\ntwo\r\nthree\tfour"},
+              {"empty", ""},
+              {"unicode", "µ = 1e-6, θ̈ in rad/s²"},
+              {"control", std::string("a\x01z")},
+              {"entities", "&amp; &lt; &#10;"}});
+  m.AddBlock("", "Leg", "leg1", {{"length", "L"}, {"q0", "deg(5)"}});
+  m.SetCommented("leg1", true);
+  m.AddSubsystem("", "body");
+  m.GetDiagram("body").ports.push_back({PortDecl::Kind::kPhysical, "mount", "frame", {}});
+  m.GetDiagram("body").ports.push_back({PortDecl::Kind::kInport, "cmd", "", {}});
+  m.AddBlock("body", "Gain", "k", {{"gain", "2"}});
+  m.AddSubsystem("body", "inner");
+  m.AddSubsystem("body/inner", "innermost");
+  m.AddBlock("body/inner/innermost", "Constant", "c", {{"value", "[[1, 2], [3, 4]]"}});
+  m.AddSubsystem("body", "nothing");
+  m.SetCommented("body/inner", true);
+  m.Connect("body", ".cmd", "k.u");
+  m.Connect("", "world.W", "body.mount");
+  m.Connect("", "world.W", "leg1.hip");
+  m.logs.push_back({"body/k.y", "gain_out", {}});
+  m.logs.push_back({"leg1.q", "", {}});
+  return m;
+}
+
+// Writes, reads back and compares; then checks that writing again gives the same text.
+void ExpectRoundTrip(const Model& m, const std::string& file_name = "<string>") {
+  std::string text = WriteModelString(m);
+  Model back = ReadModelString(text, file_name);
+  EXPECT_TRUE(back == m) << "the model read back differs; written text:\n" << text;
+  EXPECT_EQ(WriteModelString(back), text);
+}
+
+TEST(ModelWriterTest, ExactText) {
+  Model m;
+  m.name = "pendulum";
+  m.SetVariable("L", "0.5");
+  m.simulation.Set("solver", "ode45");
+  m.simulation.Set("t_end", "5");
+  m.AddBlock("", "World", "world");
+  m.AddBlock("", "RevoluteJoint", "hinge", {{"axis", "[0, 1, 0]"}, {"q0", "0.5"}});
+  m.SetCommented("hinge", true);
+  m.AddSubsystem("", "arm");
+  m.GetDiagram("arm").ports.push_back({PortDecl::Kind::kPhysical, "base", "frame", {}});
+  m.GetDiagram("arm").ports.push_back({PortDecl::Kind::kOutport, "y", "", {}});
+  m.AddBlock("arm", "Gain", "k", {{"gain", "a < b"}});
+  m.Connect("arm", "k.y", ".y");
+  m.Connect("", "world.W", "hinge.B");
+  m.logs.push_back({"hinge.q", "theta", {}});
+  m.defines.push_back({"D", {"a", "b"}, {}, {}});
+  m.includes.push_back({"lib.xml", {}});
+
+  EXPECT_EQ(WriteModelString(m),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<model name=\"pendulum\" format=\"1\">\n"
+            "  <var name=\"L\" value=\"0.5\"/>\n"
+            "\n"
+            "  <simulation solver=\"ode45\" t_end=\"5\"/>\n"
+            "\n"
+            "  <include file=\"lib.xml\"/>\n"
+            "\n"
+            "  <define name=\"D\" params=\"a b\"/>\n"
+            "\n"
+            "  <block type=\"World\" name=\"world\"/>\n"
+            "  <block type=\"RevoluteJoint\" name=\"hinge\" commented=\"true\" axis=\"[0, 1, 0]\" "
+            "q0=\"0.5\"/>\n"
+            "  <subsystem name=\"arm\">\n"
+            "    <port name=\"base\" domain=\"frame\"/>\n"
+            "    <outport name=\"y\"/>\n"
+            "    <block type=\"Gain\" name=\"k\" gain=\"a &lt; b\"/>\n"
+            "    <connect from=\"k.y\" to=\".y\"/>\n"
+            "  </subsystem>\n"
+            "\n"
+            "  <connect from=\"world.W\" to=\"hinge.B\"/>\n"
+            "\n"
+            "  <log signal=\"hinge.q\" as=\"theta\"/>\n"
+            "</model>\n");
+}
+
+TEST(ModelWriterTest, EmptyModel) {
+  Model m;
+  EXPECT_EQ(WriteModelString(m),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<model name=\"model\" format=\"1\">\n"
+            "</model>\n");
+  ExpectRoundTrip(m);
+}
+
+TEST(ModelWriterTest, EscapesWhatWouldNotReadBack) {
+  Model m;
+  m.AddBlock("", "A", "a", {{"p", "<&>\"'\n\t\r"}});
+  std::string text = WriteModelString(m);
+  EXPECT_CONTAINS(text, "p=\"&lt;&amp;&gt;&quot;'&#10;&#9;&#13;\"");
+}
+
+TEST(ModelWriterTest, RichModelRoundTrips) {
+  // The included files must exist for the model to read back.
+  test::TempFiles files("rich_includes");
+  files.Write("models/lib/parts.xml", "<model/>");
+  files.Write("other lib/x & y.xml", "<model/>");
+  Model m = RichModel();
+  ExpectRoundTrip(m, files.Path("models/rich.xml"));
+  // The comparison is not vacuous: a change anywhere shows.
+  Model changed = m;
+  changed.SetParam("body/inner/innermost/c", "value", "[[1, 2], [3, 5]]");
+  EXPECT_FALSE(ReadModelString(WriteModelString(changed), files.Path("models/rich.xml")) == m);
+}
+
+TEST(ModelWriterTest, DeepNestingRoundTrips) {
+  Model m;
+  std::string path;
+  for (int i = 0; i < 30; ++i) {
+    std::string name = std::string("s").append(std::to_string(i));
+    m.AddSubsystem(path, name);
+    if (!path.empty()) path.push_back('/');
+    path.append(name);
+    m.AddBlock(path, "Gain", "g");
+  }
+  ExpectRoundTrip(m);
+}
+
+TEST(ModelWriterTest, FileRoundTrip) {
+  test::TempFiles files("writer");
+  Model m = RichModel();
+  m.includes.clear();  // the files they name do not exist here
+  std::string path = files.Path("rich.xml");
+  WriteModelFile(m, path);
+  Model back = ReadModelFile(path);
+  EXPECT_TRUE(back == m);
+  EXPECT_EQ(back.file, path);
+  EXPECT_EQ(back.FindBlock("body/k")->where.file, path);
+  EXPECT_GT(back.FindBlock("body/k")->where.line, 1);
+
+  EXPECT_THROW(WriteModelFile(m, files.Path("no/such/dir/x.xml")), std::runtime_error);
+}
+
+// Every model file in the repository reads, writes and reads back to the same model. The
+// folders may be empty: then only the test data is checked.
+TEST(ModelWriterTest, EveryModelFileRoundTrips) {
+  std::vector<std::string> roots = {std::string(TWINBLOCKS_TEST_DATA) + "/xml",
+                                    std::string(TWINBLOCKS_SOURCE_DIR) + "/models",
+                                    std::string(TWINBLOCKS_SOURCE_DIR) + "/examples"};
+  std::vector<std::string> files;
+  for (const std::string& root : roots) {
+    if (!fs::is_directory(root)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".xml") {
+        files.push_back(entry.path().string());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 4u);  // at least the test models of tests/data/xml
+  for (const std::string& file : files) {
+    SCOPED_TRACE(file);
+    Model m;
+    try {
+      m = ReadModelFile(file);
+    } catch (const graph::ModelError& ex) {
+      ADD_FAILURE() << ex.what();
+      continue;
+    }
+    // Read back under the same name, so that includes resolve alike.
+    ExpectRoundTrip(m, file);
+  }
+}
+
+}  // namespace
+}  // namespace twinblocks::xml
