@@ -36,7 +36,7 @@ void Gain::DoConfigure(const std::vector<int>& input_widths) {
       SetOutputWidth(0, wu);
       break;
     case Kind::kElementwise:
-      internal::CheckParamFitsWidth("k", rows_, wu, "u");
+      if (wu != 1) internal::CheckParamFitsWidth("k", rows_, wu, "u");
       u_stride_ = internal::StrideOf(wu);
       SetOutputWidth(0, rows_);
       break;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/block_error.h"
 #include "blocks/block_registry.h"
 #include "blocks/param.h"
 
@@ -36,6 +37,17 @@ const BlockType& TypeOf(const std::string& type);
 /// Constructs a block from the catalog (no Configure). @throws BlockError like the compiler sees.
 std::unique_ptr<Block> MakeBlock(const std::string& type, const ParamTexts& texts = {},
                                  const std::string& base_dir = {});
+
+/// Runs `f` and returns the BlockError it throws, or a BlockError saying "nothing thrown".
+template <class F>
+BlockError CatchBlockError(F&& f) {
+  try {
+    f();
+  } catch (const BlockError& e) {
+    return e;
+  }
+  return BlockError("nothing thrown");
+}
 
 class BlockHarness {
  public:

@@ -1,0 +1,108 @@
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "blocks/block_registry.h"
+#include "tests/blocks/block_test_helpers.h"
+
+namespace twinblocks::blocks {
+namespace {
+
+TEST(CatalogTest, EveryTypeIsDocumented) {
+  for (const BlockType& t : Catalog().types()) {
+    SCOPED_TRACE(t.name);
+    EXPECT_FALSE(t.summary.empty());
+    EXPECT_FALSE(t.doc.empty());
+    EXPECT_FALSE(t.reference.empty());
+    EXPECT_FALSE(t.category.empty());
+    EXPECT_EQ(t.is_virtual, !t.create);
+    for (const ParamSpec& p : t.params) {
+      SCOPED_TRACE(p.name);
+      EXPECT_FALSE(p.doc.empty());
+      if (p.kind == ParamKind::kWord) {
+        ASSERT_FALSE(p.words.empty());
+        EXPECT_NE(std::find(p.words.begin(), p.words.end(), p.default_text), p.words.end());
+      }
+      if (p.required) {
+        EXPECT_TRUE(p.default_text.empty());
+      }
+    }
+    EXPECT_NE(FormatBlockDoc(t).find(t.name), std::string::npos);
+  }
+}
+
+TEST(CatalogTest, HasTheContractTypesInTheirSections) {
+  const std::map<std::string, std::string> sections = {
+      {"Constant", "Sources"}, {"Step", "Sources"}, {"Ramp", "Sources"}, {"Sine", "Sources"},
+      {"Pulse", "Sources"}, {"Clock", "Sources"}, {"FromFile", "Sources"},
+      {"Gain", "Math and continuous"}, {"Sum", "Math and continuous"},
+      {"Product", "Math and continuous"}, {"Abs", "Math and continuous"},
+      {"Sign", "Math and continuous"}, {"MinMax", "Math and continuous"},
+      {"Saturation", "Math and continuous"}, {"DeadZone", "Math and continuous"},
+      {"Expression", "Math and continuous"}, {"Integrator", "Math and continuous"},
+      {"Derivative", "Math and continuous"}, {"TransferFunction", "Math and continuous"},
+      {"StateSpace", "Math and continuous"}, {"PID", "Math and continuous"},
+      {"UnitDelay", "Discrete and logic"}, {"Delay", "Discrete and logic"},
+      {"ZeroOrderHold", "Discrete and logic"}, {"DiscretePID", "Discrete and logic"},
+      {"RelationalOperator", "Discrete and logic"}, {"CompareToConstant", "Discrete and logic"},
+      {"LogicalOperator", "Discrete and logic"}, {"Switch", "Discrete and logic"},
+      {"Mux", "Routing and structure"}, {"Demux", "Routing and structure"},
+      {"Selector", "Routing and structure"}, {"Goto", "Routing and structure"},
+      {"From", "Routing and structure"}, {"Terminator", "Routing and structure"}};
+  for (const auto& [name, category] : sections) {
+    const BlockType* t = Catalog().Find(name);
+    ASSERT_NE(t, nullptr) << name;
+    EXPECT_EQ(t->category, category) << name;
+  }
+}
+
+TEST(CatalogTest, ContractDefaults) {
+  // Defaults written in spec/blocks.md, as text.
+  const std::map<std::string, std::map<std::string, std::string>> defaults = {
+      {"Step", {{"time", "1"}, {"before", "0"}, {"after", "1"}}},
+      {"Ramp", {{"slope", "1"}, {"start", "0"}, {"initial", "0"}}},
+      {"Sine", {{"amplitude", "1"}, {"frequency", "1"}, {"phase", "0"}, {"bias", "0"}}},
+      {"Pulse", {{"amplitude", "1"}, {"period", "1"}, {"duty", "0.5"}, {"start", "0"}}},
+      {"FromFile", {{"interpolation", "linear"}, {"extrapolation", "hold"}}},
+      {"Sum", {{"signs", "++"}}},
+      {"Product", {{"ops", "**"}}},
+      {"MinMax", {{"op", "min"}, {"inputs", "2"}}},
+      {"Saturation", {{"lower", "-1"}, {"upper", "1"}}},
+      {"DeadZone", {{"start", "-0.5"}, {"end", "0.5"}}},
+      {"Expression", {{"inputs", "1"}}},
+      {"Integrator", {{"x0", "0"}, {"lower", "-inf"}, {"upper", "inf"}}},
+      {"PID", {{"Kp", "1"}, {"Ki", "0"}, {"Kd", "0"}, {"N", "100"}}},
+      {"UnitDelay", {{"x0", "0"}, {"Ts", "-1"}}},
+      {"Delay", {{"n", "1"}, {"x0", "0"}, {"Ts", "-1"}}},
+      {"LogicalOperator", {{"op", "AND"}, {"inputs", "2"}}},
+      {"Switch", {{"threshold", "0"}, {"criteria", ">="}}},
+      {"Mux", {{"inputs", "2"}}},
+      {"Demux", {{"outputs", "2"}}}};
+  for (const auto& [type, params] : defaults) {
+    const BlockType* t = Catalog().Find(type);
+    ASSERT_NE(t, nullptr) << type;
+    for (const auto& [name, text] : params) {
+      const ParamSpec* p = t->FindParam(name);
+      ASSERT_NE(p, nullptr) << type << "." << name;
+      EXPECT_EQ(p->default_text, text) << type << "." << name;
+    }
+  }
+}
+
+TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
+  // Types whose required parameters have no default get a value here.
+  const std::map<std::string, testing::ParamTexts> required = {
+      {"Expression", {{"expr", "u1"}}}, {"Selector", {{"indices", "[0]"}}}};
+  for (const BlockType& t : Catalog().types()) {
+    if (t.is_virtual || t.name == "FromFile") continue;
+    SCOPED_TRACE(t.name);
+    const auto it = required.find(t.name);
+    EXPECT_NO_THROW(testing::MakeBlock(t.name, it == required.end() ? testing::ParamTexts{}
+                                                                    : it->second));
+  }
+}
+
+}  // namespace
+}  // namespace twinblocks::blocks
