@@ -12,9 +12,8 @@ Delay::Delay(const Params& params) : n_(params.Integer("n")), x0_param_(params.V
   // n = 0 is a plain wire and needs u directly; any delay does not.
   DeclareInput("u", kDynamicWidth, n_ == 0 ? kFeedthrough : kNoFeedthrough);
   DeclareOutput("y");
-  DeclareSampleTime(
-      internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
-      /*requires_discrete=*/n_ > 0);
+  DeclareSampleTime(internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
+                    /*requires_discrete=*/n_ > 0);
 }
 
 void Delay::DoConfigure(const std::vector<int>& input_widths) {

@@ -10,9 +10,8 @@ DiscretePid::DiscretePid(const Params& params)
     : kp_(params.Scalar("Kp")), ki_(params.Scalar("Ki")), kd_(params.Scalar("Kd")) {
   DeclareInput("e");
   DeclareOutput("u");
-  DeclareSampleTime(
-      internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
-      /*requires_discrete=*/true);
+  DeclareSampleTime(internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
+                    /*requires_discrete=*/true);
 }
 
 void DiscretePid::DoConfigure(const std::vector<int>& input_widths) {

@@ -10,9 +10,8 @@ UnitDelay::UnitDelay(const Params& params) : x0_param_(params.Vector("x0")) {
   if (x0_param_.size() == 0) throw BlockError("parameter 'x0' is empty", "x0");
   DeclareInput("u", kDynamicWidth, kNoFeedthrough);
   DeclareOutput("y");
-  DeclareSampleTime(
-      internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
-      /*requires_discrete=*/true);
+  DeclareSampleTime(internal::DiscreteSampleTime(params.Scalar("Ts"), params.Scalar("offset")),
+                    /*requires_discrete=*/true);
 }
 
 void UnitDelay::DoConfigure(const std::vector<int>& input_widths) {

@@ -5,8 +5,7 @@
 namespace twinblocks::blocks {
 
 CompareToConstant::CompareToConstant(const Params& params)
-    : op_(internal::ParseCompareOp(params.Word("op"), "op")),
-      value_param_(params.Vector("value")) {
+    : op_(internal::ParseCompareOp(params.Word("op"), "op")), value_param_(params.Vector("value")) {
   if (value_param_.size() == 0) throw BlockError("parameter 'value' is empty", "value");
   DeclareInput("u");
   DeclareOutput("y");

@@ -31,12 +31,18 @@ void LogicalOperator::DoConfigure(const std::vector<int>& input_widths) {
 
 bool LogicalOperator::Apply(int count, int total) const {
   switch (op_) {
-    case Op::kAnd: return count == total;
-    case Op::kOr: return count > 0;
-    case Op::kNand: return count != total;
-    case Op::kNor: return count == 0;
-    case Op::kXor: return count % 2 == 1;
-    case Op::kNot: return count == 0;
+    case Op::kAnd:
+      return count == total;
+    case Op::kOr:
+      return count > 0;
+    case Op::kNand:
+      return count != total;
+    case Op::kNor:
+      return count == 0;
+    case Op::kXor:
+      return count % 2 == 1;
+    case Op::kNot:
+      return count == 0;
   }
   return false;
 }
@@ -72,9 +78,9 @@ BlockType LogicalOperatorType() {
       "the elements of u1 are combined into a scalar. No zero crossings (its inputs come "
       "from blocks that locate their own). Inherited sample time; direct feedthrough.";
   t.reference = "Simulink Logical Operator";
-  t.params = {{"op", ParamKind::kWord, "AND", "the operator",
-               {"AND", "OR", "NAND", "NOR", "XOR", "NOT"}},
-              {"inputs", ParamKind::kScalar, "2", "number of inputs (NOT: always 1)"}};
+  t.params = {
+      {"op", ParamKind::kWord, "AND", "the operator", {"AND", "OR", "NAND", "NOR", "XOR", "NOT"}},
+      {"inputs", ParamKind::kScalar, "2", "number of inputs (NOT: always 1)"}};
   t.inputs = {{"u1..un", "operands, true when non-zero"}};
   t.outputs = {{"y", "1 or 0"}};
   t.create = [](const Params& p) { return std::make_unique<LogicalOperator>(p); };

@@ -57,7 +57,8 @@ BlockType RelationalOperatorType() {
       "inside solver steps; the zero-crossing function is u1 - u2, so variable-step solvers "
       "end the step where the comparison changes. Inherited sample time; direct feedthrough.";
   t.reference = "Simulink Relational Operator (zero-crossing detection on)";
-  t.params = {{"op", ParamKind::kWord, "<=", "the comparison u1 op u2", internal::CompareOpWords()}};
+  t.params = {
+      {"op", ParamKind::kWord, "<=", "the comparison u1 op u2", internal::CompareOpWords()}};
   t.inputs = {{"u1", "left operand"}, {"u2", "right operand"}};
   t.outputs = {{"y", "1 or 0"}};
   t.create = [](const Params& p) { return std::make_unique<RelationalOperator>(p); };

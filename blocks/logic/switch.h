@@ -25,9 +25,12 @@ class Switch final : public Block {
   enum class Criteria { kGreaterEqual, kGreater, kNonZero };
   bool Passes(double u2) const {
     switch (criteria_) {
-      case Criteria::kGreaterEqual: return u2 >= threshold_;
-      case Criteria::kGreater: return u2 > threshold_;
-      case Criteria::kNonZero: return u2 != 0.0;
+      case Criteria::kGreaterEqual:
+        return u2 >= threshold_;
+      case Criteria::kGreater:
+        return u2 > threshold_;
+      case Criteria::kNonZero:
+        return u2 != 0.0;
     }
     return false;
   }

@@ -12,9 +12,9 @@ Selector::Selector(const Params& params) {
   for (int i = 0; i < idx.size(); ++i) {
     const double v = idx(i);
     if (!(v >= 0.0) || v != std::floor(v) || v > 1e9) {
-      throw BlockError("parameter 'indices' must hold whole numbers >= 0 (0-based), got " +
-                           std::to_string(v),
-                       "indices");
+      throw BlockError(
+          "parameter 'indices' must hold whole numbers >= 0 (0-based), got " + std::to_string(v),
+          "indices");
     }
     indices_.push_back(static_cast<int>(v));
   }
@@ -26,8 +26,10 @@ void Selector::DoConfigure(const std::vector<int>& input_widths) {
   const int w = input_widths[0];
   for (int k : indices_) {
     if (k >= w) {
-      throw BlockError("index " + std::to_string(k) + " of 'indices' is out of range: input 'u' "
-                           "has width " + std::to_string(w) + " (indices are 0-based)",
+      throw BlockError("index " + std::to_string(k) +
+                           " of 'indices' is out of range: input 'u' "
+                           "has width " +
+                           std::to_string(w) + " (indices are 0-based)",
                        "indices", "u");
     }
   }

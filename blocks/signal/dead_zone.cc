@@ -22,7 +22,8 @@ DeadZone::DeadZone(const Params& params)
 void DeadZone::DoConfigure(const std::vector<int>& input_widths) {
   const int wu = input_widths[0];
   const int wp = static_cast<int>(std::max(start_param_.size(), end_param_.size()));
-  if (wp != 1 && wu != 1) internal::CheckParamFitsWidth(start_param_.size() > 1 ? "start" : "end", wp, wu, "u");
+  if (wp != 1 && wu != 1)
+    internal::CheckParamFitsWidth(start_param_.size() > 1 ? "start" : "end", wp, wu, "u");
   const int w = std::max(wu, wp);
   u_stride_ = internal::StrideOf(wu);
   start_ = internal::Expand(start_param_, w);

@@ -17,7 +17,8 @@ struct ExpressionWorkspace final : BlockWorkspace {
 }  // namespace
 
 Expression::Expression(const Params& params)
-    : text_(params.String("expr")), num_in_(params.Integer("inputs")),
+    : text_(params.String("expr")),
+      num_in_(params.Integer("inputs")),
       variables_(params.variables()) {
   if (num_in_ < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
   // Parse once now, on scratch storage, so that errors surface at compile.

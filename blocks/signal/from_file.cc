@@ -94,7 +94,8 @@ void FromFile::Load(const std::string& path) {
       }
     }
   }
-  if (columns == 0) throw BlockError(path + ":1: the file is empty (expected a header line)", "file");
+  if (columns == 0)
+    throw BlockError(path + ":1: the file is empty (expected a header line)", "file");
   if (times_.empty()) fail("no data rows after the header");
   width_ = columns - 1;
 }
@@ -162,10 +163,12 @@ BlockType FromFileType() {
       "or parsed is an error at compile naming file:line.";
   t.reference = "Simulink From Spreadsheet / From File (interpolation, hold extrapolation)";
   t.params = {
-      {"file", ParamKind::kString, "", "CSV file: header line, then time (s) and values", {},
-       true},
+      {"file", ParamKind::kString, "", "CSV file: header line, then time (s) and values", {}, true},
       {"interpolation", ParamKind::kWord, "linear", "between rows", {"linear", "zoh"}},
-      {"extrapolation", ParamKind::kWord, "hold", "before the first and after the last row",
+      {"extrapolation",
+       ParamKind::kWord,
+       "hold",
+       "before the first and after the last row",
        {"hold", "error"}}};
   t.outputs = {{"y", "the data columns after time, width columns - 1"}};
   t.create = [](const Params& p) { return std::make_unique<FromFile>(p); };

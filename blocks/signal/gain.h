@@ -23,10 +23,10 @@ class Gain final : public Block {
  private:
   enum class Kind { kScalar, kElementwise, kMatrix };
   Kind kind_ = Kind::kScalar;
-  double k_ = 1.0;             ///< the scalar gain
-  std::vector<double> kv_;     ///< element-wise gains (n), or K row-major (rows x cols)
+  double k_ = 1.0;          ///< the scalar gain
+  std::vector<double> kv_;  ///< element-wise gains (n), or K row-major (rows x cols)
   int rows_ = 1, cols_ = 1;
-  int u_stride_ = 1;           ///< 0 when a scalar u meets a vector gain
+  int u_stride_ = 1;  ///< 0 when a scalar u meets a vector gain
 };
 
 /// The registry entry of Gain.

@@ -96,10 +96,14 @@ bool Integrator::ResetFires(double prev, double now, bool first) const {
   const bool rising = (prev < 0.0 && now >= 0.0) || (prev == 0.0 && now > 0.0);
   const bool falling = (prev > 0.0 && now <= 0.0) || (prev == 0.0 && now < 0.0);
   switch (reset_) {
-    case Reset::kRising: return rising;
-    case Reset::kFalling: return falling;
-    case Reset::kEither: return rising || falling;
-    default: return false;
+    case Reset::kRising:
+      return rising;
+    case Reset::kFalling:
+      return falling;
+    case Reset::kEither:
+      return rising || falling;
+    default:
+      return false;
   }
 }
 
@@ -251,9 +255,15 @@ BlockType IntegratorType() {
       {"x0", ParamKind::kVector, "0", "initial state, scalar or per element"},
       {"lower", ParamKind::kVector, "-inf", "lower limit of the state, scalar or per element"},
       {"upper", ParamKind::kVector, "inf", "upper limit of the state, scalar or per element"},
-      {"reset", ParamKind::kWord, "none", "external reset trigger",
+      {"reset",
+       ParamKind::kWord,
+       "none",
+       "external reset trigger",
        {"none", "rising", "falling", "either", "level"}},
-      {"x0_source", ParamKind::kWord, "internal", "internal: parameter x0; external: input x0",
+      {"x0_source",
+       ParamKind::kWord,
+       "internal",
+       "internal: parameter x0; external: input x0",
        {"internal", "external"}},
       {"state_port", ParamKind::kWord, "false", "adds output `state`", {"false", "true"}}};
   t.inputs = {{"u", "the derivative of the state"},

@@ -45,8 +45,8 @@ class Integrator final : public Block {
   Eigen::VectorXd x0_param_, lower_param_, upper_param_;
   Reset reset_ = Reset::kNone;
   bool limited_ = false;
-  int in_reset_ = -1, in_x0_ = -1;   ///< input port indices, -1 when absent
-  int out_y_ = 0, out_state_ = -1;   ///< output port indices
+  int in_reset_ = -1, in_x0_ = -1;  ///< input port indices, -1 when absent
+  int out_y_ = 0, out_state_ = -1;  ///< output port indices
   // Fixed by DoConfigure.
   int width_ = 1;
   int u_stride_ = 1, reset_width_ = 0, reset_stride_ = 0, x0_stride_ = 0;

@@ -28,9 +28,9 @@ class MinMax final : public Block {
   }
 
   bool max_ = false;
-  bool reduce_ = false;        ///< one input: candidates are its elements
+  bool reduce_ = false;  ///< one input: candidates are its elements
   int num_candidates_ = 1;
-  std::vector<int> strides_;   ///< per input, 0 for an expanded scalar
+  std::vector<int> strides_;  ///< per input, 0 for an expanded scalar
 };
 
 /// The registry entry of MinMax.

@@ -6,7 +6,9 @@
 namespace twinblocks::blocks {
 
 Pid::Pid(const Params& params)
-    : kp_(params.Scalar("Kp")), ki_(params.Scalar("Ki")), kd_(params.Scalar("Kd")),
+    : kp_(params.Scalar("Kp")),
+      ki_(params.Scalar("Ki")),
+      kd_(params.Scalar("Kd")),
       n_(params.Scalar("N")) {
   has_i_ = ki_ != 0.0;
   has_d_ = kd_ != 0.0;

@@ -22,7 +22,8 @@ Saturation::Saturation(const Params& params)
 void Saturation::DoConfigure(const std::vector<int>& input_widths) {
   const int wu = input_widths[0];
   const int wp = static_cast<int>(std::max(lower_param_.size(), upper_param_.size()));
-  if (wp != 1 && wu != 1) internal::CheckParamFitsWidth(lower_param_.size() > 1 ? "lower" : "upper", wp, wu, "u");
+  if (wp != 1 && wu != 1)
+    internal::CheckParamFitsWidth(lower_param_.size() > 1 ? "lower" : "upper", wp, wu, "u");
   const int w = std::max(wu, wp);
   u_stride_ = internal::StrideOf(wu);
   lower_ = internal::Expand(lower_param_, w);

@@ -20,7 +20,9 @@ Eigen::MatrixXd AsRowIfNeeded(const Eigen::MatrixXd& m, int rows) {
 }  // namespace
 
 StateSpace::StateSpace(const Params& params)
-    : a_(params.Matrix("A")), b_(params.Matrix("B")), c_(params.Matrix("C")),
+    : a_(params.Matrix("A")),
+      b_(params.Matrix("B")),
+      c_(params.Matrix("C")),
       d_(params.Matrix("D")) {
   if (a_.rows() != a_.cols()) {
     throw BlockError("A must be square, got " + Shape(a_), "A");

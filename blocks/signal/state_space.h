@@ -1,8 +1,7 @@
 #pragma once
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 #include "blocks/block.h"
 #include "blocks/block_registry.h"

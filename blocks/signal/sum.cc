@@ -32,9 +32,16 @@ void Sum::DoConfigure(const std::vector<int>& input_widths) {
   SetOutputWidth(0, CommonWidth(input_widths));
   strides_.clear();
   for (int w : input_widths) strides_.push_back(internal::StrideOf(w));
+  scalar_pair_ = input_widths.size() == 2 && input_widths[0] == 1 && input_widths[1] == 1;
+  s0_ = signs_[0];
+  s1_ = signs_[1];
 }
 
 void Sum::DoCalcOutputs(Context& c, int stage) const {
+  if (scalar_pair_) {
+    out(c, 0)[0] = s0_ * in(c, 0)[0] + s1_ * in(c, 1)[0];
+    return;
+  }
   double* y = out(c, 0);
   const int m = num_inputs();
   if (m == 1) {

@@ -19,8 +19,10 @@ class Sum final : public Block {
   void DoCalcOutputs(Context& c, int stage) const override;
 
  private:
-  std::vector<double> signs_;  ///< +1 or -1 per input
-  std::vector<int> strides_;   ///< per input, 0 for an expanded scalar
+  std::vector<double> signs_;   ///< +1 or -1 per input
+  std::vector<int> strides_;    ///< per input, 0 for an expanded scalar
+  bool scalar_pair_ = false;    ///< two scalar inputs: the hot case, without loops
+  double s0_ = 1.0, s1_ = 1.0;  ///< their signs, kept next to the flag
 };
 
 /// The registry entry of Sum.

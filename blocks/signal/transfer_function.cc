@@ -23,8 +23,7 @@ TransferFunction::TransferFunction(const Params& params) {
   const int n = static_cast<int>(den.size()) - 1;
   if (static_cast<int>(num.size()) > n + 1) {
     throw BlockError("the transfer function is improper: num has degree " +
-                         std::to_string(num.size() - 1) + ", den has degree " +
-                         std::to_string(n),
+                         std::to_string(num.size() - 1) + ", den has degree " + std::to_string(n),
                      "num");
   }
   // b0..bn, highest power first, padded to the denominator's length; both divided by den[0].
@@ -82,9 +81,9 @@ BlockType TransferFunctionType() {
       "+ b0 u. Direct feedthrough only when b0 != 0 (equal degrees). Continuous sample time; "
       "u and y are scalars.";
   t.reference = "Simulink Transfer Fcn";
-  t.params = {{"num", ParamKind::kVector, "1", "numerator coefficients, highest power first"},
-              {"den", ParamKind::kVector, "[1, 1]",
-               "denominator coefficients, highest power first"}};
+  t.params = {
+      {"num", ParamKind::kVector, "1", "numerator coefficients, highest power first"},
+      {"den", ParamKind::kVector, "[1, 1]", "denominator coefficients, highest power first"}};
   t.inputs = {{"u", "input, scalar"}};
   t.outputs = {{"y", "output, scalar"}};
   t.create = [](const Params& p) { return std::make_unique<TransferFunction>(p); };

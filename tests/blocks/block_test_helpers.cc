@@ -63,7 +63,8 @@ Eigen::MatrixXd EvaluateNumeric(const std::string& raw,
     std::vector<std::vector<double>> values;
     for (const std::string& row : rows) {
       std::vector<double> r;
-      for (const std::string& e : SplitTopLevel(Unbracket(row))) r.push_back(EvaluateScalar(e, vars));
+      for (const std::string& e : SplitTopLevel(Unbracket(row)))
+        r.push_back(EvaluateScalar(e, vars));
       if (!values.empty() && r.size() != values[0].size()) {
         throw std::invalid_argument("ragged matrix: " + text);
       }

@@ -27,8 +27,7 @@ ParamValue EvaluateText(const std::string& text, const ParamSpec& spec,
 
 /// Every ParamSpec of `type`: the given text or the default; unset when neither.
 /// @throws std::invalid_argument for a name the type does not have.
-Params MakeParams(const BlockType& type, const ParamTexts& texts,
-                  const std::string& base_dir = {},
+Params MakeParams(const BlockType& type, const ParamTexts& texts, const std::string& base_dir = {},
                   const std::vector<std::pair<std::string, double>>& variables = {});
 
 /// The catalog entry of `type`. @throws std::invalid_argument when there is none.

@@ -1,8 +1,8 @@
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "blocks/block_registry.h"
 #include "tests/blocks/block_test_helpers.h"
@@ -34,23 +34,41 @@ TEST(CatalogTest, EveryTypeIsDocumented) {
 }
 
 TEST(CatalogTest, HasTheContractTypesInTheirSections) {
-  const std::map<std::string, std::string> sections = {
-      {"Constant", "Sources"}, {"Step", "Sources"}, {"Ramp", "Sources"}, {"Sine", "Sources"},
-      {"Pulse", "Sources"}, {"Clock", "Sources"}, {"FromFile", "Sources"},
-      {"Gain", "Math and continuous"}, {"Sum", "Math and continuous"},
-      {"Product", "Math and continuous"}, {"Abs", "Math and continuous"},
-      {"Sign", "Math and continuous"}, {"MinMax", "Math and continuous"},
-      {"Saturation", "Math and continuous"}, {"DeadZone", "Math and continuous"},
-      {"Expression", "Math and continuous"}, {"Integrator", "Math and continuous"},
-      {"Derivative", "Math and continuous"}, {"TransferFunction", "Math and continuous"},
-      {"StateSpace", "Math and continuous"}, {"PID", "Math and continuous"},
-      {"UnitDelay", "Discrete and logic"}, {"Delay", "Discrete and logic"},
-      {"ZeroOrderHold", "Discrete and logic"}, {"DiscretePID", "Discrete and logic"},
-      {"RelationalOperator", "Discrete and logic"}, {"CompareToConstant", "Discrete and logic"},
-      {"LogicalOperator", "Discrete and logic"}, {"Switch", "Discrete and logic"},
-      {"Mux", "Routing and structure"}, {"Demux", "Routing and structure"},
-      {"Selector", "Routing and structure"}, {"Goto", "Routing and structure"},
-      {"From", "Routing and structure"}, {"Terminator", "Routing and structure"}};
+  const std::map<std::string, std::string> sections = {{"Constant", "Sources"},
+                                                       {"Step", "Sources"},
+                                                       {"Ramp", "Sources"},
+                                                       {"Sine", "Sources"},
+                                                       {"Pulse", "Sources"},
+                                                       {"Clock", "Sources"},
+                                                       {"FromFile", "Sources"},
+                                                       {"Gain", "Math and continuous"},
+                                                       {"Sum", "Math and continuous"},
+                                                       {"Product", "Math and continuous"},
+                                                       {"Abs", "Math and continuous"},
+                                                       {"Sign", "Math and continuous"},
+                                                       {"MinMax", "Math and continuous"},
+                                                       {"Saturation", "Math and continuous"},
+                                                       {"DeadZone", "Math and continuous"},
+                                                       {"Expression", "Math and continuous"},
+                                                       {"Integrator", "Math and continuous"},
+                                                       {"Derivative", "Math and continuous"},
+                                                       {"TransferFunction", "Math and continuous"},
+                                                       {"StateSpace", "Math and continuous"},
+                                                       {"PID", "Math and continuous"},
+                                                       {"UnitDelay", "Discrete and logic"},
+                                                       {"Delay", "Discrete and logic"},
+                                                       {"ZeroOrderHold", "Discrete and logic"},
+                                                       {"DiscretePID", "Discrete and logic"},
+                                                       {"RelationalOperator", "Discrete and logic"},
+                                                       {"CompareToConstant", "Discrete and logic"},
+                                                       {"LogicalOperator", "Discrete and logic"},
+                                                       {"Switch", "Discrete and logic"},
+                                                       {"Mux", "Routing and structure"},
+                                                       {"Demux", "Routing and structure"},
+                                                       {"Selector", "Routing and structure"},
+                                                       {"Goto", "Routing and structure"},
+                                                       {"From", "Routing and structure"},
+                                                       {"Terminator", "Routing and structure"}};
   for (const auto& [name, category] : sections) {
     const BlockType* t = Catalog().Find(name);
     ASSERT_NE(t, nullptr) << name;
@@ -93,14 +111,14 @@ TEST(CatalogTest, ContractDefaults) {
 
 TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
-  const std::map<std::string, testing::ParamTexts> required = {
-      {"Expression", {{"expr", "u1"}}}, {"Selector", {{"indices", "[0]"}}}};
+  const std::map<std::string, testing::ParamTexts> required = {{"Expression", {{"expr", "u1"}}},
+                                                               {"Selector", {{"indices", "[0]"}}}};
   for (const BlockType& t : Catalog().types()) {
     if (t.is_virtual || t.name == "FromFile") continue;
     SCOPED_TRACE(t.name);
     const auto it = required.find(t.name);
-    EXPECT_NO_THROW(testing::MakeBlock(t.name, it == required.end() ? testing::ParamTexts{}
-                                                                    : it->second));
+    EXPECT_NO_THROW(
+        testing::MakeBlock(t.name, it == required.end() ? testing::ParamTexts{} : it->second));
   }
 }
 

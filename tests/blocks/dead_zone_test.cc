@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(DeadZoneTest, SimulinkOutput) {
@@ -22,8 +22,8 @@ TEST(DeadZoneTest, SimulinkOutput) {
   h.MajorStep(0.0);
   EXPECT_THAT(h.Output(), ElementsAre(-1.5, 0.0, 0.0, 1.0));
   const std::vector<double> z = h.ZeroCrossings();
-  EXPECT_THAT(z, ::testing::Pointwise(DoubleNear(1e-12),
-                                      std::vector<double>{-1.5, -2.5, 0.3, -0.7, 0.8, -0.2, 2.0, 1.0}));
+  EXPECT_THAT(z, ::testing::Pointwise(DoubleNear(1e-12), std::vector<double>{-1.5, -2.5, 0.3, -0.7,
+                                                                             0.8, -0.2, 2.0, 1.0}));
 }
 
 TEST(DeadZoneTest, RegionHeldInMinorSteps) {

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(DelayTest, DelaysByNSamples) {
@@ -50,7 +50,9 @@ TEST(DelayTest, ZeroIsAWire) {
   h.SetInput(0, {3});
   h.MajorStep(0.0);
   EXPECT_EQ(h.Out(), 3.0);
-  EXPECT_EQ(testing::CatchBlockError([] { testing::MakeBlock("Delay", {{"n", "-1"}}); }).param(),
+  EXPECT_EQ(testing::CatchBlockError([] {
+              testing::MakeBlock("Delay", {{"n", "-1"}});
+            }).param(),
             "n");
 }
 

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(DiscretePidTest, FirstSamplesByHand) {
@@ -28,8 +28,8 @@ TEST(DiscretePidTest, FirstSamplesByHand) {
     u.push_back(h.Out());
   }
   // k=0: 2 + 0 + 0.2*1 = 2.2; I=2.  k=1: 6 + 2 + 0.2*2 = 8.4; I=8.  k=2: -2 + 8 - 0.8 = 5.2.
-  EXPECT_THAT(u, ElementsAre(DoubleNear(2.2, 1e-12), DoubleNear(8.4, 1e-12),
-                             DoubleNear(5.2, 1e-12)));
+  EXPECT_THAT(u,
+              ElementsAre(DoubleNear(2.2, 1e-12), DoubleNear(8.4, 1e-12), DoubleNear(5.2, 1e-12)));
 }
 
 TEST(DiscretePidTest, InheritedPeriodIsUsed) {

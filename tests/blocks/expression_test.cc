@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(ExpressionTest, InputsTimeAndVariables) {
@@ -42,11 +42,13 @@ TEST(ExpressionTest, SingleInputMayBeCalledU) {
 }
 
 TEST(ExpressionTest, BadExpressionIsAnErrorAtConstruction) {
-  const BlockError e =
-      testing::CatchBlockError([] { testing::MakeBlock("Expression", {{"expr", "u1 + * 2"}}); });
+  const BlockError e = testing::CatchBlockError([] {
+    testing::MakeBlock("Expression", {{"expr", "u1 + * 2"}});
+  });
   EXPECT_EQ(e.param(), "expr");
-  const BlockError unknown =
-      testing::CatchBlockError([] { testing::MakeBlock("Expression", {{"expr", "u1 + q"}}); });
+  const BlockError unknown = testing::CatchBlockError([] {
+    testing::MakeBlock("Expression", {{"expr", "u1 + q"}});
+  });
   EXPECT_EQ(unknown.param(), "expr");
   EXPECT_THAT(unknown.what(), HasSubstr("q"));
   // u2 does not exist with one input.

@@ -1,11 +1,11 @@
-#include <cmath>
-#include <fstream>
-#include <string>
-#include <limits>
-#include <vector>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -13,8 +13,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // Writes `text` to a file in the test's temporary directory and returns its directory.
@@ -79,8 +79,9 @@ TEST(FromFileTest, ErrorExtrapolationNamesTimeAndRange) {
 
 TEST(FromFileTest, ParseErrorsNameFileAndLine) {
   const std::string dir = WriteCsv("ff_bad.csv", "t,y\n0,1\n0.5,abc\n");
-  const BlockError e = testing::CatchBlockError(
-      [&] { testing::MakeBlock("FromFile", {{"file", "ff_bad.csv"}}, dir); });
+  const BlockError e = testing::CatchBlockError([&] {
+    testing::MakeBlock("FromFile", {{"file", "ff_bad.csv"}}, dir);
+  });
   EXPECT_THAT(e.what(), HasSubstr("ff_bad.csv:3"));
   EXPECT_THAT(e.what(), HasSubstr("abc"));
   EXPECT_EQ(e.param(), "file");
@@ -98,8 +99,9 @@ TEST(FromFileTest, ParseErrorsNameFileAndLine) {
 }
 
 TEST(FromFileTest, MissingFileIsAnError) {
-  const BlockError e = testing::CatchBlockError(
-      [] { testing::MakeBlock("FromFile", {{"file", "/nonexistent/none.csv"}}); });
+  const BlockError e = testing::CatchBlockError([] {
+    testing::MakeBlock("FromFile", {{"file", "/nonexistent/none.csv"}});
+  });
   EXPECT_THAT(e.what(), HasSubstr("/nonexistent/none.csv"));
   EXPECT_EQ(e.param(), "file");
 }

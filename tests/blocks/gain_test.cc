@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(GainTest, ScalarScalesEveryElement) {
@@ -44,13 +44,15 @@ TEST(GainTest, MatrixTimesVector) {
 }
 
 TEST(GainTest, MatrixWidthMismatchNamesParamAndPort) {
-  const BlockError e = testing::CatchBlockError(
-      [] { BlockHarness h("Gain", {{"k", "[[1, 2, 3], [4, 5, 6]]"}}, {2}); });
+  const BlockError e = testing::CatchBlockError([] {
+    BlockHarness h("Gain", {{"k", "[[1, 2, 3], [4, 5, 6]]"}}, {2});
+  });
   EXPECT_EQ(e.param(), "k");
   EXPECT_EQ(e.port(), "u");
   EXPECT_THAT(e.what(), HasSubstr("2x3"));
-  EXPECT_EQ(testing::CatchBlockError([] { BlockHarness h("Gain", {{"k", "[1, 2]"}}, {3}); })
-                .param(),
+  EXPECT_EQ(testing::CatchBlockError([] {
+              BlockHarness h("Gain", {{"k", "[1, 2]"}}, {3});
+            }).param(),
             "k");
 }
 

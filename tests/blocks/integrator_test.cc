@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(IntegratorTest, StateOutputAndDerivative) {
@@ -30,8 +30,9 @@ TEST(IntegratorTest, StateOutputAndDerivative) {
 }
 
 TEST(IntegratorTest, WidthErrors) {
-  const BlockError e =
-      testing::CatchBlockError([] { BlockHarness h("Integrator", {{"x0", "[0, 0, 0]"}}, {2}); });
+  const BlockError e = testing::CatchBlockError([] {
+    BlockHarness h("Integrator", {{"x0", "[0, 0, 0]"}}, {2});
+  });
   EXPECT_EQ(e.param(), "x0");
   EXPECT_EQ(e.port(), "u");
   EXPECT_EQ(testing::MakeBlock("Integrator", {{"x0", "[0, 0, 0]"}})->DefaultInputWidth(), 3);
@@ -50,8 +51,8 @@ TEST(IntegratorTest, RisingResetAtMajorStep) {
   EXPECT_FALSE(h.MajorStep(0.0));
   h.SetState({7.0});
   EXPECT_EQ(h.ZeroCrossings().back(), -1.0);  // the reset signal itself
-  h.SetInputs({1, 0});  // -1 -> 0 is a rising edge
-  h.MinorOutputs(0.5);  // no reset inside a step
+  h.SetInputs({1, 0});                        // -1 -> 0 is a rising edge
+  h.MinorOutputs(0.5);                        // no reset inside a step
   EXPECT_EQ(h.Out(), 7.0);
   EXPECT_TRUE(h.MajorStep(0.5));
   EXPECT_EQ(h.Out(), 5.0);
@@ -134,8 +135,9 @@ TEST(IntegratorTest, LowerLimitClampsX0) {
 }
 
 TEST(IntegratorTest, StatePortAndExternalX0) {
-  BlockHarness h("Integrator", {{"reset", "rising"}, {"x0_source", "external"},
-                                {"state_port", "true"}}, {1, 1, 1});
+  BlockHarness h("Integrator",
+                 {{"reset", "rising"}, {"x0_source", "external"}, {"state_port", "true"}},
+                 {1, 1, 1});
   const Block& b = h.block();
   ASSERT_EQ(b.num_stages(), 2);
   const int y = b.FindOutput("y");

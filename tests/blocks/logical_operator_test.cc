@@ -1,11 +1,11 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -13,15 +13,17 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(LogicalOperatorTest, TruthTables) {
   // Inputs a = [0, 0, 1, 1], b = [0, 1, 0, 1] (non-zero is true).
-  const std::vector<std::pair<std::string, std::vector<double>>> cases = {
-      {"AND", {0, 0, 0, 1}}, {"OR", {0, 1, 1, 1}}, {"NAND", {1, 1, 1, 0}},
-      {"NOR", {1, 0, 0, 0}}, {"XOR", {0, 1, 1, 0}}};
+  const std::vector<std::pair<std::string, std::vector<double>>> cases = {{"AND", {0, 0, 0, 1}},
+                                                                          {"OR", {0, 1, 1, 1}},
+                                                                          {"NAND", {1, 1, 1, 0}},
+                                                                          {"NOR", {1, 0, 0, 0}},
+                                                                          {"XOR", {0, 1, 1, 0}}};
   for (const auto& [op, expected] : cases) {
     BlockHarness h("LogicalOperator", {{"op", op}}, {4, 4});
     h.SetInput(0, {0, 0, 2, -1});

@@ -1,11 +1,11 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -13,13 +13,13 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(RelationalOperatorTest, EveryOperator) {
   const std::vector<std::pair<std::string, std::vector<double>>> cases = {
-      {"<", {1, 0, 0}}, {"<=", {1, 1, 0}}, {">", {0, 0, 1}},
+      {"<", {1, 0, 0}},  {"<=", {1, 1, 0}}, {">", {0, 0, 1}},
       {">=", {0, 1, 1}}, {"==", {0, 1, 0}}, {"!=", {1, 0, 1}}};
   for (const auto& [op, expected] : cases) {
     BlockHarness h("RelationalOperator", {{"op", op}}, {3, 1});

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(SaturationTest, LimitsAndZeroCrossings) {
@@ -51,9 +51,9 @@ TEST(SaturationTest, VectorLimitsExpandScalarInput) {
               BlockHarness b("Saturation", {{"lower", "[0, -1]"}}, {3});
             }).param(),
             "lower");
-  EXPECT_EQ(testing::CatchBlockError(
-                [] { testing::MakeBlock("Saturation", {{"lower", "2"}, {"upper", "1"}}); })
-                .param(),
+  EXPECT_EQ(testing::CatchBlockError([] {
+              testing::MakeBlock("Saturation", {{"lower", "2"}, {"upper", "1"}});
+            }).param(),
             "lower");
 }
 

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(SelectorTest, PicksZeroBasedIndices) {
@@ -25,8 +25,9 @@ TEST(SelectorTest, PicksZeroBasedIndices) {
 
 TEST(SelectorTest, OutOfRangeIsAnErrorAtConfigure) {
   EXPECT_NO_THROW(testing::MakeBlock("Selector", {{"indices", "[3]"}}));
-  const BlockError e =
-      testing::CatchBlockError([] { BlockHarness h("Selector", {{"indices", "[3]"}}, {3}); });
+  const BlockError e = testing::CatchBlockError([] {
+    BlockHarness h("Selector", {{"indices", "[3]"}}, {3});
+  });
   EXPECT_EQ(e.param(), "indices");
   EXPECT_EQ(testing::CatchBlockError([] {
               testing::MakeBlock("Selector", {{"indices", "[-1]"}});

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,12 +11,12 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 
 TEST(SineTest, TimeBasedFormula) {
-  BlockHarness h("Sine", {{"amplitude", "2"}, {"frequency", "3"}, {"phase", "0.5"},
-                          {"bias", "1"}}, {});
+  BlockHarness h("Sine", {{"amplitude", "2"}, {"frequency", "3"}, {"phase", "0.5"}, {"bias", "1"}},
+                 {});
   h.Initialize();
   for (double t : {0.0, 0.1, 1.7}) {
     h.MinorOutputs(t);

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,14 +11,15 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(StateSpaceTest, DerivativesAndOutputs) {
   // A mass-spring-damper: x = [p, v], u force, y = p.
-  BlockHarness h("StateSpace", {{"A", "[[0, 1], [-4, -0.5]]"}, {"B", "[0, 1]"},
-                                {"C", "[1, 0]"}, {"x0", "[0.1, 0]"}}, {1});
+  BlockHarness h(
+      "StateSpace",
+      {{"A", "[[0, 1], [-4, -0.5]]"}, {"B", "[0, 1]"}, {"C", "[1, 0]"}, {"x0", "[0.1, 0]"}}, {1});
   EXPECT_EQ(h.block().input_port(0).feedthrough, kNoFeedthrough);
   EXPECT_EQ(h.block().output_port(0).width, 1);
   h.Initialize();
@@ -30,8 +31,8 @@ TEST(StateSpaceTest, DerivativesAndOutputs) {
 }
 
 TEST(StateSpaceTest, FeedthroughWithMatrixD) {
-  BlockHarness h("StateSpace", {{"A", "-1"}, {"B", "[[1, 2]]"}, {"C", "[1, 3]"},
-                                {"D", "[[0, 1], [1, 0]]"}}, {2});
+  BlockHarness h("StateSpace",
+                 {{"A", "-1"}, {"B", "[[1, 2]]"}, {"C", "[1, 3]"}, {"D", "[[0, 1], [1, 0]]"}}, {2});
   EXPECT_EQ(h.block().input_port(0).feedthrough, kFeedthrough);
   ASSERT_EQ(h.block().output_port(0).width, 2);
   h.Initialize();

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 
 TEST(StepTest, JumpsAtTimeAndLandsThere) {
   BlockHarness h("Step", {{"time", "0.3"}, {"before", "-1"}, {"after", "2"}}, {});
@@ -39,8 +39,9 @@ TEST(StepTest, VectorLevels) {
 }
 
 TEST(StepTest, MismatchedLevelsAreAnError) {
-  const BlockError e = testing::CatchBlockError(
-      [] { testing::MakeBlock("Step", {{"before", "[0, 1]"}, {"after", "[1, 2, 3]"}}); });
+  const BlockError e = testing::CatchBlockError([] {
+    testing::MakeBlock("Step", {{"before", "[0, 1]"}, {"after", "[1, 2, 3]"}});
+  });
   EXPECT_EQ(e.param(), "after");
 }
 

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(SumTest, SignsAndScalarExpansion) {
@@ -41,10 +41,13 @@ TEST(SumTest, SingleInputSumsItsElements) {
 }
 
 TEST(SumTest, Errors) {
-  EXPECT_EQ(testing::CatchBlockError([] { testing::MakeBlock("Sum", {{"signs", "+*"}}); }).param(),
+  EXPECT_EQ(testing::CatchBlockError([] {
+              testing::MakeBlock("Sum", {{"signs", "+*"}});
+            }).param(),
             "signs");
-  const BlockError e =
-      testing::CatchBlockError([] { BlockHarness h("Sum", {{"signs", "++"}}, {2, 3}); });
+  const BlockError e = testing::CatchBlockError([] {
+    BlockHarness h("Sum", {{"signs", "++"}}, {2, 3});
+  });
   EXPECT_EQ(e.port(), "u2");
 }
 

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(SwitchTest, CriteriaAndScalarControl) {

@@ -1,9 +1,9 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "tests/blocks/block_test_helpers.h"
 
@@ -11,8 +11,8 @@ namespace twinblocks::blocks {
 namespace {
 
 using testing::BlockHarness;
-using ::testing::ElementsAre;
 using ::testing::DoubleNear;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 TEST(UnitDelayTest, OutputsPreviousSample) {
@@ -28,8 +28,8 @@ TEST(UnitDelayTest, OutputsPreviousSample) {
     h.MajorStep(0.1 * k);
     ys.push_back(h.Output());
   }
-  EXPECT_THAT(ys, ElementsAre(ElementsAre(1.0, 2.0), ElementsAre(10.0, 20.0),
-                              ElementsAre(11.0, 21.0)));
+  EXPECT_THAT(ys,
+              ElementsAre(ElementsAre(1.0, 2.0), ElementsAre(10.0, 20.0), ElementsAre(11.0, 21.0)));
 }
 
 TEST(UnitDelayTest, HoldsBetweenHits) {
@@ -49,7 +49,9 @@ TEST(UnitDelayTest, HoldsBetweenHits) {
 
 TEST(UnitDelayTest, InheritedAndErrors) {
   EXPECT_TRUE(testing::MakeBlock("UnitDelay")->sample_time().is_inherited());
-  EXPECT_EQ(testing::CatchBlockError([] { testing::MakeBlock("UnitDelay", {{"Ts", "0"}}); }).param(),
+  EXPECT_EQ(testing::CatchBlockError([] {
+              testing::MakeBlock("UnitDelay", {{"Ts", "0"}});
+            }).param(),
             "Ts");
   EXPECT_EQ(testing::CatchBlockError([] {
               testing::MakeBlock("UnitDelay", {{"Ts", "1"}, {"offset", "1"}});

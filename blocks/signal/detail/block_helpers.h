@@ -1,10 +1,9 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "blocks/block.h"
 #include "blocks/block_error.h"
@@ -63,8 +62,7 @@ inline std::vector<double> Expand(const Eigen::VectorXd& v, int width) {
 inline void CheckParamFitsWidth(const char* param, int n, int width, const char* port) {
   if (n != 1 && n != width) {
     throw BlockError(std::string("parameter '") + param + "' has " + std::to_string(n) +
-                         " elements, but input '" + port + "' has width " +
-                         std::to_string(width),
+                         " elements, but input '" + port + "' has width " + std::to_string(width),
                      param, port);
   }
 }
@@ -78,8 +76,7 @@ namespace twinblocks::blocks::internal {
 inline SampleTime DiscreteSampleTime(double ts, double offset) {
   if (ts == -1.0) return SampleTime::Inherited();
   if (!(ts > 0.0) || ts == std::numeric_limits<double>::infinity()) {
-    throw BlockError("parameter 'Ts' must be a positive sample time in s, or -1 to inherit",
-                     "Ts");
+    throw BlockError("parameter 'Ts' must be a positive sample time in s, or -1 to inherit", "Ts");
   }
   if (!(offset >= 0.0 && offset < ts)) {
     throw BlockError("parameter 'offset' must satisfy 0 <= offset < Ts", "offset");
@@ -105,19 +102,25 @@ inline CompareOp ParseCompareOp(const std::string& word, const char* param) {
   if (word == ">=") return CompareOp::kGreaterEqual;
   if (word == "==") return CompareOp::kEqual;
   if (word == "!=") return CompareOp::kNotEqual;
-  throw BlockError(std::string("parameter '") + param + "' must be one of < <= > >= == !=, got '" +
-                       word + "'",
-                   param);
+  throw BlockError(
+      std::string("parameter '") + param + "' must be one of < <= > >= == !=, got '" + word + "'",
+      param);
 }
 
 inline bool Compare(CompareOp op, double a, double b) {
   switch (op) {
-    case CompareOp::kLess: return a < b;
-    case CompareOp::kLessEqual: return a <= b;
-    case CompareOp::kGreater: return a > b;
-    case CompareOp::kGreaterEqual: return a >= b;
-    case CompareOp::kEqual: return a == b;
-    case CompareOp::kNotEqual: return a != b;
+    case CompareOp::kLess:
+      return a < b;
+    case CompareOp::kLessEqual:
+      return a <= b;
+    case CompareOp::kGreater:
+      return a > b;
+    case CompareOp::kGreaterEqual:
+      return a >= b;
+    case CompareOp::kEqual:
+      return a == b;
+    case CompareOp::kNotEqual:
+      return a != b;
   }
   return false;
 }
