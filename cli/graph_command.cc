@@ -12,14 +12,16 @@ namespace twinblocks::cli {
 
 namespace {
 
-std::string Quote(const std::string& s) {
-  std::string q = "\"";
+std::string Escape(const std::string& s) {
+  std::string q;
   for (char c : s) {
     if (c == '"' || c == '\\') q += '\\';
     q += c;
   }
-  return q + "\"";
+  return q;
 }
+
+std::string Quote(const std::string& s) { return "\"" + Escape(s) + "\""; }
 
 /// Prints the blocks of one subsystem level as a cluster, recursing into deeper levels.
 struct Cluster {
@@ -32,8 +34,8 @@ void PrintCluster(const graph::System& sys, const Cluster& c, const std::string&
   const std::string indent(2 * depth, ' ');
   for (int i : c.blocks) {
     std::printf("%s%s [label=%s];\n", indent.c_str(), Quote(sys.block_path(i)).c_str(),
-                Quote(sys.block_path(i).substr(sys.block_path(i).rfind('/') + 1) + "\\n" +
-                      sys.block_type(i))
+                ("\"" + Escape(sys.block_path(i).substr(sys.block_path(i).rfind('/') + 1)) +
+                 "\\n" + Escape(sys.block_type(i)) + "\"")
                     .c_str());
   }
   for (const auto& [name, child] : c.children) {

@@ -838,11 +838,12 @@ class Compiler {
   // ---- Phase 7: the per-run layout ----
   void Layout() {
     std::vector<int> system_index(flat_.size(), -1);
+    int next_index = 0;
     int signals = 0, x = 0, xd = 0, dwork = 0, modes = 0, zc = 0;
     for (int f : real_) {
       FlatBlock& fb = flat_[f];
       Block& b = *fb.block;
-      system_index[f] = static_cast<int>(system_.blocks_.size());
+      system_index[f] = next_index++;
       for (int i = 0; i < b.num_outputs(); ++i) {
         b.SetOutputOffset(i, signals);
         signals += b.output_port(i).width;

@@ -8,20 +8,27 @@ namespace twinblocks::graph {
 
 namespace {
 
-// Edit distance, case-insensitive: a capitalization slip costs nothing.
+bool SameLetter(char x, char y) {
+  return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+}
+
+// Edit distance where swapping two neighbours counts as one edit (the commonest typo, "Gian")
+// and case is ignored.
 int Distance(const std::string& a, const std::string& b) {
-  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      const int cost = SameLetter(a[i - 1], b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && SameLetter(a[i - 1], b[j - 2]) && SameLetter(a[i - 2], b[j - 1])) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
-    std::swap(prev, cur);
   }
-  return prev[b.size()];
+  return d[n][m];
 }
 
 }  // namespace
@@ -36,7 +43,7 @@ std::string SuggestionFor(const std::string& name, const std::vector<std::string
       best_name = &v;
     }
   }
-  const int allowed = std::max<int>(1, static_cast<int>(name.size()) / 3);
+  const int allowed = std::max<int>(2, static_cast<int>(name.size()) / 3);
   if (best_name == nullptr || best > allowed) return {};
   return "; did you mean '" + *best_name + "'?";
 }

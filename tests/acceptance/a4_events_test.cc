@@ -91,8 +91,8 @@ TEST(A4Saturation, CornersAreLocatedWithin1e9Seconds) {
       ++corners;
     }
   }
-  EXPECT_EQ(corners, 6);
-  EXPECT_EQ(out.stats.solver.zero_crossings, 6);
+  EXPECT_EQ(corners, 7);
+  EXPECT_EQ(out.stats.solver.zero_crossings, 7);
   const std::vector<double> area = Column(out.recording, "area");
   EXPECT_NEAR(area.back(), SaturatedSineArea(10.0), 1e-7);
 }

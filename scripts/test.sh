@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test: sets up, builds, runs CTest; then builds the command line under
+# AddressSanitizer + UndefinedBehaviorSanitizer and runs the bad-input cases with it.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/setup.sh"
+export CCACHE_DIR="${CCACHE_DIR:-$root/.ccache}"
+jobs="$(nproc)"
+
+"$root/scripts/build.sh"
+(cd "$root/build" && ctest --output-on-failure -j "$jobs" --timeout 600)
+
+asan="$root/build-asan"
+cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTWINBLOCKS_SANITIZE=ON \
+      -DTWINBLOCKS_BUILD_BENCH=OFF >/dev/null
+cmake --build "$asan" -j "$jobs" --target twinblocks_cli cli_tests
+(cd "$asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --output-on-failure -j "$jobs" -L cli)

@@ -1,0 +1,80 @@
+// A9: no heap allocation inside the step loop. A counting allocator replaces the global
+// operator new for this test program; counting is on only while Simulator::Run steps.
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <gtest/gtest.h>
+
+#include "bench/signal_chain_model.h"
+#include "graph/compile.h"
+#include "graph/simulator.h"
+#include "xml/model_reader.h"
+#include "tests/acceptance/acceptance_helpers.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace twinblocks::testing {
+namespace {
+
+long AllocationsDuringRun(const graph::System& system, graph::SimulationSettingsValues settings) {
+  graph::Simulator sim(system, settings);
+  sim.Initialize();
+  g_allocations = 0;
+  g_counting = true;
+  const graph::SimulationOutcome outcome = sim.Run();
+  g_counting = false;
+  EXPECT_TRUE(outcome.ok) << outcome.error;
+  EXPECT_GT(sim.recording().num_rows(), 2);
+  return g_allocations.load();
+}
+
+class A9NoAllocation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(A9NoAllocation, SignalChainStepLoopAllocatesNothing) {
+  const graph::System system = graph::Compile(bench::MakeSignalChain(1000));
+  graph::SimulationSettingsValues settings;
+  settings.solver = GetParam();
+  settings.step = 1e-3;
+  settings.t_end = 0.2;
+  settings.output_interval = 0.01;  // rows known in advance: the recording is reserved
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
+TEST_P(A9NoAllocation, MultirateModelStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("examples/multirate_pid.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 1e-4;
+  settings.t_end = 0.1;
+  settings.output_interval = 1e-3;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
+                         ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n) {
+                             if (c == '-') c = '_';
+                           }
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace twinblocks::testing

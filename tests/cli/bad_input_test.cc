@@ -1,0 +1,95 @@
+// A7 Bad input: each case gives one line with file:line and exit status 2, never a crash.
+// The cases run the real `twinblocks` program, so CI's sanitizer build checks them too.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string stderr_text;
+};
+
+CliResult RunCli(const std::string& args) {
+  // stdout is dropped: the contract is about the error line on stderr.
+  const std::string cmd = std::string(TWINBLOCKS_CLI) + " " + args + " 2>&1 1>/dev/null";
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.stderr_text.append(buf, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return r;
+}
+
+struct BadCase {
+  const char* file;
+  int line;
+  const char* says;  // a phrase the message must contain
+};
+
+class A7BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(A7BadInput, OneLineWithFileLineAndStatus2) {
+  const BadCase& c = GetParam();
+  const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_input/" + c.file;
+  for (const char* command : {"check", "run"}) {
+    const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
+    const CliResult r = RunCli(std::string(command) + " " + path + output);
+    EXPECT_EQ(r.status, 2) << command << ": " << r.stderr_text;
+    ASSERT_FALSE(r.stderr_text.empty());
+    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1)
+        << "more than one line: " << r.stderr_text;
+    const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
+    EXPECT_NE(r.stderr_text.find(where), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find(c.says), std::string::npos) << r.stderr_text;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCase, A7BadInput,
+    ::testing::Values(BadCase{"malformed_xml.xml", 4, "malformed XML"},
+                      BadCase{"unknown_block_type.xml", 4, "unknown block type 'Gian'"},
+                      BadCase{"unknown_parameter.xml", 4, "unknown parameter 'gain'"},
+                      BadCase{"unparsable_expression.xml", 4, "parameter 'k'"},
+                      BadCase{"wrong_vector_size.xml", 4, "width"},
+                      BadCase{"unknown_port.xml", 5, "no port 'out'"},
+                      BadCase{"two_lines_one_input.xml", 7, "already has a line"},
+                      BadCase{"port_kind_mismatch.xml", 7, "port kind mismatch"},
+                      BadCase{"algebraic_loop.xml", 4, "algebraic loop: s -> g -> s"},
+                      BadCase{"undefined_variable.xml", 5, "unknown name 'gain_value'"},
+                      BadCase{"missing_include.xml", 3, "no_such_library.xml"},
+                      BadCase{"duplicate_name.xml", 4, "duplicate"},
+                      BadCase{"recursive_define.xml", 7, "recursive define"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+TEST(CliUsage, UnknownOptionIsOneLineAndStatus2) {
+  const CliResult r = RunCli("run --no-such-option x.xml");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+}
+
+TEST(CliUsage, UnknownSolverIsOneLineAndStatus2) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  const CliResult r = RunCli("run " + model + " --solver ode99 -o /dev/null");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.stderr_text.find("ode99"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("ode45"), std::string::npos) << "lists the valid solvers";
+}
+
+TEST(CliUsage, UnknownBlockTypeDocIsStatus2WithSuggestion) {
+  const CliResult r = RunCli("blocks Gian");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.stderr_text.find("Gain"), std::string::npos) << r.stderr_text;
+}
+
+}  // namespace
