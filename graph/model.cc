@@ -8,6 +8,37 @@
 
 namespace twinblocks::graph {
 
+namespace {
+
+// Messages embed names as the caller gave them; a line break in one must not break the
+// one-line rule of ModelError, so control characters are shown escaped.
+std::string OneLine(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "?";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+ModelError Error(const std::string& message) { return ModelError({}, OneLine(message)); }
+
+ModelError Error(const std::string& block_path, const std::string& block_type,
+                 const std::string& message) {
+  return ModelError({}, OneLine(block_path), OneLine(block_type), OneLine(message));
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // BlockNode, Diagram, SimulationSettings
 
@@ -64,8 +95,8 @@ std::optional<std::string> SimulationSettings::Get(std::string_view attribute) c
 
 void SimulationSettings::Set(const std::string& attribute, const std::string& value) {
   if (!IsIdentifier(attribute)) {
-    throw ModelError({}, "invalid simulation setting name '" + attribute +
-                             "'; expected letters, digits and '_', not starting with a digit");
+    throw Error("invalid simulation setting name '" + attribute +
+                "'; expected letters, digits and '_', not starting with a digit");
   }
   for (Parameter& p : attributes) {
     if (p.name == attribute) {
@@ -157,35 +188,32 @@ const Diagram* LookUpDiagram(const Diagram& root, std::string_view path, std::st
 
 void CheckBlockName(const Diagram& d, std::string_view diagram_path, const std::string& name) {
   if (!IsIdentifier(name)) {
-    throw ModelError({}, "invalid block name '" + name + "': " + kIdentifierRule);
+    throw Error("invalid block name '" + name + "': " + kIdentifierRule);
   }
   if (d.Find(name) != nullptr) {
-    throw ModelError({},
-                     "a block named '" + name + "' already exists in " + DiagramName(diagram_path));
+    throw Error("a block named '" + name + "' already exists in " + DiagramName(diagram_path));
   }
 }
 
 void CheckParamName(const std::string& block_path, const BlockNode& b, const std::string& param) {
   if (!IsIdentifier(param)) {
-    throw ModelError({}, block_path, b.type,
-                     "invalid parameter name '" + param + "': " + kIdentifierRule);
+    throw Error(block_path, b.type, "invalid parameter name '" + param + "': " + kIdentifierRule);
   }
   if (IsReservedAttribute(param)) {
-    throw ModelError({}, block_path, b.type,
-                     "'" + param +
-                         "' is not a parameter: type, name and commented are written "
-                         "by the block itself");
+    throw Error(block_path, b.type,
+                "'" + param +
+                    "' is not a parameter: type, name and commented are written "
+                    "by the block itself");
   }
 }
 
 void CheckEndpoint(const std::string& endpoint, std::string_view diagram_path) {
   if (!IsEndpoint(endpoint)) {
-    throw ModelError({},
-                     "invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
+    throw Error("invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
   }
   if (endpoint[0] == '.' && diagram_path.empty()) {
-    throw ModelError(
-        {}, "'" + endpoint + "' names a boundary port, but the top level has no boundary ports");
+    throw Error("'" + endpoint +
+                "' names a boundary port, but the top level has no boundary ports");
   }
 }
 
@@ -206,7 +234,7 @@ Diagram& Model::GetDiagram(std::string_view path) {
 const Diagram& Model::GetDiagram(std::string_view path) const {
   std::string why;
   const Diagram* d = LookUpDiagram(root, path, &why);
-  if (d == nullptr) throw ModelError({}, why);
+  if (d == nullptr) throw Error(why);
   return *d;
 }
 
@@ -240,7 +268,7 @@ BlockNode& GetBlock(Model& m, std::string_view path) {
     // Say which part of the path is wrong.
     auto [parent, name] = SplitLast(path);
     m.GetDiagram(parent);
-    throw ModelError({}, "no block '" + std::string(path) + "' in the model");
+    throw Error("no block '" + std::string(path) + "' in the model");
   }
   return *b;
 }
@@ -255,7 +283,7 @@ BlockNode& Model::AddBlock(std::string_view diagram_path, const std::string& typ
   Diagram& d = GetDiagram(diagram_path);
   CheckBlockName(d, diagram_path, block_name);
   std::string path = Join(diagram_path, block_name);
-  if (type.empty()) throw ModelError({}, path, "", "a block needs a type");
+  if (type.empty()) throw Error(path, "", "a block needs a type");
   BlockNode b;
   b.name = block_name;
   b.type = type;
@@ -263,7 +291,7 @@ BlockNode& Model::AddBlock(std::string_view diagram_path, const std::string& typ
     CheckParamName(path, b, params[i].name);
     for (size_t j = 0; j < i; ++j) {
       if (params[j].name == params[i].name) {
-        throw ModelError({}, path, type, "parameter '" + params[i].name + "' given twice");
+        throw Error(path, type, "parameter '" + params[i].name + "' given twice");
       }
     }
   }
@@ -327,7 +355,7 @@ void Model::SetParam(std::string_view path, const std::string& param, const std:
   BlockNode& b = GetBlock(*this, path);
   std::string block_path(path);
   if (b.is_subsystem()) {
-    throw ModelError({}, block_path, "", "a subsystem has no parameters (setting '" + param + "')");
+    throw Error(block_path, "", "a subsystem has no parameters (setting '" + param + "')");
   }
   CheckParamName(block_path, b, param);
   for (Parameter& p : b.params) {
@@ -343,7 +371,7 @@ std::optional<std::string> Model::GetParam(std::string_view path, std::string_vi
   const BlockNode* b = FindBlock(path);
   if (b == nullptr) {
     GetDiagram(SplitLast(path).first);
-    throw ModelError({}, "no block '" + std::string(path) + "' in the model");
+    throw Error("no block '" + std::string(path) + "' in the model");
   }
   return b->GetParam(param);
 }
@@ -358,8 +386,8 @@ void Model::Connect(std::string_view diagram_path, const std::string& from, cons
   CheckEndpoint(to, diagram_path);
   for (const Connection& c : d.connections) {
     if (c.from == from && c.to == to) {
-      throw ModelError({}, "a line from '" + from + "' to '" + to + "' already exists in " +
-                               DiagramName(diagram_path));
+      throw Error("a line from '" + from + "' to '" + to + "' already exists in " +
+                  DiagramName(diagram_path));
     }
   }
   d.connections.push_back({from, to, {}});
@@ -375,11 +403,10 @@ bool Model::Disconnect(std::string_view diagram_path, const std::string& from,
 
 void Model::SetVariable(const std::string& var_name, const std::string& value) {
   if (!IsIdentifier(var_name)) {
-    throw ModelError({}, "invalid variable name '" + var_name + "': " + kIdentifierRule);
+    throw Error("invalid variable name '" + var_name + "': " + kIdentifierRule);
   }
   if (blocks::MathExpression::IsReservedName(var_name)) {
-    throw ModelError(
-        {}, "variable '" + var_name + "' takes the name of a built-in constant or function");
+    throw Error("variable '" + var_name + "' takes the name of a built-in constant or function");
   }
   for (Variable& v : variables) {
     if (v.name == var_name) {

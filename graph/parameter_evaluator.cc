@@ -282,9 +282,28 @@ Eigen::MatrixXd Scalar(double x) {
   return m;
 }
 
-}  // namespace
+// Messages quote the parameter text; a line break in it (`&#10;` in the file) must not break
+// the one-line rule of model errors, so control characters are shown escaped.
+ExpressionError OneLine(const ExpressionError& ex) {
+  std::string out;
+  for (const char* p = ex.what(); *p != '\0'; ++p) {
+    char c = *p;
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "?";
+    } else {
+      out += c;
+    }
+  }
+  return ExpressionError(out);
+}
 
-Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope) {
+Eigen::MatrixXd EvaluateNumericText(const std::string& text, const Scope& scope) {
   std::string_view t = Trim(text);
   if (t.empty()) {
     throw ExpressionError(
@@ -326,18 +345,18 @@ Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope) {
   }
 }
 
-blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::ParamSpec& spec,
-                                     const Scope& scope) {
+blocks::ParamValue EvaluateParameterText(const std::string& text, const blocks::ParamSpec& spec,
+                                         const Scope& scope) {
   using blocks::ParamKind;
   using blocks::ParamValue;
   switch (spec.kind) {
     case ParamKind::kScalar: {
-      Eigen::MatrixXd m = EvaluateNumeric(text, scope);
+      Eigen::MatrixXd m = EvaluateNumericText(text, scope);
       if (m.size() != 1) throw ExpressionError("expected a scalar, got " + Describe(m));
       return ParamValue::Numeric(std::move(m));
     }
     case ParamKind::kVector: {
-      Eigen::MatrixXd m = EvaluateNumeric(text, scope);
+      Eigen::MatrixXd m = EvaluateNumericText(text, scope);
       if (m.size() != 0 && m.rows() != 1 && m.cols() != 1) {
         throw ExpressionError("expected a vector, got " + Describe(m));
       }
@@ -345,7 +364,7 @@ blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::Para
       return ParamValue::Numeric(std::move(column));
     }
     case ParamKind::kMatrix:
-      return ParamValue::Numeric(EvaluateNumeric(text, scope));
+      return ParamValue::Numeric(EvaluateNumericText(text, scope));
     case ParamKind::kWord: {
       std::string word(Trim(text));
       if (spec.words.empty()) return ParamValue::Text(std::move(word));
@@ -360,6 +379,25 @@ blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::Para
       return ParamValue::Text(text);
   }
   throw ExpressionError("unknown parameter kind");
+}
+
+}  // namespace
+
+Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope) {
+  try {
+    return EvaluateNumericText(text, scope);
+  } catch (const ExpressionError& ex) {
+    throw OneLine(ex);
+  }
+}
+
+blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::ParamSpec& spec,
+                                     const Scope& scope) {
+  try {
+    return EvaluateParameterText(text, spec, scope);
+  } catch (const ExpressionError& ex) {
+    throw OneLine(ex);
+  }
 }
 
 }  // namespace twinblocks::graph

@@ -1,5 +1,6 @@
 #include "xml/model_reader.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -39,6 +40,26 @@ std::string JoinNames(const std::vector<std::string>& names) {
 }
 
 std::string Tag(std::string_view name) { return "<" + std::string(name) + ">"; }
+
+// Messages quote the file's text; a line break in it (`&#10;` in a value, text between
+// elements) must not break the one-line rule, so control characters are shown escaped.
+std::string OneLine(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "?";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 // Reads a whole file; false when it cannot be read, with the reason.
 bool ReadText(const std::string& path, std::string* text, std::string* why) {
@@ -141,9 +162,20 @@ class FileReader {
   bool IsElement(pugi::xml_node n, const std::string& parent) const {
     if (n.type() == pugi::node_element) return true;
     if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
-      std::string text = n.value();
-      if (text.size() > 40) text = text.substr(0, 37) + "...";
-      Fail(n, "unexpected text '" + text + "' in " + parent);
+      // Point at the text itself, not at the line break before it.
+      std::string_view text = n.value();
+      size_t skipped = 0;
+      while (skipped < text.size() && std::isspace(static_cast<unsigned char>(text[skipped]))) {
+        ++skipped;
+      }
+      std::string shown(text.substr(skipped));
+      while (!shown.empty() && std::isspace(static_cast<unsigned char>(shown.back()))) {
+        shown.pop_back();
+      }
+      if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+      int line = lines_.LineOf(n.offset_debug() + static_cast<std::ptrdiff_t>(skipped));
+      if (n.type() == pugi::node_cdata) line = lines_.LineOf(n.offset_debug());
+      throw ModelError({file_, line}, "unexpected text '" + shown + "' in " + parent);
     }
     return false;  // comments, processing instructions, doctype
   }
@@ -533,7 +565,12 @@ graph::Model ReadTopLevel(const std::string& text, const std::string& file_name)
   IncludeState includes;
   includes.chain_keys.push_back(FileKey(file_name));
   includes.chain_names.push_back(file_name);
-  return FileReader(text, file_name, &includes).Read();
+  try {
+    return FileReader(text, file_name, &includes).Read();
+  } catch (const ModelError& ex) {
+    throw ModelError(ex.where(), OneLine(ex.block_path()), OneLine(ex.block_type()),
+                     OneLine(ex.message()));
+  }
 }
 
 }  // namespace

@@ -309,6 +309,15 @@ TEST(ModelTest, SetVariable) {
   EXPECT_CONTAINS(ErrorOf([&] { m.SetVariable("sin", "3"); }), "built-in");
 }
 
+TEST(ModelTest, MessagesStayOnOneLine) {
+  Model m;
+  std::string msg = ErrorOf([&] { m.AddBlock("", "Gain", "a\nb"); });
+  EXPECT_CONTAINS(msg, "invalid block name 'a\\nb'");
+  EXPECT_EQ(msg.find('\n'), std::string::npos);
+  msg = ErrorOf([&] { m.Connect("", "a.y\r\n", "b.u"); });
+  EXPECT_EQ(msg.find_first_of("\r\n"), std::string::npos);
+}
+
 TEST(SimulationSettingsTest, GetAndSet) {
   SimulationSettings s;
   EXPECT_EQ(s.Get("solver"), std::nullopt);

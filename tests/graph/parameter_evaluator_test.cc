@@ -168,6 +168,14 @@ TEST(EvaluateNumericTest, Errors) {
   EXPECT_CONTAINS(NumericError("sin("), "cannot evaluate");
 }
 
+TEST(EvaluateNumericTest, MessagesStayOnOneLine) {
+  std::string msg = NumericError("1 +\n foo");
+  EXPECT_CONTAINS(msg, "cannot evaluate '1 +\\n foo'");
+  EXPECT_EQ(msg.find('\n'), std::string::npos);
+  msg = ParamError("a\tb\nc", Spec(ParamKind::kWord, {"x"}));
+  EXPECT_CONTAINS(msg, "unknown word 'a\\tb\\nc'");
+}
+
 TEST(EvaluateParameterTest, Scalar) {
   blocks::ParamValue v = EvaluateParameter("2*3", Spec(ParamKind::kScalar), Scope());
   ASSERT_TRUE(v.is_numeric());

@@ -199,8 +199,9 @@ TEST(ModelReaderErrorTest, UnknownElement) {
 }
 
 TEST(ModelReaderErrorTest, UnexpectedText) {
-  EXPECT_CONTAINS(ReadError(InModel("\n  hello\n")), "unexpected text '");
-  EXPECT_CONTAINS(ReadError(InModel("\n  hello\n")), "hello");
+  EXPECT_EQ(ReadError(InModel("<var name=\"a\" value=\"1\"/>\n\n  hello\n  world  \n")),
+            "model.xml:4: unexpected text 'hello\\n  world' in <model>");
+  EXPECT_CONTAINS(ReadError(InModel("<![CDATA[x]]>")), "model.xml:2: unexpected text 'x'");
   EXPECT_CONTAINS(ReadError(InModel("<block type=\"A\" name=\"a\">x</block>")),
                   "model.xml:2: unexpected text 'x' in <block>");
 }
@@ -382,6 +383,15 @@ TEST(ModelReaderErrorTest, AttributeOnALaterLineOfItsElement) {
   EXPECT_CONTAINS(msg, "model.xml:4: block 'a' (A): invalid parameter name 'k-1'");
   msg = ReadError(InModel("<var name=\"a\"\n\n     value=\"1\" unit=\"m\"/>"));
   EXPECT_CONTAINS(msg, "model.xml:4: unknown attribute 'unit'");
+}
+
+TEST(ModelReaderErrorTest, MessagesStayOnOneLine) {
+  std::string msg = ReadError(InModel("<connect from=\"a&#10;.y\" to=\"b.u\"/>"));
+  EXPECT_CONTAINS(msg, "model.xml:2: invalid port reference from=\"a\\n.y\"");
+  EXPECT_EQ(msg.find('\n'), std::string::npos);
+  msg = ReadError(InModel("<block type=\"A&#10;B\" name=\"a\" commented=\"x\"/>"));
+  EXPECT_CONTAINS(msg, "block 'a' (A\\nB): commented=\"x\"");
+  EXPECT_EQ(msg.find('\n'), std::string::npos);
 }
 
 TEST(ModelReaderErrorTest, WindowsLineEndings) {
