@@ -135,7 +135,9 @@ int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
     }
     const int bad = internal::FirstNonFinite(rv);
     if (bad >= 0) {
-      RecordCallbackError("residual %d is %g at t = %.17g s", bad, rv[bad], t);
+      RecordCallbackError(ode_residual_ ? "the derivative of state %d is %g at t = %.17g s"
+                                        : "residual %d is %g at t = %.17g s",
+                          bad, rv[bad], t);
       return 1;
     }
     return 0;
@@ -187,7 +189,7 @@ void IdaIntegrator::DoReInit(double t) {
     if (flag != 0) {
       RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t,
                           Text(dae_->last_error()));
-      CheckFlag(-1, "CalcDerivatives");
+      ThrowError("CalcDerivatives", "a failed evaluation");
     }
   }
   CheckFlag(IDAReInit(mem, t, y_.get(), yp_.get()), "IDAReInit");

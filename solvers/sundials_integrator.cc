@@ -117,11 +117,14 @@ int SundialsIntegrator::RootCallback(double t, N_Vector y, double* g, void* user
 
 void SundialsIntegrator::CheckFlag(int flag, const char* function) {
   if (flag >= 0) return;
+  ThrowError(function, FlagName(flag));
+}
+
+void SundialsIntegrator::ThrowError(const char* function, const std::string& reason) {
   if (solver_live_) UpdateStats();
   std::ostringstream os;
   os.precision(17);
-  os << name_ << ": " << function << " failed with " << FlagName(flag) << " after t = " << t_
-     << " s";
+  os << name_ << ": " << function << " failed with " << reason << " after t = " << t_ << " s";
   if (solver_message_[0] != '\0') os << ": " << solver_message_.data();
   if (callback_message_[0] != '\0') os << "; last callback failure: " << callback_message_.data();
   solver_message_[0] = '\0';
@@ -178,7 +181,7 @@ void SundialsIntegrator::DoAdvanceTinyGap(double h) {
   if (flag != 0) {
     RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t_,
                         Text(problem_->last_error()));
-    CheckFlag(-1, "CalcDerivatives");
+    ThrowError("CalcDerivatives", "a failed evaluation");
   }
   x_ += h * xdot_;
 }
@@ -211,6 +214,11 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   const int flag = DoStep(t_stop, &t_reached);
   CheckFlag(flag, step_function_name());
 
+  if (flag != kTstopReturn && flag != kRootReturn && !(t_reached > t_)) {
+    // The step size fell below the resolution of t ("t + h = t"): SUNDIALS only warns and
+    // would go on forever.
+    ThrowError(step_function_name(), "step size underflow (no progress)");
+  }
   const Eigen::Map<Eigen::VectorXd> y = internal::AsEigen(y_.get());
   const int bad = internal::FirstNonFinite(y);
   if (bad >= 0) {

@@ -61,6 +61,8 @@ class SundialsIntegrator : public Integrator {
 
   /// Throws SolverError naming `function` when flag < 0.
   void CheckFlag(int flag, const char* function);
+  /// Throws SolverError naming `function`, `reason` and the captured messages.
+  [[noreturn]] void ThrowError(const char* function, const std::string& reason);
   /// Call right after the solver's (Re)Init: later counters count from there.
   void CountersRestarted();
   /// Records the message of a failed callback for the next SolverError.

@@ -1,0 +1,71 @@
+#include <stdexcept>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "solvers/integrator.h"
+#include "tests/solvers/test_problems.h"
+
+namespace twinblocks::solvers {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(IntegratorFactoryTest, NamesAreTheDocumentedOnesInOrder) {
+  const std::vector<std::string> expected = {"ode1",  "ode2",        "ode3",      "ode4",
+                                             "ode5",  "ode23",       "ode45",     "cvode-bdf",
+                                             "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
+  EXPECT_EQ(IntegratorNames(), expected);
+}
+
+TEST(IntegratorFactoryTest, EveryNameMakesAnIntegratorOfThatName) {
+  testing::HarmonicOscillator problem;
+  for (const std::string& name : IntegratorNames()) {
+    std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, {});
+    ASSERT_NE(integrator, nullptr) << name;
+    EXPECT_EQ(integrator->name(), name);
+    EXPECT_EQ(integrator->is_fixed_step(), name.size() == 4) << name;  // ode1 .. ode5
+    EXPECT_FALSE(IntegratorDescription(name).empty()) << name;
+  }
+}
+
+TEST(IntegratorFactoryTest, UnknownNameListsTheValidOnes) {
+  testing::HarmonicOscillator problem;
+  try {
+    MakeIntegrator("ode99", &problem, {});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("unknown solver 'ode99'"));
+    EXPECT_THAT(e.what(), HasSubstr("valid solvers: ode1 ode2 ode3 ode4 ode5 ode23 ode45 "
+                                    "cvode-bdf cvode-adams arkode-erk arkode-dirk ida"));
+  }
+  EXPECT_THROW(IntegratorDescription("rk45"), std::invalid_argument);
+}
+
+TEST(IntegratorFactoryTest, StepBeforeResetIsALogicError) {
+  testing::HarmonicOscillator problem;
+  for (const std::string& name : IntegratorNames()) {
+    std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, {});
+    EXPECT_THROW(integrator->Step(1.0), std::logic_error) << name;
+  }
+}
+
+TEST(IntegratorFactoryTest, WrongStateSizeOnResetThrows) {
+  testing::HarmonicOscillator problem;
+  for (const std::string& name : IntegratorNames()) {
+    std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, {});
+    EXPECT_THROW(integrator->Reset(0.0, Eigen::VectorXd::Zero(3)), std::invalid_argument)
+        << name;
+  }
+}
+
+TEST(IntegratorFactoryTest, FixedStepMustBePositive) {
+  testing::HarmonicOscillator problem;
+  IntegratorOptions options;
+  options.fixed_step = 0.0;
+  EXPECT_THROW(MakeIntegrator("ode4", &problem, options), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace twinblocks::solvers
