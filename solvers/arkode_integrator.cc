@@ -81,7 +81,7 @@ void ArkodeIntegrator::DoReadCounters(IntegratorStats* counters) {
   *counters = IntegratorStats{};
   if (!mem_) return;
   void* mem = mem_.get();
-  long steps = 0, error_fails = 0, solve_fails = 0, fe = 0, fi = 0, ls_rhs = 0, g = 0, jac = 0;
+  long steps = 0, error_fails = 0, solve_fails = 0, fe = 0, fi = 0, ls_rhs = 0, jac = 0;
   ARKStepGetNumSteps(mem, &steps);
   ARKStepGetNumErrTestFails(mem, &error_fails);
   ARKStepGetNumRhsEvals(mem, &fe, &fi);
@@ -90,11 +90,9 @@ void ArkodeIntegrator::DoReadCounters(IntegratorStats* counters) {
     ARKStepGetNumLinRhsEvals(mem, &ls_rhs);
     ARKStepGetNumJacEvals(mem, &jac);
   }
-  if (ng_ > 0) ARKStepGetNumGEvals(mem, &g);
   counters->steps = steps;
   counters->rejected_steps = error_fails + solve_fails;
   counters->rhs_evals = fe + fi + ls_rhs;
-  counters->zc_evals = g;
   counters->jacobian_evals = jac;
 }
 

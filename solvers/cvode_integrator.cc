@@ -68,18 +68,16 @@ void CvodeIntegrator::DoReadCounters(IntegratorStats* counters) {
   *counters = IntegratorStats{};
   if (!mem_) return;
   void* mem = mem_.get();
-  long steps = 0, error_fails = 0, conv_fails = 0, rhs = 0, ls_rhs = 0, g = 0, jac = 0;
+  long steps = 0, error_fails = 0, conv_fails = 0, rhs = 0, ls_rhs = 0, jac = 0;
   CVodeGetNumSteps(mem, &steps);
   CVodeGetNumErrTestFails(mem, &error_fails);
   CVodeGetNumStepSolveFails(mem, &conv_fails);
   CVodeGetNumRhsEvals(mem, &rhs);
   CVodeGetNumLinRhsEvals(mem, &ls_rhs);
-  if (ng_ > 0) CVodeGetNumGEvals(mem, &g);
   CVodeGetNumJacEvals(mem, &jac);
   counters->steps = steps;
   counters->rejected_steps = error_fails + conv_fails;
   counters->rhs_evals = rhs + ls_rhs;
-  counters->zc_evals = g;
   counters->jacobian_evals = jac;
 }
 

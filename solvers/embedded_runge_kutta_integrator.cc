@@ -121,6 +121,29 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   }
   h_next_ = h_last_;
   err_old_ = 1e-4;
+  ProbeZeroStartValues();
+}
+
+void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
+  bool any_zero = false;
+  for (int i = 0; i < ng_ && !any_zero; ++i) any_zero = g0_[i] == 0.0;
+  if (!any_zero) return;
+  // A function that is exactly 0 at the start (a state reset onto the switching surface, or a
+  // crossing that ended on 0) would hide a crossing at the end of the step: take its sign a
+  // hair later instead, along f (as CVODE does).
+  if (!fsal_valid_) {
+    if (EvalDerivatives(t_, x_, 0) != 0) return;
+    fsal_valid_ = true;
+  }
+  const double delta = 100.0 * kEps * (std::abs(t_) + std::max(h_next_, h_last_));
+  if (delta <= 0.0) return;
+  x_stage_ = x_ + delta * k_.col(0);
+  ++stats_.zc_evals;
+  const int flag = problem_->CalcZeroCrossings(t_ + delta, x_stage_, g_mid_);
+  if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_ + delta);
+  for (int i = 0; i < ng_; ++i) {
+    if (g0_[i] == 0.0) g0_[i] = g_mid_[i];
+  }
 }
 
 double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max) {
@@ -310,6 +333,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   if (fsal_ok) k_.col(0) = k_.col(s - 1);
   fsal_valid_ = fsal_ok;
   ++stats_.steps;
+  if (result.zero_crossing) ProbeZeroStartValues();
   result.t = t_;
   return result;
 }

@@ -27,7 +27,9 @@ enum class DenseOutput {
 /// Zero crossings are located on the dense output with the Illinois method (modified regula
 /// falsi, all functions at once, earliest first) until the bracket is no wider than
 /// max(4 eps max(|t|, |h|), 1e-14) s. The step then ends at the right end of that bracket,
-/// where the crossed functions have already changed sign (or are exactly zero).
+/// where the crossed functions have already changed sign (or are exactly zero). A function
+/// that is exactly zero at the start of a step (after a Reset onto the switching surface)
+/// takes its sign from a probe 100 ulp later along f, so that it cannot hide a crossing.
 class EmbeddedRungeKuttaIntegrator final : public Integrator {
  public:
   /// @param tableau an explicit FSAL pair with b_hat.
@@ -51,6 +53,7 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
  private:
   double InitialStepSize(double t_stop, double h_max);
   int EvalDerivatives(double t, const Eigen::VectorXd& x, int column);
+  void ProbeZeroStartValues();
   void PrepareDenseOutput();
   // Writes the dense output of the step being accepted at t in [t_step_, t_step_ + h_step_].
   void Interpolate(double t, Eigen::VectorXd* x) const;

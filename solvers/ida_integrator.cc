@@ -150,6 +150,7 @@ int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
 }
 
 int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
+  CountZeroCrossingEval();
   try {
     const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
     const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
@@ -224,18 +225,16 @@ void IdaIntegrator::DoReadCounters(IntegratorStats* counters) {
   *counters = IntegratorStats{};
   if (!mem_) return;
   void* mem = mem_.get();
-  long steps = 0, error_fails = 0, solve_fails = 0, res = 0, ls_res = 0, g = 0, jac = 0;
+  long steps = 0, error_fails = 0, solve_fails = 0, res = 0, ls_res = 0, jac = 0;
   IDAGetNumSteps(mem, &steps);
   IDAGetNumErrTestFails(mem, &error_fails);
   IDAGetNumStepSolveFails(mem, &solve_fails);
   IDAGetNumResEvals(mem, &res);
   IDAGetNumLinResEvals(mem, &ls_res);
-  if (ng_ > 0) IDAGetNumGEvals(mem, &g);
   IDAGetNumJacEvals(mem, &jac);
   counters->steps = steps;
   counters->rejected_steps = error_fails + solve_fails;
   counters->rhs_evals = res + ls_res;
-  counters->zc_evals = g;
   counters->jacobian_evals = jac;
 }
 

@@ -90,6 +90,7 @@ int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
 }
 
 int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
+  ++own_.zc_evals;
   try {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
     Eigen::Map<Eigen::VectorXd> gv(g, ng_);

@@ -65,6 +65,8 @@ class SundialsIntegrator : public Integrator {
   [[noreturn]] void ThrowError(const char* function, const std::string& reason);
   /// Call right after the solver's (Re)Init: later counters count from there.
   void CountersRestarted();
+  /// Counts one evaluation of the zero-crossing functions.
+  void CountZeroCrossingEval() { ++own_.zc_evals; }
   /// Records the message of a failed callback for the next SolverError.
   void RecordCallbackError(const char* format, ...);
 
@@ -96,7 +98,9 @@ class SundialsIntegrator : public Integrator {
   bool solver_live_ = false;    // counters_at_restart_ is valid
   IntegratorStats finished_;    // counters of earlier solver runs (before the last ReInit)
   IntegratorStats counters_at_restart_;
-  IntegratorStats own_;         // counted here: resets, crossings, tiny-gap steps
+  /// Counted here rather than read from the solver: resets, crossings, tiny-gap steps and
+  /// zero-crossing evaluations (ARKODE 6.4 leaves its counter of them uninitialized).
+  IntegratorStats own_;
   std::array<char, 1024> solver_message_{};    // last message of SUNDIALS' error handler
   std::array<char, 1024> callback_message_{};  // last failure inside a callback
 };

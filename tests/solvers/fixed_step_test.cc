@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,8 @@ struct OrderCase {
   double h;          // s, coarse step; the fine one is h/2
   bool oscillator;   // the test problem: harmonic oscillator over [0, 10], else NonlinearPair
 };
+
+void PrintTo(const OrderCase& c, std::ostream* os) { *os << c.solver << " h = " << c.h; }
 
 // Max-norm global error at the end of the run.
 double GlobalError(const OrderCase& c, double h) {
