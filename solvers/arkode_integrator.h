@@ -14,8 +14,8 @@ enum class ArkodeMethod {
 };
 
 /// SUNDIALS ARKODE's ARKStep (arkode-erk, arkode-dirk) in one-step mode with a stop time and
-/// native rootfinding; the implicit variant uses a dense direct linear solver with ARKODE's
-/// difference-quotient Jacobian.
+/// native rootfinding; the implicit variant uses a dense direct linear solver with a
+/// difference-quotient Jacobian (SundialsIntegrator::CalcDenseJacobian).
 class ArkodeIntegrator final : public SundialsIntegrator {
  public:
   ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem, const IntegratorOptions& options);
@@ -25,6 +25,8 @@ class ArkodeIntegrator final : public SundialsIntegrator {
     void operator()(void* mem) const;
   };
 
+  static int JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMatrix jac, void* user_data,
+                              N_Vector tmp1, N_Vector tmp2, N_Vector tmp3);
   void DoReInit(double t) override;
   void DoSetStopTime(double t_stop) override;
   int DoStep(double t_stop, double* t_reached) override;

@@ -29,6 +29,7 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
   linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
   CheckFlag(CVodeSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),
             "CVodeSetLinearSolver");
+  CheckFlag(CVodeSetJacFn(mem, &CvodeIntegrator::JacobianCallback), "CVodeSetJacFn");
   if (options_.max_step > 0.0 && std::isfinite(options_.max_step)) {
     CheckFlag(CVodeSetMaxStep(mem, options_.max_step), "CVodeSetMaxStep");
   }
@@ -45,6 +46,17 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
     CheckFlag(CVodeRootInit(mem, ng_, &SundialsIntegrator::RootCallback), "CVodeRootInit");
     CheckFlag(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
   }
+  WarmUp();
+}
+
+int CvodeIntegrator::JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMatrix jac,
+                                      void* user_data, N_Vector tmp1, N_Vector tmp2,
+                                      N_Vector tmp3) {
+  auto* self = static_cast<CvodeIntegrator*>(user_data);
+  double h = 0.0;
+  CVodeGetCurrentStep(self->mem_.get(), &h);
+  if (CVodeGetErrWeights(self->mem_.get(), self->ewt_.get()) != CV_SUCCESS) return -1;
+  return self->CalcDenseJacobian(t, y, fy, jac, h, tmp1);
 }
 
 void CvodeIntegrator::DoReInit(double t) {

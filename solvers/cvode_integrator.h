@@ -14,7 +14,8 @@ enum class CvodeMethod {
 };
 
 /// SUNDIALS CVODE (cvode-bdf, cvode-adams), Newton iteration with a dense direct linear
-/// solver and CVODE's difference-quotient Jacobian for both families.
+/// solver and a difference-quotient Jacobian (CVODE's increments, computed here without the
+/// allocation CVODE's own does on every Jacobian) for both families.
 ///
 /// Adams uses Newton rather than fixed-point iteration on purpose: fixed point converges only
 /// while h L < 1 (L the Lipschitz constant), so a mildly stiff component (a contact spring,
@@ -30,6 +31,8 @@ class CvodeIntegrator final : public SundialsIntegrator {
     void operator()(void* mem) const;
   };
 
+  static int JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMatrix jac, void* user_data,
+                              N_Vector tmp1, N_Vector tmp2, N_Vector tmp3);
   void DoReInit(double t) override;
   void DoSetStopTime(double t_stop) override;
   int DoStep(double t_stop, double* t_reached) override;

@@ -3,10 +3,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 
 #include <ida/ida.h>
 #include <ida/ida_ls.h>
+#include <sunmatrix/sunmatrix_dense.h>
 
 #include "solvers/detail/step_helpers.h"
 
@@ -94,6 +96,7 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
   jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
   linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
   CheckFlag(IDASetLinearSolver(mem, linear_solver_.get(), jacobian_.get()), "IDASetLinearSolver");
+  CheckFlag(IDASetJacFn(mem, &IdaIntegrator::JacobianCallback), "IDASetJacFn");
   if (has_algebraic_) {
     CheckFlag(IDASetId(mem, id_.get()), "IDASetId");
     CheckFlag(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
@@ -114,6 +117,7 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
     CheckFlag(IDARootInit(mem, ng_, &IdaIntegrator::DaeRootCallback), "IDARootInit");
     CheckFlag(IDASetNoInactiveRootWarn(mem), "IDASetNoInactiveRootWarn");
   }
+  WarmUp();
 }
 
 IdaIntegrator::~IdaIntegrator() = default;
@@ -123,6 +127,10 @@ Eigen::Map<const Eigen::VectorXd> IdaIntegrator::derivative() const {
 }
 
 int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
+  if (warming_up()) {
+    N_VLinearSum(1.0, yp, 1.0, y, r);  // y' + y = 0
+    return 0;
+  }
   try {
     const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
     const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
@@ -150,6 +158,10 @@ int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
 }
 
 int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
+  if (warming_up()) {
+    for (int i = 0; i < ng_; ++i) g[i] = 1.0;
+    return 0;
+  }
   CountZeroCrossingEval();
   try {
     const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
@@ -167,6 +179,64 @@ int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
     RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
   }
   return -1;
+}
+
+int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp,
+                                        N_Vector r, SUNMatrix jac, N_Vector work) {
+  // dF/dy + cj dF/dy' by differences along (e_j, cj e_j), with IDA's increments.
+  try {
+    double h = 0.0;
+    IDAGetCurrentStep(mem_.get(), &h);
+    if (IDAGetErrWeights(mem_.get(), ewt_.get()) != IDA_SUCCESS) return -1;
+    double* yd = N_VGetArrayPointer(y);
+    double* ypd = N_VGetArrayPointer(yp);
+    const Eigen::Map<const Eigen::VectorXd> y_map(yd, nx_);
+    const Eigen::Map<const Eigen::VectorXd> yp_map(ypd, nx_);
+    const Eigen::Map<Eigen::VectorXd> r0 = internal::AsEigen(r);
+    const Eigen::Map<Eigen::VectorXd> r1 = internal::AsEigen(work);
+    const Eigen::Map<Eigen::VectorXd> w = internal::AsEigen(ewt_.get());
+    const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
+    for (int j = 0; j < nx_; ++j) {
+      const double y_saved = yd[j];
+      const double yp_saved = ypd[j];
+      double inc = std::max(srur * std::max(std::abs(y_saved), std::abs(h * yp_saved)),
+                            1.0 / w[j]);
+      if (h * yp_saved < 0.0) inc = -inc;
+      inc = (y_saved + inc) - y_saved;  // the increment actually representable
+      yd[j] = y_saved + inc;
+      ypd[j] = yp_saved + cj * inc;
+      const int flag = dae_->CalcResidual(t, y_map, yp_map, r1);
+      CountResidualEval();
+      yd[j] = y_saved;
+      ypd[j] = yp_saved;
+      if (flag != 0) {
+        RecordCallbackError("the residual evaluation for the Jacobian returned %d at t = %.17g "
+                            "s: %s",
+                            flag, t, Text(dae_->last_error()));
+        return flag;
+      }
+      if (internal::FirstNonFinite(r1) >= 0) return 1;
+      Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (r1 - r0) / inc;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int IdaIntegrator::JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
+                                    SUNMatrix jac, void* user_data, N_Vector tmp1,
+                                    N_Vector tmp2, N_Vector tmp3) {
+  auto* self = static_cast<IdaIntegrator*>(user_data);
+  if (self->warming_up()) {
+    SUNMatZero(jac);
+    for (int j = 0; j < self->nx_; ++j) SUNDenseMatrix_Column(jac, j)[j] = 1.0 + cj;
+    return 0;
+  }
+  return self->CalcResidualJacobian(t, cj, y, yp, r, jac, tmp1);
 }
 
 int IdaIntegrator::ResidualCallback(double t, N_Vector y, N_Vector yp, N_Vector r,

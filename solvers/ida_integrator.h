@@ -9,7 +9,8 @@
 namespace twinblocks::solvers {
 
 /// SUNDIALS IDA (variable-order BDF for F(t, y, y') = 0) with a dense direct linear solver and
-/// IDA's difference-quotient Jacobian. state() is y.
+/// a difference-quotient Jacobian dF/dy + cj dF/dy' (IDA's increments, computed here without
+/// the allocation IDA's own does on every call). state() is y.
 ///
 /// For a true DAE (some entries of GetDifferentialMask are 0), IDASetId marks the algebraic
 /// variables, they are left out of the error test (IDASetSuppressAlg), and every Reset runs
@@ -47,6 +48,11 @@ class IdaIntegrator final : public SundialsIntegrator {
   void DoAdvanceTinyGap(double h) override;
 
   int EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r);
+  int CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
+                           SUNMatrix jac, N_Vector work);
+  static int JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
+                              SUNMatrix jac, void* user_data, N_Vector tmp1, N_Vector tmp2,
+                              N_Vector tmp3);
   int EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g);
   static int ResidualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* user_data);
   static int DaeRootCallback(double t, N_Vector y, N_Vector yp, double* g, void* user_data);

@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include <sunmatrix/sunmatrix_dense.h>
+
 #include "solvers/detail/step_helpers.h"
 
 namespace twinblocks::solvers {
@@ -40,6 +42,7 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
       context_(internal::MakeContext()),
       // SUNDIALS cannot hold a zero-length vector; such a problem never reaches the solver.
       y_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
+      ewt_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
       root_info_(static_cast<size_t>(ng), 0),
       xdot_(Eigen::VectorXd::Zero(nx)) {
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
@@ -65,7 +68,26 @@ void SundialsIntegrator::ErrorHandler(int error_code, const char* module, const 
                 msg != nullptr ? msg : "", function != nullptr ? function : "?", error_code);
 }
 
+void SundialsIntegrator::WarmUp() {
+  if (nx_ == 0) return;
+  warming_up_ = true;
+  N_VConst(0.0, y_.get());
+  try {
+    DoSetStopTime(1.0);
+    double t_reached = 0.0;
+    DoStep(1.0, &t_reached);  // its outcome does not matter
+  } catch (const SolverError&) {
+  }
+  warming_up_ = false;
+  solver_message_[0] = '\0';
+  callback_message_[0] = '\0';
+}
+
 int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
+  if (warming_up_) {
+    N_VScale(-1.0, y, ydot);
+    return 0;
+  }
   try {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
     Eigen::Map<Eigen::VectorXd> xdot = internal::AsEigen(ydot);
@@ -90,6 +112,10 @@ int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
 }
 
 int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
+  if (warming_up_) {
+    for (int i = 0; i < ng_; ++i) g[i] = 1.0;
+    return 0;
+  }
   ++own_.zc_evals;
   try {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
@@ -104,6 +130,52 @@ int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
     RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s: %s", t, e.what());
   } catch (...) {
     RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
+  }
+  return -1;
+}
+
+int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac,
+                                          double h, N_Vector work) {
+  if (warming_up_) {
+    SUNMatZero(jac);
+    for (int j = 0; j < nx_; ++j) SUNDenseMatrix_Column(jac, j)[j] = -1.0;
+    return 0;
+  }
+  try {
+    double* yd = N_VGetArrayPointer(y);
+    const Eigen::Map<const Eigen::VectorXd> y_map(yd, nx_);
+    const Eigen::Map<Eigen::VectorXd> f0 = internal::AsEigen(fy);
+    const Eigen::Map<Eigen::VectorXd> f1 = internal::AsEigen(work);
+    const Eigen::Map<Eigen::VectorXd> w = internal::AsEigen(ewt_.get());
+    const double srur = std::sqrt(kEps);
+    const double fnorm = std::sqrt(f0.cwiseProduct(w).squaredNorm() / nx_);
+    const double min_inc = fnorm != 0.0 ? 1000.0 * std::abs(h) * kEps * nx_ * fnorm : 1.0;
+    for (int j = 0; j < nx_; ++j) {
+      const double saved = yd[j];
+      const double inc = std::max(srur * std::abs(saved), min_inc / w[j]);
+      yd[j] = saved + inc;
+      ++own_.rhs_evals;
+      const int flag = problem_->CalcDerivatives(t, y_map, f1);
+      yd[j] = saved;
+      if (flag != 0) {
+        RecordCallbackError("the derivative evaluation for the Jacobian returned %d at t = %.17g "
+                            "s: %s",
+                            flag, t, Text(problem_->last_error()));
+        return flag;
+      }
+      const int bad = internal::FirstNonFinite(f1);
+      if (bad >= 0) {
+        RecordCallbackError("the derivative of state %d is %g at t = %.17g s (Jacobian)", bad,
+                            f1[bad], t);
+        return 1;
+      }
+      Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (f1 - f0) / inc;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s: %s", t, e.what());
+  } catch (...) {
+    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s", t);
   }
   return -1;
 }

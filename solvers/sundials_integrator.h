@@ -65,10 +65,27 @@ class SundialsIntegrator : public Integrator {
   [[noreturn]] void ThrowError(const char* function, const std::string& reason);
   /// Call right after the solver's (Re)Init: later counters count from there.
   void CountersRestarted();
+  /// Takes one throwaway step of y' = -y from y = 0 (the callbacks answer it without calling
+  /// the problem) so that SUNDIALS does its lazy first-step allocations (linear-solver and
+  /// interpolation memory) in the constructor instead of in the first Step. Call at the end of
+  /// the subclass constructor, after the solver is set up at t = 0 with y_ = 0.
+  void WarmUp();
+  bool warming_up() const { return warming_up_; }
+
   /// Counts one evaluation of the zero-crossing functions.
   void CountZeroCrossingEval() { ++own_.zc_evals; }
+  /// Counts one evaluation of f (or F) made outside the solver's own counters.
+  void CountResidualEval() { ++own_.rhs_evals; }
   /// Records the message of a failed callback for the next SolverError.
   void RecordCallbackError(const char* format, ...);
+
+  /// Difference-quotient dense Jacobian of f into `jac` (column j = (f(t, y + d_j e_j) -
+  /// f(t, y)) / d_j, with CVODE's increments d_j = max(sqrt(eps) |y_j|, d_min / w_j), w the
+  /// error weights in ewt_, d_min = 1000 |h| eps nx ||f||_w). SUNDIALS 6.4's own dense DQ
+  /// Jacobians allocate an N_Vector header per call, which breaks the allocation-free loop.
+  /// `work` is a scratch vector of size nx.
+  int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h,
+                        N_Vector work);
 
   /// Callback bodies: never throw, pass the problem's return codes through, and turn a NaN
   /// or Inf derivative into a recoverable failure (+1) so that the solver retries smaller.
@@ -86,6 +103,7 @@ class SundialsIntegrator : public Integrator {
   int ng_;
   internal::ContextPtr context_;  // destroyed last: declared first
   internal::NVectorPtr y_;        // (nx x 1) the solver's state
+  internal::NVectorPtr ewt_;      // (nx x 1) error weights, for the Jacobian
   std::vector<int> root_info_;    // (ng x 1) CVodeGetRootInfo & co.
   Eigen::VectorXd xdot_;          // (nx x 1) scratch for DoAdvanceTinyGap
 
@@ -94,6 +112,7 @@ class SundialsIntegrator : public Integrator {
   void UpdateStats();
 
   bool started_ = false;
+  bool warming_up_ = false;
   bool needs_restart_ = false;  // the solver's internal time is not t_
   bool solver_live_ = false;    // counters_at_restart_ is valid
   IntegratorStats finished_;    // counters of earlier solver runs (before the last ReInit)
