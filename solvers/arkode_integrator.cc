@@ -1,19 +1,26 @@
 #include "solvers/arkode_integrator.h"
 
+#include <arkode/arkode_arkstep.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
-#include <arkode/arkode_arkstep.h>
-
 namespace twinblocks::solvers {
+namespace {
+
+// Restarts with a shorter first step after a recoverable failure of f (explicit ARKStep).
+constexpr int kMaxRecoveries = 20;
+
+}  // namespace
 
 void ArkodeIntegrator::MemoryDeleter::operator()(void* mem) const { ARKStepFree(&mem); }
 
 ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
                                    const IntegratorOptions& options)
-    : SundialsIntegrator(method == ArkodeMethod::kExplicit ? "arkode-erk" : "arkode-dirk",
-                         problem, options, problem->num_states(),
+    : SundialsIntegrator(method == ArkodeMethod::kExplicit ? "arkode-erk" : "arkode-dirk", problem,
+                         options, problem->num_states(),
                          options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
       method_(method) {
   if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
@@ -71,8 +78,8 @@ int ArkodeIntegrator::JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMat
 void ArkodeIntegrator::DoReInit(double t) {
   const bool explicit_rhs = method_ == ArkodeMethod::kExplicit;
   ARKRhsFn rhs = &SundialsIntegrator::RhsCallback;
-  CheckFlag(ARKStepReInit(mem_.get(), explicit_rhs ? rhs : nullptr, explicit_rhs ? nullptr : rhs,
-                          t, y_.get()),
+  CheckFlag(ARKStepReInit(mem_.get(), explicit_rhs ? rhs : nullptr, explicit_rhs ? nullptr : rhs, t,
+                          y_.get()),
             "ARKStepReInit");
   CountersRestarted();
 }
@@ -82,7 +89,25 @@ void ArkodeIntegrator::DoSetStopTime(double t_stop) {
 }
 
 int ArkodeIntegrator::DoStep(double t_stop, double* t_reached) {
-  return ARKStepEvolve(mem_.get(), t_stop, y_.get(), t_reached, ARK_ONE_STEP);
+  int flag = ARKStepEvolve(mem_.get(), t_stop, y_.get(), t_reached, ARK_ONE_STEP);
+  if (method_ != ArkodeMethod::kExplicit || warming_up()) return flag;
+  // ARKStep's explicit methods treat a recoverable failure of f as fatal. Do what the other
+  // solvers do instead: restart at the last accepted step with a quarter of the failed step.
+  for (int retry = 0;
+       retry < kMaxRecoveries && flag == ARK_UNREC_RHSFUNC_ERR && last_rhs_flag() > 0; ++retry) {
+    double h_failed = 0.0;
+    ARKStepGetCurrentStep(mem_.get(), &h_failed);
+    CountRejectedStep();
+    Restart(t_);
+    CheckFlag(ARKStepSetInitStep(mem_.get(), 0.25 * std::min(h_failed, t_stop - t_)),
+              "ARKStepSetInitStep");
+    DoSetStopTime(t_stop);
+    flag = ARKStepEvolve(mem_.get(), t_stop, y_.get(), t_reached, ARK_ONE_STEP);
+    // Later restarts choose their first step as configured again.
+    CheckFlag(ARKStepSetInitStep(mem_.get(), std::max(options_.initial_step, 0.0)),
+              "ARKStepSetInitStep");
+  }
+  return flag;
 }
 
 void ArkodeIntegrator::DoGetRootInfo() {

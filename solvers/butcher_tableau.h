@@ -1,8 +1,7 @@
 #pragma once
 
-#include <string>
-
 #include <Eigen/Core>
+#include <string>
 
 namespace twinblocks::solvers {
 

@@ -1,11 +1,11 @@
 #include "solvers/cvode_integrator.h"
 
+#include <cvode/cvode.h>
+#include <cvode/cvode_ls.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
-
-#include <cvode/cvode.h>
-#include <cvode/cvode_ls.h>
 
 namespace twinblocks::solvers {
 

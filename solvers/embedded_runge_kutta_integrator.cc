@@ -13,11 +13,11 @@ namespace twinblocks::solvers {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kSafety = 0.9;          // step-size safety factor
-constexpr double kMinRatio = 0.2;        // smallest step ratio after an error test
-constexpr double kMaxRatio = 10.0;       // largest step ratio after an accepted step
-constexpr double kFailureRatio = 0.25;   // step ratio after a failed evaluation
-constexpr double kStretch = 1.1;         // a step within 10% of t_stop is stretched onto it
+constexpr double kSafety = 0.9;         // step-size safety factor
+constexpr double kMinRatio = 0.2;       // smallest step ratio after an error test
+constexpr double kMaxRatio = 10.0;      // largest step ratio after an accepted step
+constexpr double kFailureRatio = 0.25;  // step ratio after a failed evaluation
+constexpr double kStretch = 1.1;        // a step within 10% of t_stop is stretched onto it
 constexpr long kDefaultMaxAttempts = 100;
 constexpr int kMaxLocateIterations = 200;
 
@@ -32,8 +32,7 @@ constexpr double kD7 = 69997945.0 / 29380423.0;
 
 }  // namespace
 
-EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name,
-                                                           ButcherTableau tableau,
+EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, ButcherTableau tableau,
                                                            DenseOutput dense, double pi_beta,
                                                            OdeProblem* problem,
                                                            const IntegratorOptions& options)
@@ -80,8 +79,7 @@ void EmbeddedRungeKuttaIntegrator::ThrowEvaluationFailure(const char* what, int 
   throw SolverError(os.str(), t_);
 }
 
-int EmbeddedRungeKuttaIntegrator::EvalDerivatives(double t, const Eigen::VectorXd& x,
-                                                  int column) {
+int EmbeddedRungeKuttaIntegrator::EvalDerivatives(double t, const Eigen::VectorXd& x, int column) {
   ++stats_.rhs_evals;
   const int flag = problem_->CalcDerivatives(t, x, k_.col(column));
   if (flag < 0) ThrowEvaluationFailure("the derivative evaluation", flag, t);
@@ -108,8 +106,8 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   if (flag != 0) {
     std::ostringstream os;
     os.precision(17);
-    os << name_ << ": the derivative at the restart t = " << t << " s is not usable (code "
-       << flag << ")";
+    os << name_ << ": the derivative at the restart t = " << t << " s is not usable (code " << flag
+       << ")";
     if (last_nonfinite_ >= 0) os << ": derivative of state " << last_nonfinite_ << " is not finite";
     throw SolverError(os.str(), t_);
   }
@@ -171,8 +169,8 @@ double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max
   }
   der2 = std::sqrt(der2) / h;
   const double der12 = std::max(std::abs(der2), std::sqrt(dnf));
-  const double h1 = der12 <= 1e-15 ? std::max(1e-6, h * 1e-3)
-                                   : std::pow(0.01 / der12, 1.0 / tableau_.order);
+  const double h1 =
+      der12 <= 1e-15 ? std::max(1e-6, h * 1e-3) : std::pow(0.01 / der12, 1.0 / tableau_.order);
   return std::min({100.0 * h, h1, h_max});
 }
 
@@ -279,8 +277,8 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
     if (h < h_min) {
       std::ostringstream os;
       os.precision(17);
-      os << name_ << ": step size underflow at t = " << t_ << " s (h = " << h << " s < "
-         << h_min << " s)";
+      os << name_ << ": step size underflow at t = " << t_ << " s (h = " << h << " s < " << h_min
+         << " s)";
       if (last_nonfinite_ >= 0) {
         os << ": the derivative of state " << last_nonfinite_ << " is NaN or Inf";
       } else if (flag > 0) {

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <string>
 #include <string_view>
-
-#include <Eigen/Core>
 
 #include "solvers/butcher_tableau.h"
 #include "solvers/integrator.h"
@@ -67,28 +66,28 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   double pi_beta_;
   Eigen::VectorXd e_;  // (s x 1) b - b_hat
   int nx_;
-  int ng_;             // zero-crossing functions located (0 when location is off)
+  int ng_;  // zero-crossing functions located (0 when location is off)
   bool started_ = false;
-  bool fsal_valid_ = false;     // k_.col(0) holds f(t_, x_)
-  double h_next_ = 0.0;         // s, proposed size of the next step, 0: estimate it
-  double h_last_ = 0.0;         // s, last accepted step, before any cut to land on t_stop
-  double err_old_ = 1e-4;       // error norm of the last accepted step (PI controller)
-  int last_nonfinite_ = -1;     // state whose derivative went bad in the last rejection
+  bool fsal_valid_ = false;  // k_.col(0) holds f(t_, x_)
+  double h_next_ = 0.0;      // s, proposed size of the next step, 0: estimate it
+  double h_last_ = 0.0;      // s, last accepted step, before any cut to land on t_stop
+  double err_old_ = 1e-4;    // error norm of the last accepted step (PI controller)
+  int last_nonfinite_ = -1;  // state whose derivative went bad in the last rejection
 
   // The step being accepted, for dense output: from (t_step_, x_) to (t_step_ + h_step_, x_new_).
   double t_step_ = 0.0;
   double h_step_ = 0.0;
   double t_step_end_ = 0.0;  // exactly t_stop when the step lands on it
 
-  Eigen::MatrixXd k_;        // (nx x s) stage derivatives; col 0 is f(t_, x_)
-  Eigen::VectorXd x_stage_;  // (nx x 1)
-  Eigen::VectorXd x_new_;    // (nx x 1) candidate end state
-  Eigen::VectorXd err_;      // (nx x 1) local error estimate
+  Eigen::MatrixXd k_;             // (nx x s) stage derivatives; col 0 is f(t_, x_)
+  Eigen::VectorXd x_stage_;       // (nx x 1)
+  Eigen::VectorXd x_new_;         // (nx x 1) candidate end state
+  Eigen::VectorXd err_;           // (nx x 1) local error estimate
   Eigen::MatrixXd dense_coeffs_;  // (nx x 4) DOPRI5 continuous extension r2..r5
   Eigen::VectorXd x_interp_;      // (nx x 1)
-  Eigen::VectorXd g0_;      // (ng x 1) g at (t_, x_)
-  Eigen::VectorXd g1_;      // (ng x 1) g at the end of the step
-  Eigen::VectorXd g_lo_;    // (ng x 1) bracket ends during location
+  Eigen::VectorXd g0_;            // (ng x 1) g at (t_, x_)
+  Eigen::VectorXd g1_;            // (ng x 1) g at the end of the step
+  Eigen::VectorXd g_lo_;          // (ng x 1) bracket ends during location
   Eigen::VectorXd g_hi_;
   Eigen::VectorXd g_mid_;
 };

@@ -16,8 +16,7 @@ constexpr double kLandingTolerance = 1e-9;
 
 }  // namespace
 
-ExplicitRungeKuttaIntegrator::ExplicitRungeKuttaIntegrator(std::string name,
-                                                           ButcherTableau tableau,
+ExplicitRungeKuttaIntegrator::ExplicitRungeKuttaIntegrator(std::string name, ButcherTableau tableau,
                                                            OdeProblem* problem,
                                                            const IntegratorOptions& options)
     : Integrator(problem, options),

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <string>
 #include <string_view>
-
-#include <Eigen/Core>
 
 #include "solvers/butcher_tableau.h"
 #include "solvers/integrator.h"
@@ -37,11 +36,11 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
   ButcherTableau tableau_;
   int nx_;
   bool started_ = false;
-  double t_base_ = 0.0;       // s, last time landed on exactly (Reset or a t_stop)
+  double t_base_ = 0.0;        // s, last time landed on exactly (Reset or a t_stop)
   long steps_since_base_ = 0;  // full steps taken since t_base_
-  Eigen::MatrixXd k_;         // (nx x s) stage derivatives
-  Eigen::VectorXd x_stage_;   // (nx x 1) argument of the current stage
-  Eigen::VectorXd x_new_;     // (nx x 1) candidate state at the end of the step
+  Eigen::MatrixXd k_;          // (nx x s) stage derivatives
+  Eigen::VectorXd x_stage_;    // (nx x 1) argument of the current stage
+  Eigen::VectorXd x_new_;      // (nx x 1) candidate state at the end of the step
 };
 
 }  // namespace twinblocks::solvers

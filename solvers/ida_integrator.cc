@@ -1,14 +1,14 @@
 #include "solvers/ida_integrator.h"
 
+#include <ida/ida.h>
+#include <ida/ida_ls.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <limits>
 #include <stdexcept>
-
-#include <ida/ida.h>
-#include <ida/ida_ls.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include "solvers/detail/step_helpers.h"
 
@@ -17,8 +17,7 @@ namespace twinblocks::solvers {
 /// The ODE x' = f(t, x) seen as the residual x' - f(t, x): every variable is differential.
 class IdaIntegrator::OdeResidual final : public DaeProblem {
  public:
-  explicit OdeResidual(OdeProblem* ode)
-      : ode_(ode), f_(Eigen::VectorXd::Zero(ode->num_states())) {}
+  explicit OdeResidual(OdeProblem* ode) : ode_(ode), f_(Eigen::VectorXd::Zero(ode->num_states())) {}
 
   int num_states() const override { return ode_->num_states(); }
 
@@ -88,8 +87,7 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
   mem_.reset(IDACreate(context_.get()));
   if (!mem_) throw std::runtime_error("ida: IDACreate failed");
   void* mem = mem_.get();
-  CheckFlag(IDASetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
-            "IDASetErrHandlerFn");
+  CheckFlag(IDASetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this), "IDASetErrHandlerFn");
   CheckFlag(IDAInit(mem, &IdaIntegrator::ResidualCallback, 0.0, y_.get(), yp_.get()), "IDAInit");
   CheckFlag(IDASetUserData(mem, this), "IDASetUserData");
   CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
@@ -181,8 +179,8 @@ int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
   return -1;
 }
 
-int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp,
-                                        N_Vector r, SUNMatrix jac, N_Vector work) {
+int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
+                                        SUNMatrix jac, N_Vector work) {
   // dF/dy + cj dF/dy' by differences along (e_j, cj e_j), with IDA's increments.
   try {
     double h = 0.0;
@@ -199,8 +197,7 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
     for (int j = 0; j < nx_; ++j) {
       const double y_saved = yd[j];
       const double yp_saved = ypd[j];
-      double inc = std::max(srur * std::max(std::abs(y_saved), std::abs(h * yp_saved)),
-                            1.0 / w[j]);
+      double inc = std::max(srur * std::max(std::abs(y_saved), std::abs(h * yp_saved)), 1.0 / w[j]);
       if (h * yp_saved < 0.0) inc = -inc;
       inc = (y_saved + inc) - y_saved;  // the increment actually representable
       yd[j] = y_saved + inc;
@@ -210,9 +207,10 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
       yd[j] = y_saved;
       ypd[j] = yp_saved;
       if (flag != 0) {
-        RecordCallbackError("the residual evaluation for the Jacobian returned %d at t = %.17g "
-                            "s: %s",
-                            flag, t, Text(dae_->last_error()));
+        RecordCallbackError(
+            "the residual evaluation for the Jacobian returned %d at t = %.17g "
+            "s: %s",
+            flag, t, Text(dae_->last_error()));
         return flag;
       }
       if (internal::FirstNonFinite(r1) >= 0) return 1;
@@ -228,8 +226,8 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
 }
 
 int IdaIntegrator::JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
-                                    SUNMatrix jac, void* user_data, N_Vector tmp1,
-                                    N_Vector tmp2, N_Vector tmp3) {
+                                    SUNMatrix jac, void* user_data, N_Vector tmp1, N_Vector tmp2,
+                                    N_Vector tmp3) {
   auto* self = static_cast<IdaIntegrator*>(user_data);
   if (self->warming_up()) {
     SUNMatZero(jac);
@@ -244,8 +242,7 @@ int IdaIntegrator::ResidualCallback(double t, N_Vector y, N_Vector yp, N_Vector 
   return static_cast<IdaIntegrator*>(user_data)->EvalResidual(t, y, yp, r);
 }
 
-int IdaIntegrator::DaeRootCallback(double t, N_Vector y, N_Vector yp, double* g,
-                                   void* user_data) {
+int IdaIntegrator::DaeRootCallback(double t, N_Vector y, N_Vector yp, double* g, void* user_data) {
   return static_cast<IdaIntegrator*>(user_data)->EvalDaeRoots(t, y, yp, g);
 }
 

@@ -48,8 +48,8 @@ class IdaIntegrator final : public SundialsIntegrator {
   void DoAdvanceTinyGap(double h) override;
 
   int EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r);
-  int CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
-                           SUNMatrix jac, N_Vector work);
+  int CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix jac,
+                           N_Vector work);
   static int JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
                               SUNMatrix jac, void* user_data, N_Vector tmp1, N_Vector tmp2,
                               N_Vector tmp3);
@@ -60,9 +60,9 @@ class IdaIntegrator final : public SundialsIntegrator {
   std::unique_ptr<OdeResidual> ode_residual_;  // set when integrating an OdeProblem
   DaeProblem* dae_;
   bool has_algebraic_ = false;
-  double h_last_ = 0.0;             // s, last step of the previous run (IDACalcIC's scale)
-  internal::NVectorPtr yp_;         // (n x 1) y'
-  internal::NVectorPtr id_;         // (n x 1) 1: differential, 0: algebraic
+  double h_last_ = 0.0;      // s, last step of the previous run (IDACalcIC's scale)
+  internal::NVectorPtr yp_;  // (n x 1) y'
+  internal::NVectorPtr id_;  // (n x 1) 1: differential, 0: algebraic
   internal::MatrixPtr jacobian_;
   internal::LinearSolverPtr linear_solver_;
   std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last

@@ -92,19 +92,17 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
                                                           options);
   }
   if (n == "ode5") {
-    return std::make_unique<ExplicitRungeKuttaIntegrator>(
-        n, DropFsalStage(DormandPrinceTableau()), problem, options);
+    return std::make_unique<ExplicitRungeKuttaIntegrator>(n, DropFsalStage(DormandPrinceTableau()),
+                                                          problem, options);
   }
   if (n == "ode23") {
-    return std::make_unique<EmbeddedRungeKuttaIntegrator>(n, BogackiShampineTableau(),
-                                                          DenseOutput::kHermite, 0.0, problem,
-                                                          options);
+    return std::make_unique<EmbeddedRungeKuttaIntegrator>(
+        n, BogackiShampineTableau(), DenseOutput::kHermite, 0.0, problem, options);
   }
   if (n == "ode45") {
     // beta = 0.04: Hairer's DOPRI5 choice for the PI (Lund) stabilization.
-    return std::make_unique<EmbeddedRungeKuttaIntegrator>(n, DormandPrinceTableau(),
-                                                          DenseOutput::kDormandPrince, 0.04,
-                                                          problem, options);
+    return std::make_unique<EmbeddedRungeKuttaIntegrator>(
+        n, DormandPrinceTableau(), DenseOutput::kDormandPrince, 0.04, problem, options);
   }
   if (n == "cvode-bdf") {
     return std::make_unique<CvodeIntegrator>(CvodeMethod::kBdf, problem, options);

@@ -1,13 +1,13 @@
 #include "solvers/sundials_integrator.h"
 
+#include <sunmatrix/sunmatrix_dense.h>
+
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <exception>
 #include <limits>
 #include <sstream>
-
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include "solvers/detail/step_helpers.h"
 
@@ -91,23 +91,24 @@ int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
   try {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
     Eigen::Map<Eigen::VectorXd> xdot = internal::AsEigen(ydot);
-    const int flag = problem_->CalcDerivatives(t, x, xdot);
-    if (flag != 0) {
-      RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t,
-                          Text(problem_->last_error()));
-      return flag;
+    last_rhs_flag_ = problem_->CalcDerivatives(t, x, xdot);
+    if (last_rhs_flag_ != 0) {
+      RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s",
+                          last_rhs_flag_, t, Text(problem_->last_error()));
+      return last_rhs_flag_;
     }
     const int bad = internal::FirstNonFinite(xdot);
     if (bad >= 0) {
       RecordCallbackError("the derivative of state %d is %g at t = %.17g s", bad, xdot[bad], t);
-      return 1;
+      last_rhs_flag_ = 1;
     }
-    return 0;
+    return last_rhs_flag_;
   } catch (const std::exception& e) {
     RecordCallbackError("the derivative evaluation threw at t = %.17g s: %s", t, e.what());
   } catch (...) {
     RecordCallbackError("the derivative evaluation threw at t = %.17g s", t);
   }
+  last_rhs_flag_ = -1;
   return -1;
 }
 
@@ -158,9 +159,10 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
       const int flag = problem_->CalcDerivatives(t, y_map, f1);
       yd[j] = saved;
       if (flag != 0) {
-        RecordCallbackError("the derivative evaluation for the Jacobian returned %d at t = %.17g "
-                            "s: %s",
-                            flag, t, Text(problem_->last_error()));
+        RecordCallbackError(
+            "the derivative evaluation for the Jacobian returned %d at t = %.17g "
+            "s: %s",
+            flag, t, Text(problem_->last_error()));
         return flag;
       }
       const int bad = internal::FirstNonFinite(f1);
@@ -266,8 +268,7 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   if (t_stop == t_) return result;
 
   const double gap = t_stop - t_;
-  if (nx_ == 0 ||
-      gap <= kTinyGapUlps * kEps * std::max(std::abs(t_), std::abs(t_stop))) {
+  if (nx_ == 0 || gap <= kTinyGapUlps * kEps * std::max(std::abs(t_), std::abs(t_stop))) {
     if (nx_ > 0) DoAdvanceTinyGap(gap);
     const int bad = internal::FirstNonFinite(x_);
     if (bad >= 0) {

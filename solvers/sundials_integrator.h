@@ -1,13 +1,12 @@
 #pragma once
 
+#include <nvector/nvector_serial.h>
+
+#include <Eigen/Core>
 #include <array>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nvector/nvector_serial.h>
-
-#include <Eigen/Core>
 
 #include "solvers/detail/sundials_handles.h"
 #include "solvers/integrator.h"
@@ -74,6 +73,13 @@ class SundialsIntegrator : public Integrator {
 
   /// Counts one evaluation of the zero-crossing functions.
   void CountZeroCrossingEval() { ++own_.zc_evals; }
+  /// Restarts the solver at (t, x_) (folding its counters into the totals).
+  void Restart(double t);
+  /// Counts a step attempt rejected outside the solver's own counters.
+  void CountRejectedStep() { ++own_.rejected_steps; }
+  /// The code the last failed evaluation of f returned (0 after a successful one).
+  int last_rhs_flag() const { return last_rhs_flag_; }
+
   /// Counts one evaluation of f (or F) made outside the solver's own counters.
   void CountResidualEval() { ++own_.rhs_evals; }
   /// Records the message of a failed callback for the next SolverError.
@@ -84,8 +90,7 @@ class SundialsIntegrator : public Integrator {
   /// error weights in ewt_, d_min = 1000 |h| eps nx ||f||_w). SUNDIALS 6.4's own dense DQ
   /// Jacobians allocate an N_Vector header per call, which breaks the allocation-free loop.
   /// `work` is a scratch vector of size nx.
-  int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h,
-                        N_Vector work);
+  int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h, N_Vector work);
 
   /// Callback bodies: never throw, pass the problem's return codes through, and turn a NaN
   /// or Inf derivative into a recoverable failure (+1) so that the solver retries smaller.
@@ -108,11 +113,11 @@ class SundialsIntegrator : public Integrator {
   Eigen::VectorXd xdot_;          // (nx x 1) scratch for DoAdvanceTinyGap
 
  private:
-  void Restart(double t);
   void UpdateStats();
 
   bool started_ = false;
   bool warming_up_ = false;
+  int last_rhs_flag_ = 0;
   bool needs_restart_ = false;  // the solver's internal time is not t_
   bool solver_live_ = false;    // counters_at_restart_ is valid
   IntegratorStats finished_;    // counters of earlier solver runs (before the last ReInit)

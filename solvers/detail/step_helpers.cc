@@ -5,8 +5,8 @@
 
 namespace twinblocks::solvers::internal {
 
-std::string NonFiniteStateMessage(std::string_view solver, int index, double value,
-                                  double t_from, double t_to) {
+std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
+                                  double t_to) {
   std::ostringstream os;
   os.precision(17);
   os << solver << ": state " << index << " became " << value << " in the step from t = " << t_from

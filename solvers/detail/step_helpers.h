@@ -1,9 +1,8 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <cmath>
 #include <string>
-
-#include <Eigen/Core>
 
 #include "solvers/integrator.h"
 
@@ -24,8 +23,8 @@ inline bool SignChanged(double g0, double g1) {
 }
 
 /// The message of the error a non-finite state raises.
-std::string NonFiniteStateMessage(std::string_view solver, int index, double value,
-                                  double t_from, double t_to);
+std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
+                                  double t_to);
 
 /// Throws std::invalid_argument when `x` does not have `nx` entries.
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx);

@@ -1,9 +1,9 @@
 #include "solvers/detail/sundials_handles.h"
 
-#include <stdexcept>
-
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
+
+#include <stdexcept>
 
 namespace twinblocks::solvers::internal {
 

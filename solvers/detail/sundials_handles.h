@@ -1,14 +1,13 @@
 #pragma once
 
-#include <memory>
-#include <type_traits>
-
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
 
 #include <Eigen/Core>
+#include <memory>
+#include <type_traits>
 
 namespace twinblocks::solvers::internal {
 

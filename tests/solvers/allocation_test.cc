@@ -4,13 +4,13 @@
 // executable interpose them; the real ones are __libc_*). That sees Eigen, SUNDIALS and
 // operator new alike. Counting is always on and costs one relaxed atomic increment.
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/solver_test_util.h"
@@ -73,8 +73,8 @@ TEST_P(AllocationTest, StepAndResetDoNotAllocate) {
     if (k % 10 == 0) integrator->Reset(integrator->time(), integrator->state());
   }
   const long allocations = Allocations() - before;
-  std::printf("[ measure  ] %-11s %ld allocations in %ld steps and 20 resets\n",
-              GetParam().c_str(), allocations, steps);
+  std::printf("[ measure  ] %-11s %ld allocations in %ld steps and 20 resets\n", GetParam().c_str(),
+              allocations, steps);
   EXPECT_EQ(allocations, 0) << GetParam();
 }
 

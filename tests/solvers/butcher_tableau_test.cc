@@ -1,8 +1,8 @@
 #include "solvers/butcher_tableau.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace twinblocks::solvers {
 namespace {

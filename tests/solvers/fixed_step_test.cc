@@ -1,11 +1,11 @@
 // Fixed-step explicit Runge-Kutta integrators ode1 .. ode5.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/solver_test_util.h"
@@ -20,8 +20,8 @@ using testing::StepTo;
 struct OrderCase {
   std::string solver;
   int order;
-  double h;          // s, coarse step; the fine one is h/2
-  bool oscillator;   // the test problem: harmonic oscillator over [0, 10], else NonlinearPair
+  double h;         // s, coarse step; the fine one is h/2
+  bool oscillator;  // the test problem: harmonic oscillator over [0, 10], else NonlinearPair
 };
 
 void PrintTo(const OrderCase& c, std::ostream* os) { *os << c.solver << " h = " << c.h; }

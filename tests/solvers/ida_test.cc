@@ -1,10 +1,10 @@
 // IDA on a true DAE: the pendulum in Cartesian coordinates, index 1.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <numbers>
-
-#include <gtest/gtest.h>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/solver_test_util.h"
@@ -78,10 +78,11 @@ TEST(IdaTest, CartesianPendulumMatchesAngleForm) {
     max_lambda_error = std::max(
         max_lambda_error, std::abs(y[4] - (omega * omega + kGravity * std::cos(theta)) / kLength));
   }
-  std::printf("[ measure  ] ida pendulum over 10 s: max position error %.2e m, max length drift "
-              "%.2e m^2, max lambda error %.2e 1/s^2; %ld steps, %ld rejected, %ld residuals\n",
-              max_position_error, max_drift, max_lambda_error, ida->stats().steps,
-              ida->stats().rejected_steps, ida->stats().rhs_evals);
+  std::printf(
+      "[ measure  ] ida pendulum over 10 s: max position error %.2e m, max length drift "
+      "%.2e m^2, max lambda error %.2e 1/s^2; %ld steps, %ld rejected, %ld residuals\n",
+      max_position_error, max_drift, max_lambda_error, ida->stats().steps,
+      ida->stats().rejected_steps, ida->stats().rhs_evals);
   EXPECT_LT(max_position_error, 1e-5);
   EXPECT_LT(max_drift, 1e-5);
   EXPECT_LT(max_lambda_error, 1e-4);

@@ -1,8 +1,8 @@
-#include <stdexcept>
-#include <string>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/test_problems.h"
@@ -13,9 +13,9 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(IntegratorFactoryTest, NamesAreTheDocumentedOnesInOrder) {
-  const std::vector<std::string> expected = {"ode1",  "ode2",        "ode3",      "ode4",
-                                             "ode5",  "ode23",       "ode45",     "cvode-bdf",
-                                             "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
+  const std::vector<std::string> expected = {
+      "ode1",  "ode2",      "ode3",        "ode4",       "ode5",        "ode23",
+      "ode45", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
   EXPECT_EQ(IntegratorNames(), expected);
 }
 
@@ -55,8 +55,7 @@ TEST(IntegratorFactoryTest, WrongStateSizeOnResetThrows) {
   testing::HarmonicOscillator problem;
   for (const std::string& name : IntegratorNames()) {
     std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, {});
-    EXPECT_THROW(integrator->Reset(0.0, Eigen::VectorXd::Zero(3)), std::invalid_argument)
-        << name;
+    EXPECT_THROW(integrator->Reset(0.0, Eigen::VectorXd::Zero(3)), std::invalid_argument) << name;
   }
 }
 

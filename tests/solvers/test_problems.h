@@ -2,10 +2,9 @@
 
 // Small systems with known solutions for the solver tests.
 
+#include <Eigen/Core>
 #include <cmath>
 #include <limits>
-
-#include <Eigen/Core>
 
 #include "solvers/ode_problem.h"
 

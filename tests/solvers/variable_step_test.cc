@@ -1,11 +1,13 @@
 // Variable-step integrators: accuracy, step-size control, zero crossings.
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/solver_test_util.h"
@@ -32,8 +34,8 @@ TEST(Ode45Test, TightToleranceMatchesClosedFormTo1e9) {
   double max_error = 0.0;
   while (integrator->time() < 10.0) {
     integrator->Step(10.0);
-    max_error = std::max(max_error,
-                         (integrator->state() - problem.Exact(integrator->time(), x0)).norm());
+    max_error =
+        std::max(max_error, (integrator->state() - problem.Exact(integrator->time(), x0)).norm());
   }
   std::printf("[ measure  ] ode45 rtol 1e-10: max error %.3e over %ld steps\n", max_error,
               integrator->stats().steps);
@@ -198,6 +200,64 @@ TEST_P(VariableStepTest, LocationCanBeSwitchedOff) {
   integrator->Reset(0.0, Eigen::Vector2d(10.0, 0.0));
   while (integrator->time() < 2.0) EXPECT_FALSE(integrator->Step(2.0).zero_crossing);
   EXPECT_EQ(integrator->stats().zc_evals, 0);
+}
+
+// x' = -x, whose model refuses (returns +1, recoverable) to evaluate at x < 0. A first step of
+// 50 s sends explicit stages and implicit predictors there; the solvers must retry with
+// shorter steps and still reach e^-5 at t = 5.
+class RefusesNegative : public OdeProblem {
+ public:
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    if (x[0] < 0.0) return 1;
+    xdot[0] = -x[0];
+    return 0;
+  }
+};
+
+TEST_P(VariableStepTest, RecoverableFailureShortensTheStep) {
+  RefusesNegative problem;
+  IntegratorOptions options;
+  options.rtol = 1e-8;
+  options.atol = 1e-10;
+  options.initial_step = 50.0;
+  auto integrator = MakeIntegrator(GetParam(), &problem, options);
+  integrator->Reset(0.0, Eigen::VectorXd::Ones(1));
+  StepTo(integrator.get(), 5.0);
+  std::printf("[ measure  ] %-11s recovered: %ld steps, %ld rejected\n", GetParam().c_str(),
+              integrator->stats().steps, integrator->stats().rejected_steps);
+  EXPECT_NEAR(integrator->state()[0], std::exp(-5.0), 1e-6) << GetParam();
+  EXPECT_GT(integrator->stats().rejected_steps, 0) << GetParam();
+}
+
+// A C++ exception escaping the model is caught at the C boundary of SUNDIALS (or passes
+// through the Runge-Kutta code, which has none) and ends as an error naming its text.
+class Throws : public OdeProblem {
+ public:
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    if (t > 0.5) throw std::runtime_error("lookup table out of range");
+    xdot[0] = 1.0;
+    return 0;
+  }
+};
+
+TEST_P(VariableStepTest, ExceptionInTheModelBecomesAnError) {
+  Throws problem;
+  auto integrator = MakeIntegrator(GetParam(), &problem, {});
+  integrator->Reset(0.0, Eigen::VectorXd::Zero(1));
+  try {
+    StepTo(integrator.get(), 1.0);
+    FAIL() << GetParam() << ": no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("lookup table out of range")) << GetParam();
+    if (GetParam() != "ode45" && GetParam() != "ode23") {
+      EXPECT_NE(dynamic_cast<const SolverError*>(&e), nullptr) << GetParam();
+    }
+  }
+  EXPECT_LE(integrator->time(), 0.5 + 1e-12);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, VariableStepTest,
