@@ -48,7 +48,7 @@ RunResult Integrate(const std::string& solver, double rtol, double atol, double 
 // rtol = atol = 1e-10 (itself checked against cvode-bdf at 1e-10 to 1e-6). At t = 3000 the
 // solution is on a slow branch (y1 ~ -1.51, y2 ~ 1.2e-3), where a shift of the last jump by
 // dt moves y1 by about 1.2e-3 dt. Measured: with atol 1e-6, y1 is off by 3.9e-4 (the jumps
-// come 0.3 s early); atol 1e-10, used here, gives 3.7e-5 for 1.85x the steps.
+// come 0.3 s early); atol 1e-10, used here, gives 2.1e-5 for 1.8x the steps.
 TEST(StiffTest, VanDerPolMu1000CvodeBdfMatchesReference) {
   const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kEnd);
   const RunResult check = Integrate("cvode-bdf", 1e-10, 1e-10, kEnd);
