@@ -199,6 +199,9 @@ void Simulator::Initialize() {
   }
   output_index_ = 0;
   next_output_ = settings_.t_start;
+  x_interp_ = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  interpolate_rows_ = settings_.output_interval.has_value() && integrator_->has_dense_output() &&
+                      sys.num_continuous_states() > 0;
   MajorStep(/*first=*/true);
   integrator_->Reset(st.t, st.x);
   initialized_ = true;
@@ -270,8 +273,24 @@ double Simulator::NextStop() const {
     const blocks::SampleTime& rate = system_.rates()[r];
     stop = std::min(stop, rate.offset + static_cast<double>(st.rate_k[r]) * rate.period);
   }
-  if (settings_.output_interval) stop = std::min(stop, next_output_);
+  // Output times are stops only where no dense output can fill them in.
+  if (settings_.output_interval && !interpolate_rows_) stop = std::min(stop, next_output_);
   return stop;
+}
+
+void Simulator::RecordInterpolatedRows(double t_end_of_step) {
+  if (!interpolate_rows_) return;
+  // Rows strictly inside the step; one landing on its end is written by the major step.
+  while (next_output_ < t_end_of_step) {
+    integrator_->Interpolate(next_output_, x_interp_);
+    // Continuous outputs at the row's time with modes held; discrete outputs keep their
+    // values from the last hit, as they would in a minor step.
+    CalcMinorOutputs(next_output_, x_interp_.data());
+    recording_.Append(next_output_, state_.signals.data());
+    ++output_index_;
+    next_output_ =
+        settings_.t_start + static_cast<double>(output_index_) * *settings_.output_interval;
+  }
 }
 
 bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
@@ -298,8 +317,11 @@ bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
   while (hi - lo > tol) {
     const double mid = 0.5 * (lo + hi);
     eval(mid, gm);
+    // Exactly zero is not crossed yet: the major step must see the far side.
     bool left = false;
-    for (int i = 0; i < nzc; ++i) left = left || crossed(g0[i], gm[i]);
+    for (int i = 0; i < nzc; ++i) {
+      left = left || (g0[i] > 0 && gm[i] < 0) || (g0[i] < 0 && gm[i] > 0);
+    }
     if (left) {
       hi = mid;
     } else {
@@ -330,6 +352,7 @@ void Simulator::Advance() {
     ++stats_.solver.steps;
   } else {
     const solvers::StepResult r = integrator_->Step(t_stop);
+    RecordInterpolatedRows(r.t);
     st.t = r.t;
     st.x = integrator_->state();
     crossing = r.zero_crossing;

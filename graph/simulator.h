@@ -91,6 +91,9 @@ class Simulator {
   void Advance();
   void MajorStep(bool first);
   double NextStop() const;
+  /// Records the output rows that fall strictly inside the last solver step, from the
+  /// solver's dense output (variable-step solvers with output_interval set).
+  void RecordInterpolatedRows(double t_end_of_step);
   /// Locates a zero crossing in time for a model without continuous states.
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
   void CalcMinorOutputs(double t, double* x);
@@ -107,6 +110,8 @@ class Simulator {
   double next_breakpoint_ = 0.0;
   double next_output_ = 0.0;
   long output_index_ = 0;
+  Eigen::VectorXd x_interp_;        ///< nx: interpolated states for output rows
+  bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
   bool last_major_hit_ = false;
   int current_block_ = -1;  ///< the block being evaluated, for error messages

@@ -110,6 +110,10 @@ int ArkodeIntegrator::DoStep(double t_stop, double* t_reached) {
   return flag;
 }
 
+int ArkodeIntegrator::DoGetDky(double t, N_Vector out) {
+  return ARKStepGetDky(mem_.get(), t, 0, out);
+}
+
 void ArkodeIntegrator::DoGetRootInfo() {
   CheckFlag(ARKStepGetRootInfo(mem_.get(), root_info_.data()), "ARKStepGetRootInfo");
 }

@@ -31,6 +31,7 @@ class ArkodeIntegrator final : public SundialsIntegrator {
   void DoSetStopTime(double t_stop) override;
   int DoStep(double t_stop, double* t_reached) override;
   void DoGetRootInfo() override;
+  int DoGetDky(double t, N_Vector out) override;
   void DoReadCounters(IntegratorStats* counters) override;
   std::string FlagName(int flag) const override;
   const char* step_function_name() const override { return "ARKStepEvolve"; }

@@ -61,6 +61,8 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
   x_new_ = Eigen::VectorXd::Zero(nx_);
   err_ = Eigen::VectorXd::Zero(nx_);
   dense_coeffs_ = Eigen::MatrixXd::Zero(nx_, 4);
+  dense_saved_ = Eigen::MatrixXd::Zero(nx_, 4);
+  dense_base_ = Eigen::VectorXd::Zero(nx_);
   x_interp_ = Eigen::VectorXd::Zero(nx_);
   g0_ = Eigen::VectorXd::Zero(ng_);
   g1_ = Eigen::VectorXd::Zero(ng_);
@@ -101,6 +103,7 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   t_ = t;
   x_ = x;
   fsal_valid_ = false;
+  dense_valid_ = false;
   // The right-hand side may have jumped: the FSAL derivative of the old step is stale.
   const int flag = EvalDerivatives(t_, x_, 0);
   if (flag != 0) {
@@ -298,6 +301,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
     throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_end), t_);
   }
 
+  CaptureDenseOutput();
   double t_reached = t_end;
   bool fsal_ok = true;
   if (ng_ > 0) {
@@ -334,6 +338,44 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   if (result.zero_crossing) ProbeZeroStartValues();
   result.t = t_;
   return result;
+}
+
+void EmbeddedRungeKuttaIntegrator::CaptureDenseOutput() {
+  dense_base_ = x_;
+  dense_t0_ = t_step_;
+  dense_h_ = h_step_;
+  if (dense_ == DenseOutput::kDormandPrince) {
+    PrepareDenseOutput();
+    dense_saved_ = dense_coeffs_;
+  } else {
+    dense_saved_.col(0) = x_new_ - x_;
+    dense_saved_.col(1) = k_.col(0);
+    dense_saved_.col(2) = k_.col(tableau_.num_stages() - 1);
+  }
+  dense_valid_ = true;
+}
+
+void EmbeddedRungeKuttaIntegrator::Interpolate(double t, Eigen::Ref<Eigen::VectorXd> x) {
+  if (!dense_valid_ || t == t_) {
+    x = x_;
+    return;
+  }
+  const double h = dense_h_;
+  const double theta = (t - dense_t0_) / h;
+  const double theta1 = 1.0 - theta;
+  if (dense_ == DenseOutput::kDormandPrince) {
+    const double c3 = theta * theta1;
+    const double c4 = c3 * theta;
+    const double c5 = c4 * theta1;
+    x.noalias() = dense_base_ + theta * dense_saved_.col(0) + c3 * dense_saved_.col(1) +
+                  c4 * dense_saved_.col(2) + c5 * dense_saved_.col(3);
+  } else {
+    const double cd = theta - theta * theta1 * (1.0 - 2.0 * theta);
+    const double c0 = theta * theta1 * theta1 * h;
+    const double c1 = -theta * theta * theta1 * h;
+    x.noalias() = dense_base_ + cd * dense_saved_.col(0) + c0 * dense_saved_.col(1) +
+                  c1 * dense_saved_.col(2);
+  }
 }
 
 void EmbeddedRungeKuttaIntegrator::PrepareDenseOutput() {
@@ -405,9 +447,11 @@ double EmbeddedRungeKuttaIntegrator::LocateZeroCrossing() {
     ++stats_.zc_evals;
     const int flag = problem_->CalcZeroCrossings(t_mid, x_interp_, g_mid_);
     if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_mid);
+    // A point where g is exactly zero counts as not crossed yet: the step must end on the
+    // far side.
     bool changed = false;
     for (int i = 0; i < ng_ && !changed; ++i) {
-      changed = internal::SignChanged(g_lo_[i], g_mid_[i]);
+      changed = internal::SignStrictlyChanged(g_lo_[i], g_mid_[i]);
     }
     if (changed) {
       t_hi = t_mid;
@@ -418,6 +462,11 @@ double EmbeddedRungeKuttaIntegrator::LocateZeroCrossing() {
     } else {
       t_lo = t_mid;
       g_lo_.swap(g_mid_);
+      // A function exactly zero here keeps its last nonzero value at the low end, so that the
+      // bracket still shows its sign change.
+      for (int i = 0; i < ng_; ++i) {
+        if (g_lo_[i] == 0.0) g_lo_[i] = g_mid_[i];
+      }
       if (last_side == -1) w_hi *= 0.5;
       w_lo = 1.0;
       last_side = -1;

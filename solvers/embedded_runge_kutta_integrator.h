@@ -46,6 +46,12 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
   StepResult Step(double t_stop) override;
 
+  bool has_dense_output() const override { return true; }
+  /// Dense output of the last accepted step: DOPRI5's fourth-order continuous extension for
+  /// ode45, cubic Hermite for ode23. After a located crossing it still covers the step up to
+  /// the crossing.
+  void Interpolate(double t, Eigen::Ref<Eigen::VectorXd> x) override;
+
   /// The size the next step will try (s), 0 before the first step.
   double next_step_size() const { return h_next_; }
 
@@ -54,6 +60,8 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   int EvalDerivatives(double t, const Eigen::VectorXd& x, int column);
   void ProbeZeroStartValues();
   void PrepareDenseOutput();
+  // Keeps the dense output of the step being accepted for use after Step returns.
+  void CaptureDenseOutput();
   // Writes the dense output of the step being accepted at t in [t_step_, t_step_ + h_step_].
   void Interpolate(double t, Eigen::VectorXd* x) const;
   double LocateZeroCrossing();
@@ -85,6 +93,13 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   Eigen::VectorXd err_;           // (nx x 1) local error estimate
   Eigen::MatrixXd dense_coeffs_;  // (nx x 4) DOPRI5 continuous extension r2..r5
   Eigen::VectorXd x_interp_;      // (nx x 1)
+  // The last accepted step's dense output, valid after Step returns: start state, start time,
+  // size, and coefficients (DOPRI5: r2..r5; Hermite: x1 - x0, f0, f1).
+  Eigen::VectorXd dense_base_;    // (nx x 1)
+  Eigen::MatrixXd dense_saved_;   // (nx x 4)
+  double dense_t0_ = 0.0;
+  double dense_h_ = 0.0;
+  bool dense_valid_ = false;
   Eigen::VectorXd g0_;            // (ng x 1) g at (t_, x_)
   Eigen::VectorXd g1_;            // (ng x 1) g at the end of the step
   Eigen::VectorXd g_lo_;          // (ng x 1) bracket ends during location

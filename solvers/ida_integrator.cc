@@ -279,6 +279,10 @@ int IdaIntegrator::DoStep(double t_stop, double* t_reached) {
   return IDASolve(mem_.get(), t_stop, t_reached, y_.get(), yp_.get(), IDA_ONE_STEP);
 }
 
+int IdaIntegrator::DoGetDky(double t, N_Vector out) {
+  return IDAGetDky(mem_.get(), t, 0, out);
+}
+
 void IdaIntegrator::DoGetRootInfo() {
   CheckFlag(IDAGetRootInfo(mem_.get(), root_info_.data()), "IDAGetRootInfo");
 }

@@ -42,6 +42,7 @@ class IdaIntegrator final : public SundialsIntegrator {
   void DoSetStopTime(double t_stop) override;
   int DoStep(double t_stop, double* t_reached) override;
   void DoGetRootInfo() override;
+  int DoGetDky(double t, N_Vector out) override;
   void DoReadCounters(IntegratorStats* counters) override;
   std::string FlagName(int flag) const override;
   const char* step_function_name() const override { return "IDASolve"; }

@@ -81,6 +81,18 @@ class Integrator {
   /// last accepted step.
   virtual StepResult Step(double t_stop) = 0;
 
+  /// True when the integrator keeps a continuous extension of its last step (dense output),
+  /// so that Interpolate works. The simulator then writes output rows between steps instead
+  /// of forcing the solver to stop at each output time.
+  virtual bool has_dense_output() const { return false; }
+
+  /// Writes x(t) (nx x 1) for t between the start of the last accepted step and time(),
+  /// from the dense output. Does not allocate.
+  /// @pre has_dense_output(), and t within the last step.
+  virtual void Interpolate(double t, Eigen::Ref<Eigen::VectorXd> x) {
+    throw std::logic_error(std::string(name()) + " has no dense output");
+  }
+
   /// Time and state after the last accepted step (or Reset).
   double time() const { return t_; }
   const Eigen::VectorXd& state() const { return x_; }

