@@ -80,8 +80,8 @@ int Run(const RunArgs& args) {
   std::printf("results: %s (%d rows, %d signals)\n", output.c_str(),
               sim.recording().num_rows(), static_cast<int>(system.logged_signals().size()));
   if (!outcome.ok) {
-    std::fprintf(stderr, "%s: %s (results up to t = %g s written)\n", args.model.c_str(),
-                 outcome.error.c_str(), outcome.t);
+    std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n",
+                 args.model.c_str(), outcome.error.c_str(), outcome.t, output.c_str());
     return kExitSimulationFailed;
   }
   return kExitOk;

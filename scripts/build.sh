@@ -4,7 +4,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${TWINBLOCKS_BUILD_DIR:-$root/build}"
-export CCACHE_DIR="${CCACHE_DIR:-$root/.ccache}"
 jobs="$(nproc)"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build "$build" -j "$jobs"

@@ -4,7 +4,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
-export CCACHE_DIR="${CCACHE_DIR:-$root/.ccache}"
 jobs="$(nproc)"
 
 "$root/scripts/build.sh"
