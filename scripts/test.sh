@@ -4,6 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 jobs="$(nproc)"
 
 "$root/scripts/build.sh"

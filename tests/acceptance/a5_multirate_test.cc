@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace twinblocks::testing {
@@ -50,6 +51,48 @@ TEST(A5Multirate, DiscretePidMatchesHandComputedSamples) {
     }
   }
 }
+
+}  // namespace
+}  // namespace twinblocks::testing
+
+namespace twinblocks::testing {
+namespace {
+
+// Every solver lands exactly on every sample hit of both rates (1e-3 s and 1e-2 s): each
+// k * Ts is a row time, bitwise, and the PID output changes only there.
+class A5SampleHits : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(A5SampleHits, EverySolverLandsOnEverySampleHit) {
+  const RunOutput out = RunModelFile("examples/multirate_pid.xml", [](auto* s) {
+    s->solver = GetParam();
+    s->t_end = 0.05;
+    s->step = 4e-4;  // fixed-step solvers: not a divisor of Ts, so landing takes shortened steps
+  });
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> u = Column(out.recording, "u");
+  size_t row = 0;
+  for (int k = 0; k <= 50; ++k) {
+    const double hit = k * 1e-3;  // the same double the simulator computes: offset + k * Ts
+    while (row < t.size() && t[row] < hit) ++row;
+    ASSERT_LT(row, t.size());
+    EXPECT_EQ(t[row], hit) << GetParam() << " missed the hit k = " << k;
+  }
+  for (size_t i = 1; i < t.size(); ++i) {
+    const double k = t[i] / 1e-3;
+    if (u[i] != u[i - 1]) EXPECT_EQ(k, std::round(k)) << "u changed between hits at " << t[i];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySolver, A5SampleHits,
+                         ::testing::ValuesIn(solvers::IntegratorNames()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace twinblocks::testing
