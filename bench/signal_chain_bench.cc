@@ -6,11 +6,11 @@
 // Counters: ns_per_block for the framework, ratio_to_hand_written against the same arithmetic
 // written by hand for this one model (timed in the same benchmark), and ns_per_op for that
 // hand-written loop on its own.
+#include <benchmark/benchmark.h>
+
 #include <chrono>
 #include <cmath>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bench/signal_chain_model.h"
 #include "graph/compile.h"
@@ -44,8 +44,7 @@ void BM_SignalChainOde4(benchmark::State& state) {
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     benchmark::DoNotOptimize(outcome.t);
     // Block output evaluations: every stage at each solver evaluation and each major step.
-    evaluations += static_cast<double>(sim.stats().solver.rhs_evals) *
-                       system.minor_order().size() +
+    evaluations += static_cast<double>(sim.stats().solver.rhs_evals) * system.minor_order().size() +
                    static_cast<double>(sim.stats().major_steps) * system.major_order().size();
   }
   state.counters["ns_per_block"] = seconds * 1e9 / evaluations;

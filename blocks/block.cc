@@ -49,8 +49,7 @@ void Block::Configure(const std::vector<int>& input_widths) {
   DoConfigure(input_widths);
   for (const OutputPort& p : outputs_) {
     if (p.width < 0) {
-      throw BlockError("the width of output '" + p.name + "' could not be determined", {},
-                       p.name);
+      throw BlockError("the width of output '" + p.name + "' could not be determined", {}, p.name);
     }
   }
 }

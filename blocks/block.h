@@ -24,16 +24,16 @@ class BlockWorkspace {
 /// is const and finds its slices through the offsets the compiler gave it. All arrays are
 /// allocated once before the run.
 struct Context {
-  double t = 0.0;                     ///< s, the time being evaluated
-  double* signals = nullptr;          ///< every port's signal, one flat buffer
-  double* x = nullptr;                ///< continuous states (nx); written only at major steps
-  double* xdot = nullptr;             ///< derivatives of x (nx)
-  double* xd = nullptr;               ///< discrete states
-  double* dwork = nullptr;            ///< per-block scratch that persists between steps
-  int* modes = nullptr;               ///< discrete modes of blocks with zero crossings
-  double* zc = nullptr;               ///< zero-crossing function values
-  const unsigned char* rate_hits = nullptr;      ///< per discrete rate: 1 if t is a hit
-  BlockWorkspace* const* workspaces = nullptr;   ///< per block, may be null
+  double t = 0.0;             ///< s, the time being evaluated
+  double* signals = nullptr;  ///< every port's signal, one flat buffer
+  double* x = nullptr;        ///< continuous states (nx); written only at major steps
+  double* xdot = nullptr;     ///< derivatives of x (nx)
+  double* xd = nullptr;       ///< discrete states
+  double* dwork = nullptr;    ///< per-block scratch that persists between steps
+  int* modes = nullptr;       ///< discrete modes of blocks with zero crossings
+  double* zc = nullptr;       ///< zero-crossing function values
+  const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
+  BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
 
   /// True at major steps (the start, accepted steps, sample hits, located crossings): blocks
   /// with modes choose them from their inputs and may reset continuous states. False inside
@@ -149,7 +149,10 @@ class Block {
   // ---- Declarations for DoConfigure (also allowed in constructors) ----
   void SetOutputWidth(int port, int width) { outputs_[port].width = width; }
   void DeclareContinuousStates(int n) { nx_ = n; }
-  void DeclareDiscreteStates(int n) { nxd_ = n; has_update_ = has_update_ || n > 0; }
+  void DeclareDiscreteStates(int n) {
+    nxd_ = n;
+    has_update_ = has_update_ || n > 0;
+  }
   void DeclareDWork(int n) { ndwork_ = n; }
   void DeclareModes(int n) { nmodes_ = n; }
   void DeclareZeroCrossings(int n) { nzc_ = n; }

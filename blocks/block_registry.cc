@@ -39,11 +39,16 @@ namespace {
 
 const char* KindName(ParamKind kind) {
   switch (kind) {
-    case ParamKind::kScalar: return "scalar";
-    case ParamKind::kVector: return "vector";
-    case ParamKind::kMatrix: return "matrix";
-    case ParamKind::kWord: return "word";
-    case ParamKind::kString: return "string";
+    case ParamKind::kScalar:
+      return "scalar";
+    case ParamKind::kVector:
+      return "vector";
+    case ParamKind::kMatrix:
+      return "matrix";
+    case ParamKind::kWord:
+      return "word";
+    case ParamKind::kString:
+      return "string";
   }
   return "";
 }

@@ -1,10 +1,10 @@
 #include "blocks/math_expression.h"
 
+#include <muParser.h>
+
 #include <cmath>
 #include <limits>
 #include <numbers>
-
-#include <muParser.h>
 
 namespace twinblocks::blocks {
 
@@ -15,9 +15,9 @@ double Atan2(double y, double x) { return std::atan2(y, x); }
 
 // Names the language reserves: constants and functions, built-in or ours.
 const char* const kReserved[] = {
-    "pi", "e", "inf", "deg", "atan2", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "tanh", "asinh", "acosh", "atanh", "log", "log2", "log10", "ln", "exp", "sqrt", "sign",
-    "rint", "abs", "min", "max", "sum", "avg"};
+    "pi",   "e",    "inf",  "deg",  "atan2", "sin",   "cos",   "tan", "asin", "acos",
+    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "log", "log2", "log10",
+    "ln",   "exp",  "sqrt", "sign", "rint",  "abs",   "min",   "max", "sum",  "avg"};
 
 }  // namespace
 

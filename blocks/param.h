@@ -1,20 +1,19 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <Eigen/Core>
 
 namespace twinblocks::blocks {
 
 /// How a parameter's text is read (spec/model-format.md, "Parameter values").
 enum class ParamKind {
-  kScalar,   ///< one expression
-  kVector,   ///< `[e1, e2]`, `0 0 -9.81`, or a scalar (a vector of one)
-  kMatrix,   ///< `[[a, b], [c, d]]`, or a vector (one row) or a scalar
-  kWord,     ///< one of `ParamSpec::words`
-  kString,   ///< free text: file names, tags, expressions evaluated by the block itself
+  kScalar,  ///< one expression
+  kVector,  ///< `[e1, e2]`, `0 0 -9.81`, or a scalar (a vector of one)
+  kMatrix,  ///< `[[a, b], [c, d]]`, or a vector (one row) or a scalar
+  kWord,    ///< one of `ParamSpec::words`
+  kString,  ///< free text: file names, tags, expressions evaluated by the block itself
 };
 
 /// One parameter of a block type: drives parsing, validation, docs and writing back.
@@ -24,8 +23,8 @@ struct ParamSpec {
   /// The default as it would be written in a model file; empty with `required` set means the
   /// user must give it, empty otherwise means "not set" (ParamValue::is_set() is false).
   std::string default_text;
-  std::string doc;                  ///< one line, with the unit
-  std::vector<std::string> words;   ///< the allowed words of a kWord parameter
+  std::string doc;                 ///< one line, with the unit
+  std::vector<std::string> words;  ///< the allowed words of a kWord parameter
   bool required = false;
 };
 
@@ -68,16 +67,16 @@ class Params {
 
   void Set(const std::string& name, ParamValue value);
 
-  bool has(const std::string& name) const;           ///< set by the user or by a default
+  bool has(const std::string& name) const;  ///< set by the user or by a default
   const ParamValue& Get(const std::string& name) const;
 
-  double Scalar(const std::string& name) const;      ///< @throws BlockError unless 1x1
-  int Integer(const std::string& name) const;        ///< a scalar that is a whole number
+  double Scalar(const std::string& name) const;           ///< @throws BlockError unless 1x1
+  int Integer(const std::string& name) const;             ///< a scalar that is a whole number
   Eigen::VectorXd Vector(const std::string& name) const;  ///< any 1 x n, n x 1
   Eigen::MatrixXd Matrix(const std::string& name) const;
   const std::string& Word(const std::string& name) const;
   const std::string& String(const std::string& name) const;
-  bool Bool(const std::string& name) const;          ///< word "true" / "false"
+  bool Bool(const std::string& name) const;  ///< word "true" / "false"
 
   /// Scalar model variables visible where the block was written (for blocks that evaluate
   /// expressions of their own, like Expression). Set by the compiler.

@@ -15,9 +15,12 @@ namespace {
 std::string RateText(const blocks::SampleTime& st) {
   using K = blocks::SampleTime::Kind;
   switch (st.kind) {
-    case K::kContinuous: return "continuous";
-    case K::kConstant: return "constant";
-    case K::kInherited: return "inherited";
+    case K::kContinuous:
+      return "continuous";
+    case K::kConstant:
+      return "constant";
+    case K::kInherited:
+      return "inherited";
     case K::kDiscrete:
       return "Ts=" + graph::FormatNumber(st.period) +
              (st.offset != 0.0 ? " offset=" + graph::FormatNumber(st.offset) : "");

@@ -29,13 +29,12 @@ struct Cluster {
   std::map<std::string, Cluster> children;
 };
 
-void PrintCluster(const graph::System& sys, const Cluster& c, const std::string& path,
-                  int depth) {
+void PrintCluster(const graph::System& sys, const Cluster& c, const std::string& path, int depth) {
   const std::string indent(2 * depth, ' ');
   for (int i : c.blocks) {
     std::printf("%s%s [label=%s];\n", indent.c_str(), Quote(sys.block_path(i)).c_str(),
-                ("\"" + Escape(sys.block_path(i).substr(sys.block_path(i).rfind('/') + 1)) +
-                 "\\n" + Escape(sys.block_type(i)) + "\"")
+                ("\"" + Escape(sys.block_path(i).substr(sys.block_path(i).rfind('/') + 1)) + "\\n" +
+                 Escape(sys.block_type(i)) + "\"")
                     .c_str());
   }
   for (const auto& [name, child] : c.children) {

@@ -12,7 +12,6 @@ int main(int argc, char** argv) {
   CLI::App app{"twinblocks: block-diagram digital twins, from XML models to results"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
-  std::vector<std::pair<CLI::App*, Runner>> commands;
   Runner run = AddRunCommand(app);
   Runner check = AddCheckCommand(app);
   Runner blocks = AddBlocksCommand(app);
@@ -35,10 +34,8 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "twinblocks: %s\n", e.what());
     return kExitBadInput;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "twinblocks: %s\n", e.what());
-    return kExitBadInput;
   } catch (const std::exception& e) {
+    // Bad settings (an unknown solver, a negative step) and unreadable files.
     std::fprintf(stderr, "twinblocks: %s\n", e.what());
     return kExitBadInput;
   }

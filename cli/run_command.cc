@@ -77,11 +77,11 @@ int Run(const RunArgs& args) {
   std::printf("%s: %s, t = [%g, %g] s\n", model.name.c_str(), settings.solver.c_str(),
               settings.t_start, outcome.t);
   std::printf("stats: %s\n", sim.stats().Summary(simulated).c_str());
-  std::printf("results: %s (%d rows, %d signals)\n", output.c_str(),
-              sim.recording().num_rows(), static_cast<int>(system.logged_signals().size()));
+  std::printf("results: %s (%d rows, %d signals)\n", output.c_str(), sim.recording().num_rows(),
+              static_cast<int>(system.logged_signals().size()));
   if (!outcome.ok) {
-    std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n",
-                 args.model.c_str(), outcome.error.c_str(), outcome.t, output.c_str());
+    std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
+                 outcome.error.c_str(), outcome.t, output.c_str());
     return kExitSimulationFailed;
   }
   return kExitOk;
@@ -92,10 +92,10 @@ int Run(const RunArgs& args) {
 Runner AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run", "Simulate a model and write its logged signals");
-  cmd->add_option("model", args->model, "Model file (.xml)")->required()->check(
-      CLI::ExistingFile);
+  cmd->add_option("model", args->model, "Model file (.xml)")->required()->check(CLI::ExistingFile);
   std::string solvers;
-  for (const std::string& s : solvers::IntegratorNames()) solvers += (solvers.empty() ? "" : " ") + s;
+  for (const std::string& s : solvers::IntegratorNames())
+    solvers += (solvers.empty() ? "" : " ") + s;
   cmd->add_option("--solver", args->solver, "Solver: " + solvers);
   cmd->add_option("--t-start", args->t_start, "Start time, s");
   cmd->add_option("--t-end", args->t_end, "End time, s");

@@ -1,14 +1,13 @@
 #include "graph/compile.h"
 
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <unordered_map>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/strong_components.hpp>
-#include <boost/graph/topological_sort.hpp>
 
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
@@ -47,9 +46,12 @@ std::string Join(const std::vector<std::string>& items, const char* sep = ", ") 
 
 std::string DescribeRate(const SampleTime& st) {
   switch (st.kind) {
-    case SampleTime::Kind::kContinuous: return "continuous";
-    case SampleTime::Kind::kConstant: return "constant";
-    case SampleTime::Kind::kInherited: return "inherited";
+    case SampleTime::Kind::kContinuous:
+      return "continuous";
+    case SampleTime::Kind::kConstant:
+      return "constant";
+    case SampleTime::Kind::kInherited:
+      return "inherited";
     case SampleTime::Kind::kDiscrete: {
       std::string s = "discrete Ts=" + FormatNumber(st.period);
       if (st.offset != 0.0) s += " offset=" + FormatNumber(st.offset);
@@ -89,8 +91,8 @@ class Compiler {
     std::string path;
     const BlockType* type = nullptr;
     SourceLocation where;
-    std::unique_ptr<Block> block;  ///< null for virtual blocks (Goto, From)
-    std::string tag;               ///< Goto/From
+    std::unique_ptr<Block> block;   ///< null for virtual blocks (Goto, From)
+    std::string tag;                ///< Goto/From
     std::vector<int> input_driver;  ///< per input: the flat output (block, port) feeding it
     std::vector<int> input_driver_port;
     bool configured = false;
@@ -100,9 +102,9 @@ class Compiler {
 
   enum class Role { kSource, kSink, kPhysical };
   struct Point {
-    std::string name;  ///< "path.port", for messages
+    std::string name;                   ///< "path.port", for messages
     Role role_outside = Role::kSource;  ///< how the point is seen from the diagram it is named in
-    int block = -1;    ///< real block output/input: flat index
+    int block = -1;                     ///< real block output/input: flat index
     int port = -1;
     bool is_real_output = false;
     bool is_real_input = false;
@@ -113,8 +115,8 @@ class Compiler {
 
   /// What a name in one diagram refers to, for resolving its connections.
   struct LocalName {
-    int flat = -1;                   ///< a real or virtual block
-    std::string instance_path;       ///< a subsystem or define instance
+    int flat = -1;              ///< a real or virtual block
+    std::string instance_path;  ///< a subsystem or define instance
     const std::vector<PortDecl>* instance_ports = nullptr;
   };
 
@@ -129,8 +131,9 @@ class Compiler {
   void EvaluateVariables() {
     for (const Variable& v : model_.variables) {
       if (blocks::MathExpression::IsReservedName(v.name)) {
-        FailAt(v.where, "variable '" + v.name + "' takes the name of a built-in constant or "
-                        "function; choose another name");
+        FailAt(v.where, "variable '" + v.name +
+                            "' takes the name of a built-in constant or "
+                            "function; choose another name");
       }
       try {
         root_scope_.Set(v.name, EvaluateNumeric(v.value, root_scope_));
@@ -152,23 +155,25 @@ class Compiler {
 
   void EvaluateSettings() {
     SimulationSettingsValues& s = system_.settings_;
-    static const char* const kKnown[] = {"solver", "t_start", "t_end", "step", "rtol", "atol",
-                                         "max_step", "initial_step", "output_interval",
-                                         "zero_crossings"};
+    static const char* const kKnown[] = {
+        "solver",   "t_start",      "t_end",           "step",          "rtol", "atol",
+        "max_step", "initial_step", "output_interval", "zero_crossings"};
     for (const Parameter& a : model_.simulation.attributes) {
       const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
                                      [&](const char* k) { return a.name == k; });
       if (!known) {
         std::vector<std::string> names(std::begin(kKnown), std::end(kKnown));
-        FailAt(model_.simulation.where, "unknown simulation attribute '" + a.name +
-                                            "'; valid attributes: " + Join(names));
+        FailAt(model_.simulation.where,
+               "unknown simulation attribute '" + a.name + "'; valid attributes: " + Join(names));
       }
       if (a.name == "solver") {
         s.solver = a.value;
       } else if (a.name == "zero_crossings") {
         if (a.value != "on" && a.value != "off") {
-          FailAt(model_.simulation.where, "simulation attribute 'zero_crossings' must be on or "
-                                          "off, got '" + a.value + "'");
+          FailAt(model_.simulation.where,
+                 "simulation attribute 'zero_crossings' must be on or "
+                 "off, got '" +
+                     a.value + "'");
         }
         s.zero_crossings = a.value == "on";
       } else {
@@ -219,8 +224,7 @@ class Compiler {
       try {
         params.Set(p.name, EvaluateParameter(text, *spec, scope));
       } catch (const ExpressionError& e) {
-        throw ModelError(node.where, path, type->name,
-                         "parameter '" + p.name + "': " + e.what());
+        throw ModelError(node.where, path, type->name, "parameter '" + p.name + "': " + e.what());
       }
     }
     for (const blocks::ParamSpec& spec : type->params) {
@@ -302,8 +306,12 @@ class Compiler {
       Point p;
       p.name = path + "." + d.name;
       switch (d.kind) {
-        case PortDecl::Kind::kInport: p.role_outside = Role::kSink; break;
-        case PortDecl::Kind::kOutport: p.role_outside = Role::kSource; break;
+        case PortDecl::Kind::kInport:
+          p.role_outside = Role::kSink;
+          break;
+        case PortDecl::Kind::kOutport:
+          p.role_outside = Role::kSource;
+          break;
         case PortDecl::Kind::kPhysical:
           p.role_outside = Role::kPhysical;
           p.domain = d.domain;
@@ -339,11 +347,10 @@ class Compiler {
         std::vector<std::string> valid = blocks::Catalog().Names();
         for (const Define& d : model_.defines) valid.push_back(d.name);
         for (const Define& d : model_.library) valid.push_back(d.name);
-        throw ModelError(node.where, path, node.type,
-                         "unknown block type '" + node.type + "'" +
-                             SuggestionFor(node.type, valid) +
-                             " (`twinblocks blocks` lists the catalog; defines: " +
-                             DefineNames() + ")");
+        throw ModelError(
+            node.where, path, node.type,
+            "unknown block type '" + node.type + "'" + SuggestionFor(node.type, valid) +
+                " (`twinblocks blocks` lists the catalog; defines: " + DefineNames() + ")");
       }
       Instantiate(node, path, scope, define_texts);
       const int flat = static_cast<int>(flat_.size()) - 1;
@@ -381,9 +388,9 @@ class Compiler {
     for (const Parameter& p : node.params) {
       if (std::find(def.params.begin(), def.params.end(), p.name) == def.params.end()) {
         throw ModelError(node.where, path, def.name,
-                         "unknown parameter '" + p.name + "'" +
-                             SuggestionFor(p.name, def.params) + "; parameters of define '" +
-                             def.name + "': " + (def.params.empty() ? "none" : Join(def.params)));
+                         "unknown parameter '" + p.name + "'" + SuggestionFor(p.name, def.params) +
+                             "; parameters of define '" + def.name +
+                             "': " + (def.params.empty() ? "none" : Join(def.params)));
       }
       texts[p.name] = p.value;
       try {
@@ -391,8 +398,7 @@ class Compiler {
       } catch (const ExpressionError& e) {
         // A plain name that is no variable is a word (shape="cylinder"): kept as text.
         if (!IsIdentifier(p.value) || scope.Find(p.value) != nullptr) {
-          throw ModelError(node.where, path, def.name,
-                           "parameter '" + p.name + "': " + e.what());
+          throw ModelError(node.where, path, def.name, "parameter '" + p.name + "': " + e.what());
         }
       }
     }
@@ -414,16 +420,18 @@ class Compiler {
                       const std::vector<PortDecl>* own_ports, Role* role) {
     const size_t dot = text.rfind('.');
     if (dot == std::string::npos) {
-      FailAt(where, "'" + text + "' is not a port: write block.port, or .port for a boundary "
-                    "port of the enclosing subsystem");
+      FailAt(where, "'" + text +
+                        "' is not a port: write block.port, or .port for a boundary "
+                        "port of the enclosing subsystem");
     }
     const std::string block_name = text.substr(0, dot);
     const std::string port_name = text.substr(dot + 1);
     if (block_name.empty()) {
       // The enclosing subsystem's own boundary port: seen from inside, roles flip.
       if (own_ports == nullptr) {
-        FailAt(where, "'" + text + "' names a boundary port, but the top-level diagram has "
-                      "none (boundary ports belong to subsystems and defines)");
+        FailAt(where, "'" + text +
+                          "' names a boundary port, but the top-level diagram has "
+                          "none (boundary ports belong to subsystems and defines)");
       }
       std::vector<std::string> valid;
       for (const PortDecl& d : *own_ports) {
@@ -463,9 +471,9 @@ class Compiler {
         for (const PortDecl& d : *ln.instance_ports) valid.push_back(d.name);
       }
       const std::string type = ln.flat >= 0 ? flat_[ln.flat].type->name : std::string();
-      throw ModelError(where, path, type,
-                       "no port '" + port_name + "'; its ports are: " +
-                           (valid.empty() ? "none" : Join(valid)));
+      throw ModelError(
+          where, path, type,
+          "no port '" + port_name + "'; its ports are: " + (valid.empty() ? "none" : Join(valid)));
     }
     *role = points_[pit->second].role_outside;
     return pit->second;
@@ -473,9 +481,12 @@ class Compiler {
 
   static const char* RoleName(Role r) {
     switch (r) {
-      case Role::kSource: return "a signal output";
-      case Role::kSink: return "a signal input";
-      case Role::kPhysical: return "a physical port";
+      case Role::kSource:
+        return "a signal output";
+      case Role::kSink:
+        return "a signal input";
+      case Role::kPhysical:
+        return "a physical port";
     }
     return "";
   }
@@ -647,8 +658,10 @@ class Compiler {
       const SampleTime& st = fb.block->sample_time();
       if (st.is_discrete()) {
         if (!(st.period > 0.0) || !std::isfinite(st.period)) {
-          FailBlock(fb, "sample time Ts must be positive, -1 (inherited) or 0 (continuous), "
-                        "got " + FormatNumber(st.period));
+          FailBlock(fb,
+                    "sample time Ts must be positive, -1 (inherited) or 0 (continuous), "
+                    "got " +
+                        FormatNumber(st.period));
         }
         if (st.offset < 0.0 || st.offset >= st.period) {
           FailBlock(fb, "sample time offset must satisfy 0 <= offset < Ts, got offset " +
@@ -722,20 +735,19 @@ class Compiler {
     for (const SampleTime& st : drivers) {
       if (st.is_continuous()) any_continuous = true;
       if (!st.is_constant()) all_constant = false;
-      if (st.is_discrete() &&
-          std::find(discrete.begin(), discrete.end(), st) == discrete.end()) {
+      if (st.is_discrete() && std::find(discrete.begin(), discrete.end(), st) == discrete.end()) {
         discrete.push_back(st);
       }
     }
     if (needs_discrete) {
       if (discrete.size() == 1 && !any_continuous) return discrete.front();
-      std::string why = drivers.empty()     ? "nothing it could inherit from"
-                        : any_continuous    ? "a continuous input"
-                        : all_constant      ? "only constant inputs"
+      std::string why = drivers.empty()       ? "nothing it could inherit from"
+                        : any_continuous      ? "a continuous input"
+                        : all_constant        ? "only constant inputs"
                         : discrete.size() > 1 ? "inputs at different rates"
                                               : "no rate it could inherit";
-      FailBlock(fb, "cannot inherit a discrete sample time (Ts=-1): it has " + why +
-                        "; give it a Ts");
+      FailBlock(fb,
+                "cannot inherit a discrete sample time (Ts=-1): it has " + why + "; give it a Ts");
     }
     if (all_constant) return SampleTime::Constant();
     if (!any_continuous && discrete.size() == 1) return discrete.front();
@@ -895,8 +907,10 @@ class Compiler {
       const Block* b = flat_[f].block.get();
       if (b->num_continuous_states() > 0) {
         if (!flat_[f].rate.is_continuous()) {
-          FailBlock(flat_[f], "a block with continuous states must run continuously, but it "
-                              "resolved to " + DescribeRate(flat_[f].rate));
+          FailBlock(flat_[f],
+                    "a block with continuous states must run continuously, but it "
+                    "resolved to " +
+                        DescribeRate(flat_[f].rate));
         }
         system_.derivative_blocks_.push_back(b);
       }
@@ -943,7 +957,8 @@ class Compiler {
   void AddLog(const std::string& signal, const std::string& as, const SourceLocation& where) {
     std::optional<LoggedSignal> s = ResolveSignal(signal);
     if (!s) {
-      std::string msg = "cannot log '" + signal + "': no such signal (write path.port of a "
+      std::string msg = "cannot log '" + signal +
+                        "': no such signal (write path.port of a "
                         "block output, e.g. 'sub/gain.y')";
       if (where.known()) FailAt(where, msg);
       throw ModelError(SourceLocation{"--log", 0}, msg);
@@ -951,8 +966,8 @@ class Compiler {
     s->name = as.empty() ? signal : as;
     for (const LoggedSignal& other : system_.logged_) {
       if (other.name == s->name) {
-        const std::string msg = "two logged signals are named '" + s->name +
-                                "'; give one an `as` name";
+        const std::string msg =
+            "two logged signals are named '" + s->name + "'; give one an `as` name";
         if (where.known()) FailAt(where, msg);
         throw ModelError(SourceLocation{"--log", 0}, msg);
       }

@@ -58,8 +58,8 @@ class Simulator::Problem : public solvers::OdeProblem {
     for (Eigen::Index i = 0; i < xdot.size(); ++i) {
       if (!std::isfinite(xdot[i])) {
         // Recoverable: a smaller step may avoid it; if not, the solver fails with this text.
-        error_ = "the derivative of " + sim_->system_.DescribeState(static_cast<int>(i)) +
-                 " is " + FormatNumber(xdot[i]) + " at t = " + FormatNumber(t);
+        error_ = "the derivative of " + sim_->system_.DescribeState(static_cast<int>(i)) + " is " +
+                 FormatNumber(xdot[i]) + " at t = " + FormatNumber(t);
         return 1;
       }
     }
@@ -162,8 +162,8 @@ void Simulator::Initialize() {
   st.rate_k.assign(sys.rates().size(), 0);
   for (size_t r = 0; r < sys.rates().size(); ++r) {
     const blocks::SampleTime& rate = sys.rates()[r];
-    st.rate_k[r] = static_cast<long long>(
-        std::ceil((settings_.t_start - rate.offset) / rate.period - 1e-9));
+    st.rate_k[r] =
+        static_cast<long long>(std::ceil((settings_.t_start - rate.offset) / rate.period - 1e-9));
     if (st.rate_k[r] < 0) st.rate_k[r] = 0;
   }
   st.workspaces.clear();
@@ -243,8 +243,8 @@ void Simulator::MajorStep(bool first) {
     recording_.Append(st.t, st.signals.data());
     while (next_output_ <= st.t) {
       ++output_index_;
-      next_output_ = settings_.t_start + static_cast<double>(output_index_) *
-                                             *settings_.output_interval;
+      next_output_ =
+          settings_.t_start + static_cast<double>(output_index_) * *settings_.output_interval;
     }
   }
   for (const blocks::Block* b : sys.update_blocks()) {
@@ -361,8 +361,7 @@ void Simulator::Advance() {
   // The right-hand side may have jumped (a reset state, a flipped mode, a new discrete
   // output, a source's breakpoint): restart the solver with a fresh derivative, and for
   // multistep methods a fresh history.
-  const bool jumped =
-      ctx_.states_reset || crossing || last_major_hit_ || st.t == breakpoint;
+  const bool jumped = ctx_.states_reset || crossing || last_major_hit_ || st.t == breakpoint;
   if (jumped && system_.num_continuous_states() > 0) integrator_->Reset(st.t, st.x);
 }
 
@@ -392,8 +391,8 @@ SimulationOutcome Simulator::Run() {
     outcome.error = "simulation failed at t = " + FormatNumber(e.time()) + " s: " + e.what();
   } catch (const std::exception& e) {
     outcome.ok = false;
-    outcome.error = "simulation failed at t = " + FormatNumber(state_.t) + " s: " +
-                    CurrentBlockDescription() + e.what();
+    outcome.error = "simulation failed at t = " + FormatNumber(state_.t) +
+                    " s: " + CurrentBlockDescription() + e.what();
   }
   outcome.t = state_.t;
   stats_.wall_seconds = Seconds(Clock::now() - start);

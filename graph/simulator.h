@@ -1,12 +1,11 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "blocks/block.h"
 #include "graph/results.h"
@@ -19,15 +18,15 @@ namespace twinblocks::graph {
 /// buffer, block workspaces. Allocated once, from the System's sizes, before the run.
 struct SimulationState {
   double t = 0.0;
-  Eigen::VectorXd x;                 ///< continuous states (nx)
-  Eigen::VectorXd xdot;              ///< scratch for derivatives at major steps (nx)
-  std::vector<double> signals;       ///< the signal buffer
-  std::vector<double> xd;            ///< discrete states
-  std::vector<double> dwork;         ///< block scratch that persists between steps
-  std::vector<int> modes;            ///< zero-crossing modes
-  std::vector<double> zc;            ///< zero-crossing values at major steps
+  Eigen::VectorXd x;                     ///< continuous states (nx)
+  Eigen::VectorXd xdot;                  ///< scratch for derivatives at major steps (nx)
+  std::vector<double> signals;           ///< the signal buffer
+  std::vector<double> xd;                ///< discrete states
+  std::vector<double> dwork;             ///< block scratch that persists between steps
+  std::vector<int> modes;                ///< zero-crossing modes
+  std::vector<double> zc;                ///< zero-crossing values at major steps
   std::vector<unsigned char> rate_hits;  ///< per discrete rate: hit at t
-  std::vector<long long> rate_k;     ///< per rate: index k of the next hit offset + k Ts
+  std::vector<long long> rate_k;         ///< per rate: index k of the next hit offset + k Ts
   std::vector<std::unique_ptr<blocks::BlockWorkspace>> workspaces;
   std::vector<blocks::BlockWorkspace*> workspace_ptrs;
 };
@@ -52,8 +51,8 @@ struct Progress {
 /// How a run ended.
 struct SimulationOutcome {
   bool ok = true;
-  double t = 0.0;        ///< the time reached
-  std::string error;     ///< when !ok: what failed, when and where
+  double t = 0.0;     ///< the time reached
+  std::string error;  ///< when !ok: what failed, when and where
 };
 
 /// Runs one System: owns the run's state and a solver chosen by name. The System is only
@@ -73,8 +72,7 @@ class Simulator {
   SimulationOutcome Run();
 
   /// Called at most every `interval` seconds of wall time during Run.
-  void SetProgressCallback(std::function<void(const Progress&)> callback,
-                           double interval = 0.25);
+  void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 
   double time() const { return state_.t; }
   const SimulationState& state() const { return state_; }

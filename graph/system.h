@@ -14,15 +14,15 @@ namespace twinblocks::graph {
 /// command line. Unset optional values take the solver's own defaults.
 struct SimulationSettingsValues {
   std::string solver = "ode45";
-  double t_start = 0.0;              ///< s
-  double t_end = 10.0;               ///< s
-  std::optional<double> step;        ///< s, fixed-step solvers
+  double t_start = 0.0;        ///< s
+  double t_end = 10.0;         ///< s
+  std::optional<double> step;  ///< s, fixed-step solvers
   std::optional<double> rtol;
   std::optional<double> atol;
-  std::optional<double> max_step;    ///< s
-  std::optional<double> initial_step;  ///< s
+  std::optional<double> max_step;         ///< s
+  std::optional<double> initial_step;     ///< s
   std::optional<double> output_interval;  ///< s; unset: a row per major step
-  bool zero_crossings = true;        ///< locate zero crossings (variable-step solvers)
+  bool zero_crossings = true;             ///< locate zero crossings (variable-step solvers)
 };
 
 /// A signal recorded in the results: a block output port's slice of the signal buffer.

@@ -1,8 +1,8 @@
 // A2 Accuracy: a mass-spring-damper built from Integrator/Gain/Sum blocks matches its closed
 // form; each fixed-step solver shows its order.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "tests/acceptance/acceptance_helpers.h"
 
@@ -26,7 +26,8 @@ TEST(A2Accuracy, Ode45MatchesClosedFormTo1e9) {
   ASSERT_GT(t.size(), 10u);
   EXPECT_EQ(t.back(), 10.0);
   double worst = 0.0;
-  for (size_t i = 0; i < t.size(); ++i) worst = std::max(worst, std::abs(x[i] - ExactPosition(t[i])));
+  for (size_t i = 0; i < t.size(); ++i)
+    worst = std::max(worst, std::abs(x[i] - ExactPosition(t[i])));
   RecordProperty("max_error", std::to_string(worst));
   EXPECT_LT(worst, 1e-9) << "largest deviation from the closed form over [0, 10] s";
 }
@@ -42,13 +43,13 @@ class A2FixedStepOrder : public ::testing::TestWithParam<OrderCase> {};
 TEST_P(A2FixedStepOrder, HalvingTheStepDividesTheErrorByTwoToTheOrder) {
   const OrderCase& c = GetParam();
   auto error_with_step = [&](double h) {
-    const RunOutput out = RunModelFile("examples/mass_spring_damper.xml",
-                                       [&](graph::SimulationSettingsValues* s) {
-                                         s->solver = c.solver;
-                                         s->step = h;
-                                         s->t_end = 2.0;
-                                         s->output_interval.reset();
-                                       });
+    const RunOutput out =
+        RunModelFile("examples/mass_spring_damper.xml", [&](graph::SimulationSettingsValues* s) {
+          s->solver = c.solver;
+          s->step = h;
+          s->t_end = 2.0;
+          s->output_interval.reset();
+        });
     EXPECT_TRUE(out.outcome.ok) << out.outcome.error;
     const std::vector<double> x = Column(out.recording, "x");
     EXPECT_EQ(out.recording.time(out.recording.num_rows() - 1), 2.0);

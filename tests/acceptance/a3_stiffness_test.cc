@@ -1,10 +1,10 @@
 // A3 Stiffness: Van der Pol with mu = 1000 over [0, 3000] with cvode-bdf at rtol 1e-6 runs in
 // under 1 s and matches a tight-tolerance reference to 1e-4; ode45 needs orders of magnitude
 // more steps.
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cmath>
-
-#include <gtest/gtest.h>
 
 #include "tests/acceptance/acceptance_helpers.h"
 
@@ -15,7 +15,8 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
   const auto tweak = [](graph::SimulationSettingsValues* s) { s->output_interval = 1.0; };
   const auto start = std::chrono::steady_clock::now();
   const RunOutput bdf = RunModelFile("examples/van_der_pol.xml", tweak);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(bdf.outcome.ok) << bdf.outcome.error;
   EXPECT_LT(wall, 1.0) << "compile and run, s";
   RecordProperty("bdf_steps", std::to_string(bdf.stats.solver.steps));
@@ -36,7 +37,8 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
   const std::vector<double> vr = Column(ref.recording, "x2");
   ASSERT_EQ(x.size(), xr.size());
   // The state at the end of the run, after almost two relaxation cycles.
-  const double final_error = std::max(std::abs(x.back() - xr.back()), std::abs(v.back() - vr.back()));
+  const double final_error =
+      std::max(std::abs(x.back() - xr.back()), std::abs(v.back() - vr.back()));
   RecordProperty("final_error", std::to_string(final_error));
   EXPECT_LT(final_error, 1e-4);
   // Along the way, where the solution is smooth: in the fast jumps (|x2| large) a time shift
@@ -55,8 +57,8 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
 }
 
 TEST(A3Stiffness, Ode45NeedsOrdersOfMagnitudeMoreSteps) {
-  const RunOutput bdf = RunModelFile("examples/van_der_pol.xml",
-                                     [](auto* s) { s->output_interval = 10.0; });
+  const RunOutput bdf =
+      RunModelFile("examples/van_der_pol.xml", [](auto* s) { s->output_interval = 10.0; });
   const RunOutput rk = RunModelFile("examples/van_der_pol.xml", [](auto* s) {
     s->solver = "ode45";
     s->output_interval = 10.0;

@@ -1,9 +1,9 @@
 // A4 Events: a bouncing ball and a signal through Saturation locate each crossing to within
 // 1e-9 s; a Step at t = 1 is hit exactly by every solver.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numbers>
-
-#include <gtest/gtest.h>
 
 #include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
@@ -14,8 +14,8 @@ namespace {
 class A4BouncingBall : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(A4BouncingBall, ImpactsAreLocatedWithin1e9Seconds) {
-  const RunOutput out = RunModelFile("examples/bouncing_ball.xml",
-                                     [](auto* s) { s->solver = GetParam(); });
+  const RunOutput out =
+      RunModelFile("examples/bouncing_ball.xml", [](auto* s) { s->solver = GetParam(); });
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const std::vector<double> t = Times(out.recording);
   const std::vector<double> v = Column(out.recording, "v");
@@ -126,8 +126,7 @@ TEST_P(A4StepTime, StepAtOneIsHitExactly) {
   EXPECT_NEAR(area.back(), 2.0, 1e-9) << "the integral of the step over [0, 3]";
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySolver, A4StepTime,
-                         ::testing::ValuesIn(solvers::IntegratorNames()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, A4StepTime, ::testing::ValuesIn(solvers::IntegratorNames()),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) {

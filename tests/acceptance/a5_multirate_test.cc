@@ -1,9 +1,9 @@
 // A5 Multirate: a DiscretePID at Ts = 1e-3 controlling a continuous first-order plant, with a
 // ZeroOrderHold at 1e-2 on a monitoring path, matches a hand-computed reference for the first
 // 10 samples.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
@@ -84,8 +84,7 @@ TEST_P(A5SampleHits, EverySolverLandsOnEverySampleHit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySolver, A5SampleHits,
-                         ::testing::ValuesIn(solvers::IntegratorNames()),
+INSTANTIATE_TEST_SUITE_P(EverySolver, A5SampleHits, ::testing::ValuesIn(solvers::IntegratorNames()),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) {

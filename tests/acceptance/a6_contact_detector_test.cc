@@ -1,9 +1,9 @@
 // A6: the seed-000 contact detector (CompareToConstant, 10 Delay blocks, Product; Ts = 1e-4)
 // as a reusable define in models/lib/: a short spike is rejected and the output sets exactly
 // 10 samples after the sustained contact starts.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "tests/acceptance/acceptance_helpers.h"
 

@@ -1,16 +1,16 @@
 // A9: no heap allocation inside the step loop. A counting allocator replaces the global
 // operator new for this test program; counting is on only while Simulator::Run steps.
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
 
-#include <gtest/gtest.h>
-
 #include "bench/signal_chain_model.h"
 #include "graph/compile.h"
 #include "graph/simulator.h"
-#include "xml/model_reader.h"
 #include "tests/acceptance/acceptance_helpers.h"
+#include "xml/model_reader.h"
 
 namespace {
 std::atomic<bool> g_counting{false};

@@ -1,11 +1,10 @@
 // A7 Bad input: each case gives one line with file:line and exit status 2, never a crash.
 // The cases run the real `twinblocks` program, so CI's sanitizer build checks them too.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace {
 

@@ -1,12 +1,11 @@
 // A simulation that fails numerically says when and where, exits with status 3, and keeps the
 // results computed before the failure.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace {
 
