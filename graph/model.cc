@@ -10,25 +10,6 @@ namespace twinblocks::graph {
 
 namespace {
 
-// Messages embed names as the caller gave them; a line break in one must not break the
-// one-line rule of ModelError, so control characters are shown escaped.
-std::string OneLine(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += "?";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 ModelError Error(const std::string& message) { return ModelError({}, OneLine(message)); }
 

@@ -8,6 +8,24 @@ std::string SourceLocation::ToString() const {
   return file + ":" + std::to_string(line);
 }
 
+std::string OneLine(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += "?";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 namespace {
 
 std::string Compose(const SourceLocation& where, const std::string& path, const std::string& type,
@@ -19,7 +37,8 @@ std::string Compose(const SourceLocation& where, const std::string& path, const 
     if (!type.empty()) s += " (" + type + ")";
     s += ": ";
   }
-  return s + message;
+  // The one-line rule holds whatever the parts quote.
+  return OneLine(s + message);
 }
 
 }  // namespace

@@ -2,10 +2,15 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "graph/source_location.h"
 
 namespace twinblocks::graph {
+
+/// `s` with line breaks, tabs and other control characters shown escaped (\n, \r, \t, ?), so
+/// that a name or value quoted in a message cannot break the one-line rule.
+std::string OneLine(std::string_view s);
 
 /// A problem with a model the user wrote: one line,
 /// `FILE:LINE: block 'PATH' (TYPE): what is wrong, and what was expected`

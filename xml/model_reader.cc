@@ -26,6 +26,7 @@ using graph::BlockNode;
 using graph::Diagram;
 using graph::IsIdentifier;
 using graph::ModelError;
+using graph::OneLine;
 using graph::SourceLocation;
 
 // Subsystems nest at most this deep: a bad file must not exhaust the stack.
@@ -41,25 +42,6 @@ std::string JoinNames(const std::vector<std::string>& names) {
 
 std::string Tag(std::string_view name) { return "<" + std::string(name) + ">"; }
 
-// Messages quote the file's text; a line break in it (`&#10;` in a value, text between
-// elements) must not break the one-line rule, so control characters are shown escaped.
-std::string OneLine(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += "?";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // Reads a whole file; false when it cannot be read, with the reason.
 bool ReadText(const std::string& path, std::string* text, std::string* why) {

@@ -6,7 +6,9 @@
 
 namespace twinblocks::blocks {
 
-Delay::Delay(const Params& params) : n_(params.Integer("n")), x0_param_(params.Vector("x0")) {
+Delay::Delay(const Params& params) : Delay(params, params.Integer("n")) {}
+
+Delay::Delay(const Params& params, int n) : n_(n), x0_param_(params.Vector("x0")) {
   if (n_ < 0) throw BlockError("parameter 'n' must be 0 or more samples", "n");
   if (x0_param_.size() == 0) throw BlockError("parameter 'x0' is empty", "x0");
   // n = 0 is a plain wire and needs u directly; any delay does not.

@@ -14,6 +14,8 @@ class Delay final : public Block {
  public:
   /// @throws BlockError unless n >= 0, for a bad Ts/offset or an empty x0.
   explicit Delay(const Params& params);
+  /// A delay of `n` samples whatever the parameters say (UnitDelay is Delay with n = 1).
+  Delay(const Params& params, int n);
 
   int DefaultInputWidth() const override { return static_cast<int>(x0_param_.size()); }
 

@@ -1,32 +1,17 @@
 #pragma once
 
-#include <vector>
-
-#include "blocks/block.h"
 #include "blocks/block_registry.h"
 #include "blocks/param.h"
+#include "blocks/signal/detail/three_region_block.h"
 
 namespace twinblocks::blocks {
 
-/// y = min(max(u, lower), upper) element-wise. The region (below, inside, above) is a mode
-/// per element, chosen at major steps and held inside solver steps; zero-crossing functions
-/// u - upper and u - lower.
-class Saturation final : public Block {
+/// y = min(max(u, lower), upper) element-wise, with the region as a mode and zero crossings
+/// u - upper and u - lower (see ThreeRegionBlock).
+class Saturation final : public internal::ThreeRegionBlock {
  public:
-  /// @throws BlockError when lower > upper or the limits disagree in width.
+  /// @throws BlockError when lower > upper or the two disagree in width.
   explicit Saturation(const Params& params);
-
- protected:
-  /// @throws BlockError when a vector limit does not fit the width of u.
-  void DoConfigure(const std::vector<int>& input_widths) override;
-  void DoInitialize(Context& c) const override;
-  void DoCalcOutputs(Context& c, int stage) const override;
-  void DoCalcZeroCrossings(Context& c) const override;
-
- private:
-  Eigen::VectorXd lower_param_, upper_param_;
-  std::vector<double> lower_, upper_;  ///< (width)
-  int u_stride_ = 1;
 };
 
 /// The registry entry of Saturation.

@@ -21,9 +21,10 @@ TEST(DeadZoneTest, SimulinkOutput) {
   h.SetInput(0, {-2, -0.2, 0.3, 1.5});
   h.MajorStep(0.0);
   EXPECT_THAT(h.Output(), ElementsAre(-1.5, 0.0, 0.0, 1.0));
+  // Per element: u - end, then u - start.
   const std::vector<double> z = h.ZeroCrossings();
-  EXPECT_THAT(z, ::testing::Pointwise(DoubleNear(1e-12), std::vector<double>{-1.5, -2.5, 0.3, -0.7,
-                                                                             0.8, -0.2, 2.0, 1.0}));
+  EXPECT_THAT(z, ::testing::Pointwise(DoubleNear(1e-12), std::vector<double>{-2.5, -1.5, -0.7, 0.3,
+                                                                             -0.2, 0.8, 1.0, 2.0}));
 }
 
 TEST(DeadZoneTest, RegionHeldInMinorSteps) {
