@@ -10,7 +10,6 @@ namespace twinblocks::graph {
 
 namespace {
 
-
 ModelError Error(const std::string& message) { return ModelError({}, OneLine(message)); }
 
 ModelError Error(const std::string& block_path, const std::string& block_type,

@@ -1,0 +1,216 @@
+#pragma once
+
+// The compiler's working state, shared by the files that implement its phases (compile.cc,
+// flatten.cc, propagate.cc, execution_order.cc, layout.cc). Not installed for users: the
+// public entry point is Compile() in graph/compile.h.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/block_registry.h"
+#include "graph/compile.h"
+#include "graph/model.h"
+#include "graph/model_error.h"
+#include "graph/parameter_evaluator.h"
+#include "graph/suggest.h"
+#include "graph/system.h"
+
+namespace twinblocks::graph {
+
+namespace internal {
+
+using blocks::Block;
+using blocks::BlockError;
+using blocks::BlockType;
+using blocks::SampleTime;
+
+inline std::string DirectoryOf(const std::string& file) {
+  if (file.empty() || file.front() == '<') return ".";
+  std::filesystem::path p(file);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+inline std::string JoinPath(const std::string& prefix, const std::string& name) {
+  return prefix.empty() ? name : prefix + "/" + name;
+}
+
+inline std::string Join(const std::vector<std::string>& items, const char* sep = ", ") {
+  std::string s;
+  for (const std::string& item : items) {
+    if (!s.empty()) s += sep;
+    s += item;
+  }
+  return s;
+}
+
+inline std::string DescribeRate(const SampleTime& st) {
+  switch (st.kind) {
+    case SampleTime::Kind::kContinuous:
+      return "continuous";
+    case SampleTime::Kind::kConstant:
+      return "constant";
+    case SampleTime::Kind::kInherited:
+      return "inherited";
+    case SampleTime::Kind::kDiscrete: {
+      std::string s = "discrete Ts=" + FormatNumber(st.period);
+      if (st.offset != 0.0) s += " offset=" + FormatNumber(st.offset);
+      return s;
+    }
+  }
+  return "";
+}
+
+}  // namespace internal
+
+/// Does the work of Compile. One object per compile; phases run in order and each leaves its
+/// results in members for the next.
+class Compiler {
+ public:
+  Compiler(const Model& model, const CompileOptions& options)
+      : model_(model), options_(options), root_scope_(nullptr) {}
+
+  /// Runs every phase and hands over the System.
+  System Run();
+
+ private:
+  using Block = blocks::Block;
+  using BlockType = blocks::BlockType;
+  using SampleTime = blocks::SampleTime;
+
+  // ---- Flat diagram ----
+  struct FlatBlock {
+    std::string path;
+    const BlockType* type = nullptr;
+    SourceLocation where;
+    std::unique_ptr<Block> block;   ///< null for virtual blocks (Goto, From)
+    std::string tag;                ///< Goto/From
+    std::vector<int> input_driver;  ///< per input: the flat output (block, port) feeding it
+    std::vector<int> input_driver_port;
+    bool configured = false;
+    SampleTime rate;
+    bool rate_resolved = false;
+  };
+
+  enum class Role { kSource, kSink, kPhysical };
+  struct Point {
+    std::string name;                   ///< "path.port", for messages
+    Role role_outside = Role::kSource;  ///< how the point is seen from the diagram it is named in
+    int block = -1;                     ///< real block output/input: flat index
+    int port = -1;
+    bool is_real_output = false;
+    bool is_real_input = false;
+    std::string domain;  ///< physical points
+    int driver = -1;
+    SourceLocation driver_where;
+  };
+
+  /// What a name in one diagram refers to, for resolving its connections.
+  struct LocalName {
+    int flat = -1;              ///< a real or virtual block
+    std::string instance_path;  ///< a subsystem or define instance
+    const std::vector<PortDecl>* instance_ports = nullptr;
+  };
+
+  [[noreturn]] void FailAt(const SourceLocation& where, const std::string& msg) const {
+    throw ModelError(where, msg);
+  }
+  [[noreturn]] void FailBlock(const FlatBlock& b, const std::string& msg) const {
+    throw ModelError(b.where, b.path, b.type->name, msg);
+  }
+
+  // ---- Phase 1: variables and simulation settings (compile.cc) ----
+  void EvaluateVariables();
+
+  double EvaluateSettingScalar(const std::string& attribute, const std::string& text);
+
+  void EvaluateSettings();
+
+  // ---- Phases 2 and 3: the hierarchy flattened, blocks built, lines and Goto/From resolved
+  // (flatten.cc) ----
+  int AddPoint(Point p);
+
+  /// Evaluates the parameters of a catalog block and constructs it.
+  void Instantiate(const BlockNode& node, const std::string& path, const Scope& scope,
+                   const std::map<std::string, std::string>& define_texts);
+
+  /// Creates the points of a flat block's ports.
+  void AddBlockPoints(int flat);
+
+  /// Creates the boundary points of a subsystem or define instance at `path`.
+  void AddBoundaryPoints(const std::string& path, const std::vector<PortDecl>& ports);
+
+  void Flatten(const Diagram& diagram, const std::string& prefix, const Scope& scope,
+               const std::map<std::string, std::string>& define_texts,
+               std::vector<std::string>* define_stack, const std::vector<PortDecl>* own_ports);
+
+  std::string DefineNames() const;
+
+  void InstantiateDefine(const BlockNode& node, const Define& def, const std::string& path,
+                         const Scope& scope, std::vector<std::string>* define_stack);
+
+  /// Finds the point a connection endpoint names, and how it is seen from this diagram.
+  int ResolveEndpoint(const std::string& text, const SourceLocation& where,
+                      const std::string& prefix, const std::map<std::string, LocalName>& names,
+                      const std::vector<PortDecl>* own_ports, Role* role);
+
+  static const char* RoleName(Role r);
+
+  void Connect(const Connection& c, const std::string& prefix,
+               const std::map<std::string, LocalName>& names,
+               const std::vector<PortDecl>* own_ports);
+
+  void ResolveGotoFrom();
+
+  /// Follows drivers through virtual points to a real block output; -1 when the chain ends
+  /// unconnected. `last` receives the last point reached.
+  int FollowToSource(int point, int* last) const;
+
+  void ResolveInputs();
+
+  // ---- Phases 4 and 5: port widths and sample times (propagate.cc) ----
+  int DriverWidth(const FlatBlock& fb, int input) const;
+
+  void ConfigureBlock(FlatBlock& fb, bool assume_defaults);
+
+  void PropagateWidths();
+
+  void ResolveSampleTimes();
+
+  SampleTime InheritRate(const FlatBlock& fb, const std::vector<SampleTime>& drivers);
+
+  // ---- Phase 6: execution order and algebraic loops (execution_order.cc) ----
+  void Order();
+
+  template <class Graph>
+  [[noreturn]] void ReportAlgebraicLoop(const Graph& g,
+                                        const std::vector<std::pair<int, int>>& owner);
+
+  // ---- Phases 7 and 8: the per-run layout and the logged signals (layout.cc) ----
+  void Layout();
+
+  std::optional<LoggedSignal> ResolveSignal(const std::string& path_port) const;
+
+  void AddLog(const std::string& signal, const std::string& as, const SourceLocation& where);
+
+  void ResolveLogs();
+
+  const Model& model_;
+  const CompileOptions& options_;
+  Scope root_scope_;
+  System system_;
+  std::vector<FlatBlock> flat_;
+  std::vector<int> real_;  ///< flat indices of blocks that run
+  std::vector<Point> points_;
+  std::unordered_map<std::string, int> point_index_;
+  std::vector<std::pair<int, int>> physical_links_;
+  std::vector<std::pair<int, int>> order_;  ///< (flat, stage) in execution order
+  std::vector<int> system_index_;           ///< flat index -> System block index
+};
+
+}  // namespace twinblocks::graph
