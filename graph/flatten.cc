@@ -50,7 +50,15 @@ void Compiler::Instantiate(const BlockNode& node, const std::string& path, const
     try {
       params.Set(p.name, EvaluateParameter(text, *spec, scope));
     } catch (const ExpressionError& e) {
-      throw ModelError(node.where, path, type->name, "parameter '" + p.name + "': " + e.what());
+      std::string msg = "parameter '" + p.name + "': " + e.what();
+      // Name the define parameter behind an unknown name: its value was not a number.
+      for (const auto& [name, value] : define_texts) {
+        if (scope.Find(name) == nullptr && msg.find("'" + name + "'") != std::string::npos) {
+          msg += " (the define parameter '" + name + "' is '" + value + "', not a number)";
+          break;
+        }
+      }
+      throw ModelError(node.where, path, type->name, msg);
     }
   }
   for (const blocks::ParamSpec& spec : type->params) {
@@ -222,11 +230,9 @@ void Compiler::InstantiateDefine(const BlockNode& node, const Define& def, const
     texts[p.name] = p.value;
     try {
       inner.Set(p.name, EvaluateNumeric(p.value, scope));
-    } catch (const ExpressionError& e) {
-      // A plain name that is no variable is a word (shape="cylinder"): kept as text.
-      if (!IsIdentifier(p.value) || scope.Find(p.value) != nullptr) {
-        throw ModelError(node.where, path, def.name, "parameter '" + p.name + "': " + e.what());
-      }
+    } catch (const ExpressionError&) {
+      // Not a number: a word (shape="cylinder", op=">="), kept as text for the word and
+      // string parameters inside. Used as a number there, it is reported at that use.
     }
   }
   for (const std::string& name : def.params) {

@@ -1,0 +1,171 @@
+// Compile: hierarchy, Goto/From, comment-out, widths, sample times and ordering, checked on
+// small inline models and on what a run of them gives.
+#include "graph/compile.h"
+
+#include <gtest/gtest.h>
+
+#include "graph/model_error.h"
+#include "graph/simulator.h"
+#include "xml/model_reader.h"
+
+namespace twinblocks::graph {
+namespace {
+
+System CompileText(const std::string& body) {
+  return Compile(
+      xml::ReadModelString("<model name=\"m\" format=\"1\">" + body + "</model>", "m.xml"));
+}
+
+std::string CompileError(const std::string& body) {
+  try {
+    CompileText(body);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The value of a logged signal after running the model to t_end.
+double FinalValue(const System& sys, const std::string& column, double t_end = 1.0) {
+  SimulationSettingsValues s = sys.settings();
+  s.t_end = t_end;
+  Simulator sim(sys, s);
+  EXPECT_TRUE(sim.Run().ok);
+  const Recording& r = sim.recording();
+  return r.value(r.num_rows() - 1, r.FindColumn(column));
+}
+
+TEST(CompileTest, SubsystemBoundaryPortsBecomePlainLines) {
+  const System sys = CompileText(R"(
+    <block type="Constant" name="c" value="3"/>
+    <subsystem name="ctrl">
+      <inport name="e"/><outport name="u"/>
+      <block type="Gain" name="kp" k="2"/>
+      <connect from=".e" to="kp.u"/><connect from="kp.y" to=".u"/>
+    </subsystem>
+    <block type="Gain" name="out" k="10"/>
+    <connect from="c.y" to="ctrl.e"/><connect from="ctrl.u" to="out.u"/>
+    <log signal="out.y" as="y"/><log signal="ctrl.u" as="inner"/>)");
+  EXPECT_EQ(sys.num_blocks(), 3);
+  EXPECT_GE(sys.FindBlock("ctrl/kp"), 0);
+  EXPECT_EQ(sys.logged_signals()[1].source, "ctrl/kp.y");
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "y"), 60.0);
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "inner"), 6.0);
+}
+
+TEST(CompileTest, GotoFromCarryASignalAcrossSubsystems) {
+  const System sys = CompileText(R"(
+    <block type="Constant" name="c" value="5"/>
+    <block type="Goto" name="send" tag="F1P3"/>
+    <connect from="c.y" to="send.u"/>
+    <subsystem name="deep">
+      <block type="From" name="get" tag="F1P3"/>
+      <block type="Gain" name="g" k="2"/>
+      <connect from="get.y" to="g.u"/>
+    </subsystem>
+    <log signal="deep/g.y" as="y"/>)");
+  EXPECT_EQ(sys.num_blocks(), 2) << "Goto and From are resolved away";
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "y"), 10.0);
+  EXPECT_NE(CompileError(R"(<block type="From" name="f" tag="nope"/>)")
+                .find("no Goto block with "
+                      "tag 'nope'"),
+            std::string::npos);
+}
+
+TEST(CompileTest, CommentedBlockLeavesWithItsLines) {
+  const System sys = CompileText(R"(
+    <block type="Constant" name="c" value="1"/>
+    <block type="Gain" name="g" k="2" commented="true"/>
+    <connect from="c.y" to="g.u"/>
+    <log signal="c.y" as="y"/>)");
+  EXPECT_EQ(sys.num_blocks(), 1);
+  EXPECT_EQ(sys.FindBlock("g"), -1);
+}
+
+TEST(CompileTest, UnconnectedInputIsAnErrorNamingTheBlock) {
+  const std::string msg = CompileError(R"(<block type="Gain" name="g" k="2"/>)");
+  EXPECT_NE(msg.find("m.xml:1: block 'g' (Gain): input 'u' is not connected"), std::string::npos)
+      << msg;
+}
+
+TEST(CompileTest, VectorWidthsPropagateThroughAFeedbackLoop) {
+  // x' = -x with a 3-vector state: the loop's width comes from the integrator's x0.
+  const System sys = CompileText(R"(
+    <block type="Integrator" name="x" x0="[1, 2, 3]"/>
+    <block type="Gain" name="k" k="-1"/>
+    <connect from="x.y" to="k.u"/><connect from="k.y" to="x.u"/>
+    <log signal="x.y" as="x"/>)");
+  EXPECT_EQ(sys.num_continuous_states(), 3);
+  EXPECT_NEAR(FinalValue(sys, "x[2]"), 3.0 * std::exp(-1.0), 1e-3);
+}
+
+TEST(CompileTest, SampleTimesAreInheritedFromInputs) {
+  const System sys = CompileText(R"(
+    <block type="Clock" name="t"/>
+    <block type="ZeroOrderHold" name="zoh" Ts="0.1"/>
+    <block type="Gain" name="g" k="2"/>
+    <block type="UnitDelay" name="d"/>
+    <block type="Constant" name="c" value="1"/>
+    <block type="Gain" name="gc" k="3"/>
+    <connect from="t.t" to="zoh.u"/><connect from="zoh.y" to="g.u"/><connect from="g.y" to="d.u"/>
+    <connect from="c.y" to="gc.u"/>)");
+  const auto rate = [&](const char* path) { return sys.block(sys.FindBlock(path)).sample_time(); };
+  EXPECT_TRUE(rate("g").is_discrete());
+  EXPECT_DOUBLE_EQ(rate("g").period, 0.1);
+  EXPECT_DOUBLE_EQ(rate("d").period, 0.1) << "UnitDelay with Ts = -1 inherits 0.1";
+  EXPECT_TRUE(rate("gc").is_constant());
+  EXPECT_EQ(sys.rates().size(), 1u);
+  const std::string msg = CompileError(R"(
+    <block type="Clock" name="t"/><block type="UnitDelay" name="d"/>
+    <connect from="t.t" to="d.u"/>)");
+  EXPECT_NE(msg.find("cannot inherit a discrete sample time"), std::string::npos) << msg;
+}
+
+TEST(CompileTest, StatePortFeedbackIsNoAlgebraicLoop) {
+  // y needs x0 directly, but the state port does not: x0 = -state is a legal loop.
+  EXPECT_NO_THROW(CompileText(R"(
+    <block type="Constant" name="one" value="1"/>
+    <block type="Integrator" name="i" reset="rising" x0_source="external" state_port="true"/>
+    <block type="Gain" name="neg" k="-1"/>
+    <connect from="one.y" to="i.u"/><connect from="one.y" to="i.reset"/>
+    <connect from="i.state" to="neg.u"/><connect from="neg.y" to="i.x0"/>)"));
+  // Through y it is one: the message names the cycle.
+  const std::string msg = CompileError(R"(
+    <block type="Constant" name="one" value="1"/>
+    <block type="Integrator" name="i" reset="rising" x0_source="external" state_port="true"/>
+    <block type="Gain" name="neg" k="-1"/>
+    <connect from="one.y" to="i.u"/><connect from="one.y" to="i.reset"/>
+    <connect from="i.y" to="neg.u"/><connect from="neg.y" to="i.x0"/>)");
+  EXPECT_NE(msg.find("algebraic loop: i -> neg -> i"), std::string::npos) << msg;
+}
+
+TEST(CompileTest, DefineParametersAndWordsReachTheBlocks) {
+  const System sys = CompileText(R"(
+    <var name="base" value="4"/>
+    <define name="Scaled" params="factor rel">
+      <inport name="u"/><outport name="y"/>
+      <block type="Gain" name="g" k="factor*base"/>
+      <block type="CompareToConstant" name="cmp" op="rel" value="1"/>
+      <connect from=".u" to="g.u"/><connect from="g.y" to="cmp.u"/>
+      <connect from="cmp.y" to=".y"/>
+    </define>
+    <block type="Constant" name="c" value="0.5"/>
+    <block type="Scaled" name="s" factor="0.25" rel="&gt;="/>
+    <connect from="c.y" to="s.u"/>
+    <log signal="s/g.y" as="scaled"/><log signal="s.y" as="flag"/>)");
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "scaled"), 0.5);  // 0.5 * 0.25 * 4
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "flag"), 0.0);    // 0.5 >= 1 is false
+  const std::string msg = CompileError(R"(
+    <define name="D" params="a"><block type="Constant" name="c" value="a"/></define>
+    <block type="D" name="d" b="1"/>)");
+  EXPECT_NE(msg.find("unknown parameter 'b'"), std::string::npos) << msg;
+  // A define parameter that is not a number, used as one: the message says which and why.
+  const std::string typo = CompileError(R"(
+    <define name="D" params="a"><block type="Constant" name="c" value="2*a"/></define>
+    <block type="D" name="d" a="1+"/>)");
+  EXPECT_NE(typo.find("block 'd/c' (Constant)"), std::string::npos) << typo;
+  EXPECT_NE(typo.find("the define parameter 'a' is '1+', not a number"), std::string::npos) << typo;
+}
+
+}  // namespace
+}  // namespace twinblocks::graph
