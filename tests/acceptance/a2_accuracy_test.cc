@@ -28,7 +28,7 @@ TEST(A2Accuracy, Ode45MatchesClosedFormTo1e9) {
   double worst = 0.0;
   for (size_t i = 0; i < t.size(); ++i)
     worst = std::max(worst, std::abs(x[i] - ExactPosition(t[i])));
-  RecordProperty("max_error", std::to_string(worst));
+  RecordProperty("max_error", Figure(worst));
   EXPECT_LT(worst, 1e-9) << "largest deviation from the closed form over [0, 10] s";
 }
 
@@ -59,7 +59,7 @@ TEST_P(A2FixedStepOrder, HalvingTheStepDividesTheErrorByTwoToTheOrder) {
   const double e2 = error_with_step(c.step / 2);
   const double ratio = e1 / e2;
   const double expected = std::pow(2.0, c.order);
-  RecordProperty("ratio", std::to_string(ratio));
+  RecordProperty("ratio", Figure(ratio));
   EXPECT_NEAR(ratio / expected, 1.0, 0.15)
       << c.solver << ": error " << e1 << " at h = " << c.step << ", " << e2 << " at h/2";
 }

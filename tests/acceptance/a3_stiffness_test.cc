@@ -19,8 +19,8 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(bdf.outcome.ok) << bdf.outcome.error;
   EXPECT_LT(wall, 1.0) << "compile and run, s";
-  RecordProperty("bdf_steps", std::to_string(bdf.stats.solver.steps));
-  RecordProperty("bdf_wall_s", std::to_string(wall));
+  RecordProperty("bdf_steps", Figure(bdf.stats.solver.steps));
+  RecordProperty("bdf_wall_s", Figure(wall));
 
   // The reference: the same model by a different method at tight tolerance (it agrees with
   // cvode-bdf at rtol 1e-12 to 2e-8).
@@ -39,7 +39,7 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
   // The state at the end of the run, after almost two relaxation cycles.
   const double final_error =
       std::max(std::abs(x.back() - xr.back()), std::abs(v.back() - vr.back()));
-  RecordProperty("final_error", std::to_string(final_error));
+  RecordProperty("final_error", Figure(final_error));
   EXPECT_LT(final_error, 1e-4);
   // Along the way, where the solution is smooth: in the fast jumps (|x2| large) a time shift
   // far below the tolerance moves x1 by O(1), so those rows say nothing about accuracy. The
@@ -51,7 +51,7 @@ TEST(A3Stiffness, CvodeBdfIsFastAndAccurate) {
     worst = std::max(worst, std::abs(x[i] - xr[i]));
     ++compared;
   }
-  RecordProperty("max_smooth_error", std::to_string(worst));
+  RecordProperty("max_smooth_error", Figure(worst));
   EXPECT_GT(compared, 2500);
   EXPECT_LT(worst, 1e-3);
 }
@@ -66,8 +66,8 @@ TEST(A3Stiffness, Ode45NeedsOrdersOfMagnitudeMoreSteps) {
   ASSERT_TRUE(bdf.outcome.ok) << bdf.outcome.error;
   ASSERT_TRUE(rk.outcome.ok) << rk.outcome.error;
   const double ratio = static_cast<double>(rk.stats.solver.steps) / bdf.stats.solver.steps;
-  RecordProperty("ode45_steps", std::to_string(rk.stats.solver.steps));
-  RecordProperty("bdf_steps", std::to_string(bdf.stats.solver.steps));
+  RecordProperty("ode45_steps", Figure(rk.stats.solver.steps));
+  RecordProperty("bdf_steps", Figure(bdf.stats.solver.steps));
   EXPECT_GT(ratio, 100.0) << "ode45 " << rk.stats.solver.steps << " steps, cvode-bdf "
                           << bdf.stats.solver.steps;
 }

@@ -30,9 +30,12 @@ TEST_P(A4BouncingBall, ImpactsAreLocatedWithin1e9Seconds) {
     if (v[i - 1] < 0.0 && v[i] > 0.0) located.push_back(t[i]);
   }
   ASSERT_EQ(located.size(), expected.size());
+  double worst = 0.0;
   for (size_t k = 0; k < expected.size(); ++k) {
     EXPECT_NEAR(located[k], expected[k], 1e-9) << "impact " << k + 1;
+    worst = std::max(worst, std::abs(located[k] - expected[k]));
   }
+  RecordProperty("max_impact_time_error_s", Figure(worst));
 }
 
 INSTANTIATE_TEST_SUITE_P(VariableStepSolvers, A4BouncingBall,
@@ -82,19 +85,23 @@ TEST(A4Saturation, CornersAreLocatedWithin1e9Seconds) {
   const std::vector<double> t = Times(out.recording);
   const double pi = std::numbers::pi;
   int corners = 0;
+  double worst = 0.0;
   for (double k = 0; k * pi < 10.0; ++k) {
     for (double c : {k * pi + pi / 6, k * pi + 5 * pi / 6}) {
       if (c > 10.0) continue;
       double nearest = 1e9;
       for (double ti : t) nearest = std::min(nearest, std::abs(ti - c));
       EXPECT_LT(nearest, 1e-9) << "corner at " << c;
+      worst = std::max(worst, nearest);
       ++corners;
     }
   }
+  RecordProperty("max_corner_time_error_s", Figure(worst));
   EXPECT_EQ(corners, 7);
   EXPECT_EQ(out.stats.solver.zero_crossings, 7);
   const std::vector<double> area = Column(out.recording, "area");
   EXPECT_NEAR(area.back(), SaturatedSineArea(10.0), 1e-7);
+  RecordProperty("area_error", Figure(std::abs(area.back() - SaturatedSineArea(10.0))));
 }
 
 class A4StepTime : public ::testing::TestWithParam<std::string> {};

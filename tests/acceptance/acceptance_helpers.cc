@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "graph/compile.h"
 #include "xml/model_reader.h"
 
@@ -23,6 +25,12 @@ RunOutput RunModel(const graph::Model& model, const SettingsTweak& tweak) {
 }
 
 }  // namespace
+
+std::string Figure(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", value);
+  return buf;
+}
 
 std::string SourcePath(const std::string& relative) {
   return std::string(TWINBLOCKS_SOURCE_DIR) + "/" + relative;

@@ -30,6 +30,9 @@ RunOutput RunModelText(const std::string& xml, const SettingsTweak& tweak = {});
 std::vector<double> Column(const graph::Recording& rec, const std::string& name);
 std::vector<double> Times(const graph::Recording& rec);
 
+/// A measured figure as text for RecordProperty (4 significant digits).
+std::string Figure(double value);
+
 /// Absolute path of a file in the source tree.
 std::string SourcePath(const std::string& relative);
 
