@@ -79,6 +79,11 @@ int Run(const RunArgs& args) {
   std::printf("stats: %s\n", sim.stats().Summary(simulated).c_str());
   std::printf("results: %s (%d rows, %d signals)\n", output.c_str(), sim.recording().num_rows(),
               static_cast<int>(system.logged_signals().size()));
+  if (system.logged_signals().empty()) {
+    std::printf(
+        "note: no signal is logged, so the results hold only time; add "
+        "<log signal=\"block.port\"/> to the model or --log block.port\n");
+  }
   if (!outcome.ok) {
     std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
                  outcome.error.c_str(), outcome.t, output.c_str());
