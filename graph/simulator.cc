@@ -342,7 +342,8 @@ void Simulator::Advance() {
     // outputs are still sampled and crossings still found.
     const auto& opt = integrator_->options();
     const double h = integrator_->is_fixed_step() ? opt.fixed_step : opt.max_step;
-    double t_next = st.t + h >= t_stop ? t_stop : st.t + h;
+    // Land on t_stop rather than leave a sliver of rounding before it.
+    double t_next = st.t + h >= t_stop - 1e-9 * h ? t_stop : st.t + h;
     double t_cross;
     if (LocateStatelessCrossing(st.t, t_next, &t_cross)) {
       t_next = t_cross;
