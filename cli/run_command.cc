@@ -114,7 +114,9 @@ Runner AddRunCommand(CLI::App& app) {
                   "Override a model variable (NAME=VALUE) or a block parameter "
                   "(block/path.param=VALUE); repeatable");
   cmd->add_option("--log", args->logs, "Also log this signal (block/path.port); repeatable");
-  cmd->add_option("-o,--output", args->output, "Results file (CSV); default MODEL-NAME.csv");
+  cmd->add_option(
+      "-o,--output", args->output,
+      "Results file (CSV); default: the model file name with .csv, in the current directory");
   cmd->add_flag("--quiet,-q", args->quiet, "No progress line");
   return [args] { return Run(*args); };
 }
