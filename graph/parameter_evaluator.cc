@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "blocks/math_expression.h"
+#include "graph/model_error.h"
 
 namespace twinblocks::graph {
 
@@ -283,25 +284,8 @@ Eigen::MatrixXd Scalar(double x) {
 }
 
 // Messages quote the parameter text; a line break in it (`&#10;` in the file) must not break
-// the one-line rule of model errors, so control characters are shown escaped.
-ExpressionError OneLine(const ExpressionError& ex) {
-  std::string out;
-  for (const char* p = ex.what(); *p != '\0'; ++p) {
-    char c = *p;
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += "?";
-    } else {
-      out += c;
-    }
-  }
-  return ExpressionError(out);
-}
+// the one-line rule of model errors.
+ExpressionError Printable(const ExpressionError& ex) { return ExpressionError(OneLine(ex.what())); }
 
 Eigen::MatrixXd EvaluateNumericText(const std::string& text, const Scope& scope) {
   std::string_view t = Trim(text);
@@ -387,7 +371,7 @@ Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope) {
   try {
     return EvaluateNumericText(text, scope);
   } catch (const ExpressionError& ex) {
-    throw OneLine(ex);
+    throw Printable(ex);
   }
 }
 
@@ -396,7 +380,7 @@ blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::Para
   try {
     return EvaluateParameterText(text, spec, scope);
   } catch (const ExpressionError& ex) {
-    throw OneLine(ex);
+    throw Printable(ex);
   }
 }
 
