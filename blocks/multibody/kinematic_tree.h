@@ -1,0 +1,139 @@
+#pragma once
+
+// The Model of a tree of rigid bodies in minimal coordinates (KinematicTree, fixed after
+// construction) and its Data (KinematicTreeData, every workspace the algorithms of
+// algorithms.h need, allocated once). Spatial conventions: see spatial.h.
+//
+// Frames: every body B has one frame, its body frame, in which its inertia is given. Its joint
+// connects it to its parent P (or to the world W): the joint frame J is fixed in P at X_PJ,
+// and the joint moves B relative to J: X_PB(q) = X_PJ * X_JB(q). At q = 0, B coincides
+// with J.
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "blocks/multibody/spatial.h"
+
+namespace twinblocks::multibody {
+
+/// The largest number of velocities of one joint (a free joint).
+inline constexpr int kMaxJointDofs = 6;
+
+/// Motion subspace S of one joint (6 x nv), columns are spatial motion vectors in the body
+/// frame. Fixed maximum size so that it never allocates.
+using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor, 6, kMaxJointDofs>;
+/// A small (nv x nv) matrix of one joint, at most 6 x 6, never allocates.
+using JointMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor,
+                                  kMaxJointDofs, kMaxJointDofs>;
+/// A small (nv x 1) vector of one joint, never allocates.
+using JointVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxJointDofs, 1>;
+
+/// The joint types. New types (spherical: nq 4, nv 3; free: nq 7, nv 6) add an entry here and
+/// a case in Joint's factory, CalcJointPose and the nq/nv table; the algorithms only use nq,
+/// nv, the motion subspace and CalcJointPose, and the motion subspace must be constant in the
+/// body frame (true for all of these with body-frame velocities).
+enum class JointType {
+  kRevolute,   ///< one rotation q (rad) about a unit axis, v = qdot (rad/s)
+  kPrismatic,  ///< one translation q (m) along a unit axis, v = qdot (m/s)
+};
+
+/// One joint: its type, axis and motion subspace.
+class Joint {
+ public:
+  /// A revolute joint about `axis_J` (unit vector in the joint frame; it is normalized).
+  /// @throws std::invalid_argument if the axis is zero or not finite.
+  static Joint Revolute(const Eigen::Vector3d& axis_J);
+  /// A prismatic joint along `axis_J` (unit vector in the joint frame; it is normalized).
+  /// @throws std::invalid_argument if the axis is zero or not finite.
+  static Joint Prismatic(const Eigen::Vector3d& axis_J);
+
+  JointType type() const { return type_; }
+  int nq() const { return nq_; }                         ///< number of position coordinates
+  int nv() const { return nv_; }                         ///< number of velocity coordinates
+  const Eigen::Vector3d& axis() const { return axis_; }  ///< unit axis in J (= in B)
+  /// S (6 x nv): the body's spatial velocity relative to J, in B, is S v.
+  const MotionSubspace& motion_subspace() const { return S_; }
+
+  /// X_JB(q): the pose of the body frame in the joint frame.
+  /// @param q  this joint's coordinates (nq x 1).
+  Pose CalcJointPose(const Eigen::Ref<const Eigen::VectorXd>& q) const;
+
+ private:
+  Joint(JointType type, const Eigen::Vector3d& axis_J);
+
+  JointType type_ = JointType::kRevolute;
+  int nq_ = 1;
+  int nv_ = 1;
+  Eigen::Vector3d axis_ = Eigen::Vector3d::UnitZ();
+  MotionSubspace S_;
+};
+
+/// What the user gives for one body.
+struct BodySpec {
+  std::string name;  ///< for messages only
+  int parent = -1;   ///< index of the parent body, -1 for the world; must be < own index
+  Joint joint = Joint::Revolute(Eigen::Vector3d::UnitZ());
+  Pose X_PJ;               ///< joint frame J in the parent's body frame (or in W)
+  SpatialInertia inertia;  ///< of the body, in its body frame B
+};
+
+/// A tree of rigid bodies joined by joints, rooted at the world. Immutable after construction.
+/// Bodies are numbered so that every parent comes before its children.
+class KinematicTree {
+ public:
+  /// @param bodies  the bodies, parents first.
+  /// @param gravity_W  gravitational acceleration in W (m/s^2), e.g. (0, 0, -9.81).
+  /// @throws std::invalid_argument if a parent index is not smaller than its child's, or an
+  ///         inertia is not physical (negative mass, non-finite values).
+  KinematicTree(std::vector<BodySpec> bodies, const Eigen::Vector3d& gravity_W);
+
+  int num_bodies() const { return static_cast<int>(bodies_.size()); }
+  int nq() const { return nq_; }  ///< total position coordinates
+  int nv() const { return nv_; }  ///< total velocity coordinates
+  const BodySpec& body(int i) const { return bodies_[i]; }
+  int parent(int i) const { return bodies_[i].parent; }
+  const Joint& joint(int i) const { return bodies_[i].joint; }
+  int idx_q(int i) const { return idx_q_[i]; }  ///< first entry of body i's joint in q
+  int idx_v(int i) const { return idx_v_[i]; }  ///< first entry of body i's joint in v
+  const Eigen::Vector3d& gravity() const { return gravity_W_; }  ///< g in W (m/s^2)
+  /// Body i's spatial inertia as a 6 x 6 matrix in its body frame (kept to save the
+  /// conversion in Crba and Aba).
+  const Matrix6d& inertia_matrix(int i) const { return inertia_matrices_[i]; }
+
+ private:
+  std::vector<BodySpec> bodies_;
+  std::vector<Matrix6d> inertia_matrices_;
+  std::vector<int> idx_q_;
+  std::vector<int> idx_v_;
+  int nq_ = 0;
+  int nv_ = 0;
+  Eigen::Vector3d gravity_W_;
+};
+
+/// Every quantity the algorithms compute and every workspace they use, sized from one tree.
+/// Per-body vectors have num_bodies entries, indexed like the tree's bodies; spatial vectors
+/// of body i are in body i's frame unless named otherwise.
+struct KinematicTreeData {
+  explicit KinematicTreeData(const KinematicTree& tree);
+
+  // Kinematics (ForwardKinematics, and every algorithm below).
+  std::vector<Pose> X_PB;          ///< body frame in its parent's (or W) at the current q
+  std::vector<Pose> X_WB;          ///< body frame in W (ForwardKinematics only)
+  std::vector<Vector6d> V;         ///< spatial velocity of B in W, expressed in B (rad/s; m/s)
+  std::vector<Vector6d> A;         ///< spatial acceleration of B, in B, offset by -g (RNEA, ABA)
+  std::vector<Vector6d> F;         ///< force from parent through the joint, in B (N m; N) (RNEA)
+  std::vector<Matrix6d> I_C;       ///< composite inertia of the subtree of B, in B (CRBA)
+  std::vector<Matrix6d> I_A;       ///< articulated inertia of B, in B (ABA)
+  std::vector<Vector6d> p_A;       ///< articulated bias force of B, in B (ABA)
+  std::vector<Vector6d> c;         ///< velocity-product acceleration V x (S v), in B (ABA)
+  std::vector<MotionSubspace> U;   ///< I_A S (6 x nv of the joint) (ABA)
+  std::vector<JointMatrix> D_inv;  ///< (S^T I_A S)^-1 (nv x nv of the joint) (ABA)
+  std::vector<JointVector> u;      ///< tau - S^T p_A (nv of the joint) (ABA)
+
+  Eigen::VectorXd tau;  ///< generalized forces from Rnea / NonlinearEffects (nv x 1)
+  Eigen::MatrixXd M;    ///< mass matrix from Crba (nv x nv), both triangles
+  Eigen::VectorXd qdd;  ///< generalized accelerations from Aba (nv x 1)
+};
+
+}  // namespace twinblocks::multibody
