@@ -28,6 +28,40 @@ Pose BodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen::Ve
   return tree.body(i).X_PJ * joint.CalcJointPose(q.segment(tree.idx_q(i), joint.nq()));
 }
 
+// Products with a joint's motion subspace S (6 x nv) and its relatives, column by column:
+// nv is at most 6 and usually 1, where Eigen's general dynamic-size product costs more than
+// the arithmetic.
+
+// S x for x (nv x 1).
+template <typename Derived>
+Vector6d SubspaceTimes(const MotionSubspace& S, const Eigen::MatrixBase<Derived>& x) {
+  Vector6d r = S.col(0) * x[0];
+  for (Eigen::Index k = 1; k < S.cols(); ++k) r += S.col(k) * x[k];
+  return r;
+}
+
+// B^T f for B (6 x nv) and f (6 x 1), written into out (nv x 1).
+template <typename Out>
+void TransposeTimes(const MotionSubspace& B, const Vector6d& f, Out&& out) {
+  for (Eigen::Index k = 0; k < B.cols(); ++k) out[k] = B.col(k).dot(f);
+}
+
+// I B for I (6 x 6) and B (6 x nv), written into out (6 x nv).
+void InertiaTimes(const Matrix6d& I, const MotionSubspace& B, MotionSubspace* out) {
+  out->resize(6, B.cols());
+  for (Eigen::Index k = 0; k < B.cols(); ++k) out->col(k).noalias() = I * B.col(k);
+}
+
+// The (rows of S_j) x (columns of F) block S_j^T F of M, at (row, col).
+void SetMassBlock(const MotionSubspace& S_j, const MotionSubspace& F, int row, int col,
+                  Eigen::MatrixXd* M) {
+  for (Eigen::Index r = 0; r < S_j.cols(); ++r) {
+    for (Eigen::Index k = 0; k < F.cols(); ++k) {
+      (*M)(row + r, col + k) = (*M)(col + k, row + r) = S_j.col(r).dot(F.col(k));
+    }
+  }
+}
+
 // Rnea with an optional acceleration (nullptr: a = 0, for NonlinearEffects).
 const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -42,7 +76,7 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
     const int nv = joint.nv();
     const int p = tree.parent(i);
     const Pose& X = data->X_PB[i] = BodyPose(tree, i, q);
-    const Vector6d v_J = S * v.segment(iv, nv);
+    const Vector6d v_J = SubspaceTimes(S, v.segment(iv, nv));
     Vector6d V = v_J;
     Vector6d A = X.InvActMotion(p < 0 ? a0 : data->A[p]);
     if (p >= 0) {
@@ -51,7 +85,7 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
       // V equals v_J).
       A += CrossMotion(V, v_J);
     }
-    if (a != nullptr) A += S * a->segment(iv, nv);
+    if (a != nullptr) A += SubspaceTimes(S, a->segment(iv, nv));
     const SpatialInertia& I = tree.body(i).inertia;
     data->V[i] = V;
     data->A[i] = A;
@@ -59,7 +93,8 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
   }
   for (int i = n - 1; i >= 0; --i) {
     const Joint& joint = tree.joint(i);
-    data->tau.segment(tree.idx_v(i), joint.nv()) = joint.motion_subspace().transpose() * data->F[i];
+    TransposeTimes(joint.motion_subspace(), data->F[i],
+                   data->tau.segment(tree.idx_v(i), joint.nv()));
     const int p = tree.parent(i);
     if (p >= 0) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
   }
@@ -86,7 +121,7 @@ void ForwardKinematics(const KinematicTree& tree, KinematicTreeData* data,
   for (int i = 0; i < tree.num_bodies(); ++i) {
     const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
-    data->V[i] = joint.motion_subspace() * v.segment(tree.idx_v(i), joint.nv());
+    data->V[i] = SubspaceTimes(joint.motion_subspace(), v.segment(tree.idx_v(i), joint.nv()));
     if (p >= 0) data->V[i] += data->X_PB[i].InvActMotion(data->V[p]);
   }
 }
@@ -130,16 +165,15 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
     const int nv_i = joint_i.nv();
     // F (6 x nv_i): the force that a unit acceleration of joint i needs on its subtree,
     // carried down to the root to project it on every ancestor joint.
-    MotionSubspace F = data->I_C[i] * joint_i.motion_subspace();
-    data->M.block(iv, iv, nv_i, nv_i) = joint_i.motion_subspace().transpose() * F;
+    MotionSubspace F;
+    InertiaTimes(data->I_C[i], joint_i.motion_subspace(), &F);
+    SetMassBlock(joint_i.motion_subspace(), F, iv, iv, &data->M);
     for (int j = i; tree.parent(j) >= 0;) {
       for (int k = 0; k < nv_i; ++k) F.col(k) = data->X_PB[j].ActForce(F.col(k));
       j = tree.parent(j);
       const Joint& joint_j = tree.joint(j);
       const int jv = tree.idx_v(j);
-      data->M.block(jv, iv, joint_j.nv(), nv_i) = joint_j.motion_subspace().transpose() * F;
-      data->M.block(iv, jv, nv_i, joint_j.nv()) =
-          data->M.block(jv, iv, joint_j.nv(), nv_i).transpose();
+      SetMassBlock(joint_j.motion_subspace(), F, jv, iv, &data->M);
     }
   }
   return data->M;
@@ -159,7 +193,8 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
     const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
     const Pose& X = data->X_PB[i] = BodyPose(tree, i, q);
-    const Vector6d v_J = joint.motion_subspace() * v.segment(tree.idx_v(i), joint.nv());
+    const Vector6d v_J =
+        SubspaceTimes(joint.motion_subspace(), v.segment(tree.idx_v(i), joint.nv()));
     Vector6d V = v_J;
     if (p >= 0) V += X.InvActMotion(data->V[p]);
     data->V[i] = V;
@@ -172,14 +207,15 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
     const Joint& joint = tree.joint(i);
     const MotionSubspace& S = joint.motion_subspace();
     const int nv = joint.nv();
-    data->U[i] = data->I_A[i] * S;
+    InertiaTimes(data->I_A[i], S, &data->U[i]);
     if (nv == 1) {
       data->D_inv[i](0, 0) = 1.0 / S.col(0).dot(data->U[i].col(0));
     } else {
       const JointMatrix D = S.transpose() * data->U[i];
       data->D_inv[i] = D.inverse();
     }
-    const JointVector S_p = S.transpose() * data->p_A[i];
+    JointVector S_p(nv);
+    TransposeTimes(S, data->p_A[i], S_p);
     data->u[i] = tau.segment(tree.idx_v(i), nv) - S_p;
     const int p = tree.parent(i);
     if (p < 0) continue;
@@ -198,10 +234,11 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
     const int p = tree.parent(i);
     const int iv = tree.idx_v(i);
     const Vector6d A = data->X_PB[i].InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i];
-    const JointVector U_A = data->U[i].transpose() * A;
+    JointVector U_A(joint.nv());
+    TransposeTimes(data->U[i], A, U_A);
     const JointVector u_minus_U_A = data->u[i] - U_A;
     data->qdd.segment(iv, joint.nv()) = data->D_inv[i].lazyProduct(u_minus_U_A);
-    data->A[i] = A + joint.motion_subspace() * data->qdd.segment(iv, joint.nv());
+    data->A[i] = A + SubspaceTimes(joint.motion_subspace(), data->qdd.segment(iv, joint.nv()));
   }
   return data->qdd;
 }

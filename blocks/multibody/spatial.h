@@ -131,10 +131,24 @@ struct Pose {
   }
 
   /// A 6 x 6 spatial inertia (or articulated inertia) I_B given in B, expressed in A:
-  /// I_A = A_X*_B I_B B_X_A. Works for any matrix mapping motion to force.
+  /// I_A = A_X*_B I_B B_X_A. Works for any symmetric matrix mapping motion to force.
+  /// Computed by 3 x 3 blocks, about half the work of the two 6 x 6 products: with
+  /// I_B = [Q S; S^T T] rotated into A's axes (Q' = R Q R^T, ...) and P = [p]x,
+  /// I_A = [Q' + P S'^T - S' P - P T' P,  S' + P T';  (S' + P T')^T,  T'].
   Matrix6d ActInertia(const Matrix6d& I_B) const {
-    const Matrix6d F = ForceMatrix();
-    return F * I_B * F.transpose();
+    const Eigen::Matrix3d& R = rotation;
+    const Eigen::Matrix3d Q = R * I_B.topLeftCorner<3, 3>() * R.transpose();
+    const Eigen::Matrix3d S = R * I_B.topRightCorner<3, 3>() * R.transpose();
+    const Eigen::Matrix3d T = R * I_B.bottomRightCorner<3, 3>() * R.transpose();
+    const Eigen::Matrix3d P = Skew(translation);
+    const Eigen::Matrix3d PT = P * T;
+    const Eigen::Matrix3d S_top = S + PT;
+    Matrix6d I_A;
+    I_A.topLeftCorner<3, 3>() = Q + P * S.transpose() - S * P - PT * P;
+    I_A.topRightCorner<3, 3>() = S_top;
+    I_A.bottomLeftCorner<3, 3>() = S_top.transpose();
+    I_A.bottomRightCorner<3, 3>() = T;
+    return I_A;
   }
 };
 

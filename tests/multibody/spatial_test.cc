@@ -79,6 +79,11 @@ TEST(SpatialTest, InertiaApplyMatrixAndTransform) {
   EXPECT_NEAR(0.5 * translation.dot(I.Apply(translation)), 0.5 * 2.5 * 6.0, 1e-14);
   const Pose X_AB = RandomPose(rng);
   EXPECT_LT((I.TransformedBy(X_AB).Matrix() - X_AB.ActInertia(I.Matrix())).norm(), 1e-13);
+  // Any symmetric motion-to-force matrix (an articulated inertia need not be a rigid body's).
+  Matrix6d G = Matrix6d::Random();
+  G = (G * G.transpose()).eval();
+  const Matrix6d F = X_AB.ForceMatrix();
+  EXPECT_LT((X_AB.ActInertia(G) - F * G * F.transpose()).norm(), 1e-12);
 }
 
 TEST(SpatialTest, AxisRotations) {
