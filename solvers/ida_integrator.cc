@@ -51,12 +51,6 @@ class IdaIntegrator::OdeResidual final : public DaeProblem {
   Eigen::VectorXd f_;  // (nx x 1) scratch
 };
 
-namespace {
-
-const char* Text(const char* s) { return s != nullptr ? s : ""; }
-
-}  // namespace
-
 void IdaIntegrator::MemoryDeleter::operator()(void* mem) const { IDAFree(&mem); }
 
 IdaIntegrator::IdaIntegrator(DaeProblem* problem, const IntegratorOptions& options)
@@ -129,7 +123,7 @@ int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
     N_VLinearSum(1.0, yp, 1.0, y, r);  // y' + y = 0
     return 0;
   }
-  try {
+  return Guarded("the residual evaluation", t, [&]() -> int {
     const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
     const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
     Eigen::Map<Eigen::VectorXd> rv = internal::AsEigen(r);
@@ -147,12 +141,7 @@ int IdaIntegrator::EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r) {
       return 1;
     }
     return 0;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the residual evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the residual evaluation threw at t = %.17g s", t);
-  }
-  return -1;
+  });
 }
 
 int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
@@ -161,7 +150,7 @@ int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
     return 0;
   }
   CountZeroCrossingEval();
-  try {
+  return Guarded("the zero-crossing evaluation", t, [&]() -> int {
     const Eigen::Map<Eigen::VectorXd> yv = internal::AsEigen(y);
     const Eigen::Map<Eigen::VectorXd> ypv = internal::AsEigen(yp);
     Eigen::Map<Eigen::VectorXd> gv(g, ng_);
@@ -171,18 +160,13 @@ int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
                           Text(dae_->last_error()));
     }
     return flag;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
-  }
-  return -1;
+  });
 }
 
 int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
                                         SUNMatrix jac, N_Vector work) {
   // dF/dy + cj dF/dy' by differences along (e_j, cj e_j), with IDA's increments.
-  try {
+  return Guarded("the Jacobian evaluation", t, [&]() -> int {
     double h = 0.0;
     IDAGetCurrentStep(mem_.get(), &h);
     if (IDAGetErrWeights(mem_.get(), ewt_.get()) != IDA_SUCCESS) return -1;
@@ -217,12 +201,7 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
       Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (r1 - r0) / inc;
     }
     return 0;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s", t);
-  }
-  return -1;
+  });
 }
 
 int IdaIntegrator::JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
@@ -279,9 +258,7 @@ int IdaIntegrator::DoStep(double t_stop, double* t_reached) {
   return IDASolve(mem_.get(), t_stop, t_reached, y_.get(), yp_.get(), IDA_ONE_STEP);
 }
 
-int IdaIntegrator::DoGetDky(double t, N_Vector out) {
-  return IDAGetDky(mem_.get(), t, 0, out);
-}
+int IdaIntegrator::DoGetDky(double t, N_Vector out) { return IDAGetDky(mem_.get(), t, 0, out); }
 
 void IdaIntegrator::DoGetRootInfo() {
   CheckFlag(IDAGetRootInfo(mem_.get(), root_info_.data()), "IDAGetRootInfo");

@@ -29,8 +29,6 @@ void Accumulate(const IntegratorStats& from, double sign, IntegratorStats* to) {
   to->resets += s * from.resets;
 }
 
-const char* Text(const char* s) { return s != nullptr ? s : ""; }
-
 }  // namespace
 
 SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
@@ -43,9 +41,9 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
       // SUNDIALS cannot hold a zero-length vector; such a problem never reaches the solver.
       y_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
       ewt_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
-      dky_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())),
       root_info_(static_cast<size_t>(ng), 0),
-      xdot_(Eigen::VectorXd::Zero(nx)) {
+      xdot_(Eigen::VectorXd::Zero(nx)),
+      dky_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())) {
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
@@ -89,7 +87,7 @@ int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
     N_VScale(-1.0, y, ydot);
     return 0;
   }
-  try {
+  last_rhs_flag_ = Guarded("the derivative evaluation", t, [&]() -> int {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
     Eigen::Map<Eigen::VectorXd> xdot = internal::AsEigen(ydot);
     last_rhs_flag_ = problem_->CalcDerivatives(t, x, xdot);
@@ -104,13 +102,8 @@ int SundialsIntegrator::EvalRhs(double t, N_Vector y, N_Vector ydot) {
       last_rhs_flag_ = 1;
     }
     return last_rhs_flag_;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the derivative evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the derivative evaluation threw at t = %.17g s", t);
-  }
-  last_rhs_flag_ = -1;
-  return -1;
+  });
+  return last_rhs_flag_;
 }
 
 int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
@@ -119,7 +112,7 @@ int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
     return 0;
   }
   ++own_.zc_evals;
-  try {
+  return Guarded("the zero-crossing evaluation", t, [&]() -> int {
     const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
     Eigen::Map<Eigen::VectorXd> gv(g, ng_);
     const int flag = problem_->CalcZeroCrossings(t, x, gv);
@@ -128,12 +121,7 @@ int SundialsIntegrator::EvalRoots(double t, N_Vector y, double* g) {
                           Text(problem_->last_error()));
     }
     return flag;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the zero-crossing evaluation threw at t = %.17g s", t);
-  }
-  return -1;
+  });
 }
 
 int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac,
@@ -143,7 +131,7 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
     for (int j = 0; j < nx_; ++j) SUNDenseMatrix_Column(jac, j)[j] = -1.0;
     return 0;
   }
-  try {
+  return Guarded("the Jacobian evaluation", t, [&]() -> int {
     double* yd = N_VGetArrayPointer(y);
     const Eigen::Map<const Eigen::VectorXd> y_map(yd, nx_);
     const Eigen::Map<Eigen::VectorXd> f0 = internal::AsEigen(fy);
@@ -175,12 +163,7 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
       Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (f1 - f0) / inc;
     }
     return 0;
-  } catch (const std::exception& e) {
-    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s: %s", t, e.what());
-  } catch (...) {
-    RecordCallbackError("the Jacobian evaluation threw at t = %.17g s", t);
-  }
-  return -1;
+  });
 }
 
 int SundialsIntegrator::RhsCallback(double t, N_Vector y, N_Vector ydot, void* user_data) {

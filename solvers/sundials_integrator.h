@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +90,22 @@ class SundialsIntegrator : public Integrator {
   void CountResidualEval() { ++own_.rhs_evals; }
   /// Records the message of a failed callback for the next SolverError.
   void RecordCallbackError(const char* format, ...);
+  /// A callback's message text, "" for none.
+  static const char* Text(const char* s) { return s != nullptr ? s : ""; }
+  /// Runs the body of a C callback so that no exception crosses into SUNDIALS: the body's
+  /// return code passes through; an exception is recorded ("`what` threw at t = ...: text")
+  /// and becomes -1, a fatal failure.
+  template <class Body>
+  int Guarded(const char* what, double t, Body&& body) noexcept {
+    try {
+      return body();
+    } catch (const std::exception& e) {
+      RecordCallbackError("%s threw at t = %.17g s: %s", what, t, e.what());
+    } catch (...) {
+      RecordCallbackError("%s threw at t = %.17g s", what, t);
+    }
+    return -1;
+  }
 
   /// Difference-quotient dense Jacobian of f into `jac` (column j = (f(t, y + d_j e_j) -
   /// f(t, y)) / d_j, with CVODE's increments d_j = max(sqrt(eps) |y_j|, d_min / w_j), w the
@@ -111,13 +128,13 @@ class SundialsIntegrator : public Integrator {
   std::string name_;
   int nx_;
   int ng_;
-  internal::ContextPtr context_;  // destroyed last: declared first
-  internal::NVectorPtr y_;        // (nx x 1) the solver's state
-  internal::NVectorPtr ewt_;      // (nx x 1) error weights, for the Jacobian
-  std::vector<int> root_info_;    // (ng x 1) CVodeGetRootInfo & co.
-  Eigen::VectorXd xdot_;          // (nx x 1) scratch for DoAdvanceTinyGap
-  internal::NVectorPtr dky_;      // (nx x 1) scratch for Interpolate
-  double t_step_start_ = 0.0;     // s, where the last step began
+  internal::ContextPtr context_;    // destroyed last: declared first
+  internal::NVectorPtr y_;          // (nx x 1) the solver's state
+  internal::NVectorPtr ewt_;        // (nx x 1) error weights, for the Jacobian
+  std::vector<int> root_info_;      // (ng x 1) CVodeGetRootInfo & co.
+  Eigen::VectorXd xdot_;            // (nx x 1) scratch for DoAdvanceTinyGap
+  internal::NVectorPtr dky_;        // (nx x 1) scratch for Interpolate
+  double t_step_start_ = 0.0;       // s, where the last step began
   bool step_interpolable_ = false;  // the last step was the solver's own (not a tiny gap)
 
  private:
