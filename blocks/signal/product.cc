@@ -8,15 +8,9 @@
 namespace twinblocks::blocks {
 
 Product::Product(const Params& params) {
-  const std::string& ops = params.String("ops");
-  for (char ch : ops) {
-    if (ch == '*' || ch == '/') {
-      divide_.push_back(ch == '/' ? 1 : 0);
-    } else if (ch != '|' && ch != ' ') {
-      throw BlockError("parameter 'ops' may hold only '*' and '/', got '" + ops + "'", "ops");
-    }
+  for (bool divide : internal::ParseOperatorList(params.String("ops"), "ops", '*', '/')) {
+    divide_.push_back(divide ? 1 : 0);
   }
-  if (divide_.empty()) throw BlockError("parameter 'ops' has no '*' or '/'", "ops");
   for (int j = 0; j < static_cast<int>(divide_.size()); ++j) {
     DeclareInput(internal::NumberedPort("u", j));
   }

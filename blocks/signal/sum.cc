@@ -8,16 +8,9 @@
 namespace twinblocks::blocks {
 
 Sum::Sum(const Params& params) {
-  const std::string& signs = params.String("signs");
-  for (char ch : signs) {
-    if (ch == '+' || ch == '-') {
-      signs_.push_back(ch == '+' ? 1.0 : -1.0);
-    } else if (ch != '|' && ch != ' ') {
-      throw BlockError("parameter 'signs' may hold only '+', '-' and '|', got '" + signs + "'",
-                       "signs");
-    }
+  for (bool minus : internal::ParseOperatorList(params.String("signs"), "signs", '+', '-')) {
+    signs_.push_back(minus ? -1.0 : 1.0);
   }
-  if (signs_.empty()) throw BlockError("parameter 'signs' has no '+' or '-'", "signs");
   for (int j = 0; j < static_cast<int>(signs_.size()); ++j) {
     DeclareInput(internal::NumberedPort("u", j));
   }

@@ -19,6 +19,30 @@ inline std::string NumberedPort(const char* base, int i) {
   return name;
 }
 
+/// Reads an operator list such as Sum's "+-+" or Product's "*/": one input per `first` or
+/// `second` character ('|' and spaces are separators, as in Simulink). Returns, per input,
+/// whether it is `second`. @throws BlockError naming `param` for any other character or none.
+inline std::vector<bool> ParseOperatorList(const std::string& text, const char* param, char first,
+                                           char second) {
+  std::vector<bool> is_second;
+  for (char ch : text) {
+    if (ch == first || ch == second) {
+      is_second.push_back(ch == second);
+    } else if (ch != '|' && ch != ' ') {
+      throw BlockError("parameter '" + std::string(param) + "' may hold only '" +
+                           std::string(1, first) + "', '" + std::string(1, second) +
+                           "' and '|', got '" + text + "'",
+                       param);
+    }
+  }
+  if (is_second.empty()) {
+    throw BlockError("parameter '" + std::string(param) + "' has no '" + std::string(1, first) +
+                         "' or '" + std::string(1, second) + "'",
+                     param);
+  }
+  return is_second;
+}
+
 /// Scalar expansion: the step of the index into a signal of width `width` when the output has
 /// more elements (0 for a scalar, which is read again for every output element).
 inline int StrideOf(int width) { return width == 1 ? 0 : 1; }
