@@ -1,6 +1,8 @@
 #include "blocks/block_registry.h"
 #include "blocks/discrete/register_discrete_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
+#include "blocks/multibody/register_multibody_blocks.h"
+#include "blocks/robotics/register_robotics_blocks.h"
 #include "blocks/routing/register_routing_blocks.h"
 #include "blocks/signal/register_signal_blocks.h"
 
@@ -14,6 +16,8 @@ const BlockRegistry& Catalog() {
     RegisterDiscreteBlocks(r);
     RegisterLogicBlocks(r);
     RegisterRoutingBlocks(r);
+    RegisterMultibodyBlocks(r);
+    RegisterRoboticsBlocks(r);
     return r;
   }();
   return registry;

@@ -1,0 +1,10 @@
+#pragma once
+
+#include "blocks/block_registry.h"
+
+namespace twinblocks::blocks {
+
+/// Adds the robotics blocks (trajectories, kinematics, inverse dynamics) to `r`.
+void RegisterRoboticsBlocks(BlockRegistry& r);
+
+}  // namespace twinblocks::blocks
