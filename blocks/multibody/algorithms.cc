@@ -1,5 +1,6 @@
 #include "blocks/multibody/algorithms.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +14,13 @@ void CheckSize(const char* function, const char* what, Eigen::Index actual, int 
   }
 }
 
+void CheckExternalForces(const char* function, const KinematicTree& tree,
+                         const std::vector<Vector6d>* f_ext) {
+  if (f_ext != nullptr) {
+    CheckSize(function, "f_ext", static_cast<Eigen::Index>(f_ext->size()), tree.num_bodies());
+  }
+}
+
 // The world's spatial acceleration: gravity enters as an upward acceleration of the base,
 // so every body's acceleration is offset by -g and the joint forces include its weight.
 Vector6d WorldAcceleration(const KinematicTree& tree) {
@@ -22,15 +30,41 @@ Vector6d WorldAcceleration(const KinematicTree& tree) {
   return a0;
 }
 
-// X_PB(q) of body i.
-Pose BodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen::VectorXd>& q) {
+// X_PB(q) of body i into *X. A joint about or along a coordinate axis (every DH joint) turns
+// or shifts X_PJ directly: the rotation about e_k mixes two columns of R_PJ (12 products
+// instead of Rodrigues' formula and a 3 x 3 product).
+void CalcBodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen::VectorXd>& q,
+                  Pose* X) {
   const Joint& joint = tree.joint(i);
-  return tree.body(i).X_PJ * joint.CalcJointPose(q.segment(tree.idx_q(i), joint.nq()));
+  const Pose& X_PJ = tree.body(i).X_PJ;
+  const int k = joint.axis_index();
+  if (k < 0) {
+    *X = X_PJ * joint.CalcJointPose(q.segment(tree.idx_q(i), joint.nq()));
+    return;
+  }
+  // The axis is +-e_k: the signed coordinate along e_k.
+  const double x = q[tree.idx_q(i)] * joint.axis()[k];
+  if (joint.type() == JointType::kRevolute) {
+    const double c = std::cos(x), s = std::sin(x);
+    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    X->rotation.col(k) = X_PJ.rotation.col(k);
+    X->rotation.col(a) = c * X_PJ.rotation.col(a) + s * X_PJ.rotation.col(b);
+    X->rotation.col(b) = c * X_PJ.rotation.col(b) - s * X_PJ.rotation.col(a);
+    X->translation = X_PJ.translation;
+  } else {
+    X->rotation = X_PJ.rotation;
+    X->translation = X_PJ.translation + x * X_PJ.rotation.col(k);
+  }
 }
 
-// Products with a joint's motion subspace S (6 x nv) and its relatives, column by column:
-// nv is at most 6 and usually 1, where Eigen's general dynamic-size product costs more than
-// the arithmetic.
+// The single column of a 1-DOF joint's motion subspace as a fixed-size vector, so that the
+// products with it unroll (the dynamic-width MotionSubspace loops cost more than the
+// arithmetic for nv = 1, which is nearly every joint).
+Eigen::Map<const Vector6d> Column(const MotionSubspace& S) { return Eigen::Map<const Vector6d>(S.data()); }
+Eigen::Map<Vector6d> Column(MotionSubspace& S) { return Eigen::Map<Vector6d>(S.data()); }
+
+// Products with a joint's motion subspace S (6 x nv) and its relatives, column by column,
+// for the multi-DOF joints (spherical, free).
 
 // S x for x (nv x 1).
 template <typename Derived>
@@ -52,6 +86,12 @@ void InertiaTimes(const Matrix6d& I, const MotionSubspace& B, MotionSubspace* ou
   for (Eigen::Index k = 0; k < B.cols(); ++k) out->col(k).noalias() = I * B.col(k);
 }
 
+// The joint velocity S v of body i.
+Vector6d JointVelocity(const Joint& joint, const Eigen::Ref<const Eigen::VectorXd>& v, int iv) {
+  if (joint.nv() == 1) return Column(joint.motion_subspace()) * v[iv];
+  return SubspaceTimes(joint.motion_subspace(), v.segment(iv, joint.nv()));
+}
+
 // The (rows of S_j) x (columns of F) block S_j^T F of M, at (row, col).
 void SetMassBlock(const MotionSubspace& S_j, const MotionSubspace& F, int row, int col,
                   Eigen::MatrixXd* M) {
@@ -66,17 +106,17 @@ void SetMassBlock(const MotionSubspace& S_j, const MotionSubspace& F, int row, i
 const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
-                                const Eigen::Ref<const Eigen::VectorXd>* a) {
+                                const Eigen::Ref<const Eigen::VectorXd>* a,
+                                const std::vector<Vector6d>* f_ext) {
   const Vector6d a0 = WorldAcceleration(tree);
   const int n = tree.num_bodies();
   for (int i = 0; i < n; ++i) {
     const Joint& joint = tree.joint(i);
-    const MotionSubspace& S = joint.motion_subspace();
     const int iv = tree.idx_v(i);
-    const int nv = joint.nv();
     const int p = tree.parent(i);
-    const Pose& X = data->X_PB[i] = BodyPose(tree, i, q);
-    const Vector6d v_J = SubspaceTimes(S, v.segment(iv, nv));
+    Pose& X = data->X_PB[i];
+    CalcBodyPose(tree, i, q, &X);
+    const Vector6d v_J = JointVelocity(joint, v, iv);
     Vector6d V = v_J;
     Vector6d A = X.InvActMotion(p < 0 ? a0 : data->A[p]);
     if (p >= 0) {
@@ -85,20 +125,155 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
       // V equals v_J).
       A += CrossMotion(V, v_J);
     }
-    if (a != nullptr) A += SubspaceTimes(S, a->segment(iv, nv));
+    if (a != nullptr) A += JointVelocity(joint, *a, iv);
     const SpatialInertia& I = tree.body(i).inertia;
     data->V[i] = V;
     data->A[i] = A;
     data->F[i] = I.Apply(A) + CrossForce(V, I.Apply(V));
+    if (f_ext != nullptr) data->F[i] -= (*f_ext)[i];
   }
   for (int i = n - 1; i >= 0; --i) {
     const Joint& joint = tree.joint(i);
-    TransposeTimes(joint.motion_subspace(), data->F[i],
-                   data->tau.segment(tree.idx_v(i), joint.nv()));
+    const int iv = tree.idx_v(i);
+    if (joint.nv() == 1) {
+      data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
+    } else {
+      TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, joint.nv()));
+    }
     const int p = tree.parent(i);
     if (p >= 0) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
   }
   return data->tau;
+}
+
+// The articulated-body algorithm for Aba (kHybrid false: every joint force-driven, F and tau
+// not computed) and AbaHybrid (prescribed joints, F and tau filled). One template so that the
+// plain Aba pays nothing for the hybrid case.
+template <bool kHybrid>
+const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* data,
+                               const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v,
+                               const Eigen::Ref<const Eigen::VectorXd>& u,
+                               const unsigned char* prescribed,
+                               const std::vector<Vector6d>* f_ext) {
+  const int n = tree.num_bodies();
+  // Pass 1, root to leaves: velocities, velocity-product accelerations, rigid-body inertias
+  // and bias forces.
+  for (int i = 0; i < n; ++i) {
+    const Joint& joint = tree.joint(i);
+    const int p = tree.parent(i);
+    Pose& X = data->X_PB[i];
+    CalcBodyPose(tree, i, q, &X);
+    const Vector6d v_J = JointVelocity(joint, v, tree.idx_v(i));
+    if (p >= 0) {
+      const Vector6d V = X.InvActMotion(data->V[p]) + v_J;
+      data->V[i] = V;
+      data->c[i] = CrossMotion(V, v_J);
+    } else {
+      // A root body moves with its joint alone, and V x V = 0.
+      data->V[i] = v_J;
+      data->c[i].setZero();
+    }
+    data->I_A[i] = tree.inertia_matrix(i);
+    const Vector6d& V = data->V[i];
+    data->p_A[i] = CrossForce(V, tree.body(i).inertia.Apply(V));
+    if (f_ext != nullptr) data->p_A[i] -= (*f_ext)[i];
+  }
+  // Pass 2, leaves to root: articulated inertias and bias forces. I_a, p_a: what body i's
+  // subtree presents to its parent through joint i.
+  Matrix6d I_a;
+  Vector6d p_a;
+  for (int i = n - 1; i >= 0; --i) {
+    const Joint& joint = tree.joint(i);
+    const MotionSubspace& S = joint.motion_subspace();
+    const int nv = joint.nv();
+    const int iv = tree.idx_v(i);
+    const int p = tree.parent(i);
+    const Matrix6d& I_A = data->I_A[i];
+    const Vector6d& p_A = data->p_A[i];
+    if (kHybrid && prescribed[i]) {
+      // The joint's acceleration is known: the subtree is rigidly driven through it, and
+      // passes its whole inertia on.
+      if (p < 0) continue;
+      const Vector6d a_J = data->c[i] + JointVelocity(joint, u, iv);
+      I_a = I_A;
+      p_a.noalias() = p_A + I_A * a_J;
+    } else if (nv == 1) {
+      const auto s = Column(S);
+      auto U = Column(data->U[i]);
+      U.noalias() = I_A * s;
+      const double D_inv = data->D_inv[i](0, 0) = 1.0 / s.dot(U);
+      const double u_i = data->u[i][0] = u[iv] - s.dot(p_A);
+      if (p < 0) continue;
+      // I_a = I_A - U D^-1 U^T; p_a = p_A + I_a c + U D^-1 u.
+      const Vector6d UD = U * D_inv;
+      I_a.noalias() = I_A - UD * U.transpose();
+      p_a.noalias() = p_A + I_a * data->c[i];
+      p_a += UD * u_i;
+    } else {
+      InertiaTimes(I_A, S, &data->U[i]);
+      const JointMatrix D = S.transpose() * data->U[i];
+      data->D_inv[i] = D.inverse();
+      JointVector S_p(nv);
+      TransposeTimes(S, p_A, S_p);
+      data->u[i] = u.segment(iv, nv) - S_p;
+      if (p < 0) continue;
+      // Coefficient-wise (lazy) products: Eigen's blocked product would allocate a workspace
+      // for the dynamic inner dimension nv.
+      const MotionSubspace UD = data->U[i].lazyProduct(data->D_inv[i]);
+      I_a.noalias() = I_A - UD.lazyProduct(data->U[i].transpose());
+      p_a.noalias() = p_A + I_a * data->c[i];
+      p_a.noalias() += UD * data->u[i];
+    }
+    data->I_A[p] += data->X_PB[i].ActInertia(I_a);
+    data->p_A[p] += data->X_PB[i].ActForce(p_a);
+  }
+  // Pass 3, root to leaves: accelerations (and for the hybrid case the joint forces).
+  const Vector6d a0 = WorldAcceleration(tree);
+  for (int i = 0; i < n; ++i) {
+    const Joint& joint = tree.joint(i);
+    const int p = tree.parent(i);
+    const int iv = tree.idx_v(i);
+    const int nv = joint.nv();
+    Vector6d& A = data->A[i];
+    A = data->X_PB[i].InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i];
+    if (kHybrid && prescribed[i]) {
+      data->qdd.segment(iv, nv) = u.segment(iv, nv);
+    } else if (nv == 1) {
+      data->qdd[iv] = data->D_inv[i](0, 0) * (data->u[i][0] - Column(data->U[i]).dot(A));
+    } else {
+      JointVector U_A(nv);
+      TransposeTimes(data->U[i], A, U_A);
+      const JointVector u_minus_U_A = data->u[i] - U_A;
+      data->qdd.segment(iv, nv) = data->D_inv[i].lazyProduct(u_minus_U_A);
+    }
+    A += JointVelocity(joint, data->qdd, iv);
+    if constexpr (kHybrid) {
+      // The articulated-body equation F = I_A A + p_A: the force through the joint that
+      // accelerates the subtree at A against its bias forces.
+      data->F[i].noalias() = data->I_A[i] * A;
+      data->F[i] += data->p_A[i];
+      if (prescribed[i]) {
+        if (nv == 1) {
+          data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
+        } else {
+          TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
+        }
+      } else {
+        data->tau.segment(iv, nv) = u.segment(iv, nv);
+      }
+    }
+  }
+  return data->qdd;
+}
+
+// 1/2 q (x) (0, w) for a quaternion q = [w, x, y, z] and an angular velocity w in the rotated
+// frame, into qdot (4).
+template <typename Out>
+void QuaternionRate(const double* q, const Eigen::Vector3d& w, Out&& qdot) {
+  const Eigen::Vector3d r(q[1], q[2], q[3]);
+  qdot[0] = -0.5 * r.dot(w);
+  qdot.template tail<3>() = 0.5 * (q[0] * w + r.cross(w));
 }
 
 }  // namespace
@@ -107,9 +282,17 @@ void ForwardKinematics(const KinematicTree& tree, KinematicTreeData* data,
                        const Eigen::Ref<const Eigen::VectorXd>& q) {
   CheckSize("ForwardKinematics", "q", q.size(), tree.nq());
   for (int i = 0; i < tree.num_bodies(); ++i) {
-    const Pose& X_PB = data->X_PB[i] = BodyPose(tree, i, q);
+    Pose& X_PB = data->X_PB[i];
+    CalcBodyPose(tree, i, q, &X_PB);
     const int p = tree.parent(i);
-    data->X_WB[i] = p < 0 ? X_PB : data->X_WB[p] * X_PB;
+    if (p < 0) {
+      data->X_WB[i] = X_PB;
+    } else {
+      const Pose& X_WP = data->X_WB[p];
+      data->X_WB[i].rotation.noalias() = X_WP.rotation * X_PB.rotation;
+      data->X_WB[i].translation.noalias() = X_WP.rotation * X_PB.translation;
+      data->X_WB[i].translation += X_WP.translation;
+    }
   }
 }
 
@@ -119,9 +302,8 @@ void ForwardKinematics(const KinematicTree& tree, KinematicTreeData* data,
   CheckSize("ForwardKinematics", "v", v.size(), tree.nv());
   ForwardKinematics(tree, data, q);
   for (int i = 0; i < tree.num_bodies(); ++i) {
-    const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
-    data->V[i] = SubspaceTimes(joint.motion_subspace(), v.segment(tree.idx_v(i), joint.nv()));
+    data->V[i] = JointVelocity(tree.joint(i), v, tree.idx_v(i));
     if (p >= 0) data->V[i] += data->X_PB[i].InvActMotion(data->V[p]);
   }
 }
@@ -129,11 +311,13 @@ void ForwardKinematics(const KinematicTree& tree, KinematicTreeData* data,
 const Eigen::VectorXd& Rnea(const KinematicTree& tree, KinematicTreeData* data,
                             const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& v,
-                            const Eigen::Ref<const Eigen::VectorXd>& a) {
+                            const Eigen::Ref<const Eigen::VectorXd>& a,
+                            const std::vector<Vector6d>* f_ext) {
   CheckSize("Rnea", "q", q.size(), tree.nq());
   CheckSize("Rnea", "v", v.size(), tree.nv());
   CheckSize("Rnea", "a", a.size(), tree.nv());
-  return RneaImpl(tree, data, q, v, &a);
+  CheckExternalForces("Rnea", tree, f_ext);
+  return RneaImpl(tree, data, q, v, &a, f_ext);
 }
 
 const Eigen::VectorXd& NonlinearEffects(const KinematicTree& tree, KinematicTreeData* data,
@@ -141,7 +325,7 @@ const Eigen::VectorXd& NonlinearEffects(const KinematicTree& tree, KinematicTree
                                         const Eigen::Ref<const Eigen::VectorXd>& v) {
   CheckSize("NonlinearEffects", "q", q.size(), tree.nq());
   CheckSize("NonlinearEffects", "v", v.size(), tree.nv());
-  return RneaImpl(tree, data, q, v, nullptr);
+  return RneaImpl(tree, data, q, v, nullptr, nullptr);
 }
 
 const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
@@ -149,7 +333,7 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
   CheckSize("Crba", "q", q.size(), tree.nq());
   const int n = tree.num_bodies();
   for (int i = 0; i < n; ++i) {
-    data->X_PB[i] = BodyPose(tree, i, q);
+    CalcBodyPose(tree, i, q, &data->X_PB[i]);
     data->I_C[i] = tree.inertia_matrix(i);
   }
   // Composite inertias, leaves first: each subtree's inertia is added to its parent's.
@@ -163,8 +347,27 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
     const Joint& joint_i = tree.joint(i);
     const int iv = tree.idx_v(i);
     const int nv_i = joint_i.nv();
-    // F (6 x nv_i): the force that a unit acceleration of joint i needs on its subtree,
-    // carried down to the root to project it on every ancestor joint.
+    if (nv_i == 1) {
+      // F: the force that a unit acceleration of joint i needs on its subtree, carried down
+      // to the root to project it on every ancestor joint.
+      Vector6d F = data->I_C[i] * Column(joint_i.motion_subspace());
+      data->M(iv, iv) = Column(joint_i.motion_subspace()).dot(F);
+      for (int j = i; tree.parent(j) >= 0;) {
+        F = data->X_PB[j].ActForce(F);
+        j = tree.parent(j);
+        const Joint& joint_j = tree.joint(j);
+        const int jv = tree.idx_v(j);
+        if (joint_j.nv() == 1) {
+          data->M(jv, iv) = data->M(iv, jv) = Column(joint_j.motion_subspace()).dot(F);
+        } else {
+          for (int r = 0; r < joint_j.nv(); ++r) {
+            data->M(jv + r, iv) = data->M(iv, jv + r) = joint_j.motion_subspace().col(r).dot(F);
+          }
+        }
+      }
+      continue;
+    }
+    // The same with nv_i columns.
     MotionSubspace F;
     InertiaTimes(data->I_C[i], joint_i.motion_subspace(), &F);
     SetMassBlock(joint_i.motion_subspace(), F, iv, iv, &data->M);
@@ -182,65 +385,28 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
 const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
                            const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& v,
-                           const Eigen::Ref<const Eigen::VectorXd>& tau) {
+                           const Eigen::Ref<const Eigen::VectorXd>& tau,
+                           const std::vector<Vector6d>* f_ext) {
   CheckSize("Aba", "q", q.size(), tree.nq());
   CheckSize("Aba", "v", v.size(), tree.nv());
   CheckSize("Aba", "tau", tau.size(), tree.nv());
-  const int n = tree.num_bodies();
-  // Pass 1, root to leaves: velocities, velocity-product accelerations, rigid-body inertias
-  // and bias forces.
-  for (int i = 0; i < n; ++i) {
-    const Joint& joint = tree.joint(i);
-    const int p = tree.parent(i);
-    const Pose& X = data->X_PB[i] = BodyPose(tree, i, q);
-    const Vector6d v_J =
-        SubspaceTimes(joint.motion_subspace(), v.segment(tree.idx_v(i), joint.nv()));
-    Vector6d V = v_J;
-    if (p >= 0) V += X.InvActMotion(data->V[p]);
-    data->V[i] = V;
-    data->c[i] = CrossMotion(V, v_J);
-    data->I_A[i] = tree.inertia_matrix(i);
-    data->p_A[i] = CrossForce(V, tree.body(i).inertia.Apply(V));
-  }
-  // Pass 2, leaves to root: articulated inertias and bias forces.
-  for (int i = n - 1; i >= 0; --i) {
-    const Joint& joint = tree.joint(i);
-    const MotionSubspace& S = joint.motion_subspace();
-    const int nv = joint.nv();
-    InertiaTimes(data->I_A[i], S, &data->U[i]);
-    if (nv == 1) {
-      data->D_inv[i](0, 0) = 1.0 / S.col(0).dot(data->U[i].col(0));
-    } else {
-      const JointMatrix D = S.transpose() * data->U[i];
-      data->D_inv[i] = D.inverse();
-    }
-    JointVector S_p(nv);
-    TransposeTimes(S, data->p_A[i], S_p);
-    data->u[i] = tau.segment(tree.idx_v(i), nv) - S_p;
-    const int p = tree.parent(i);
-    if (p < 0) continue;
-    // Coefficient-wise (lazy) products: Eigen's blocked product would allocate a workspace
-    // for the dynamic inner dimension nv.
-    const MotionSubspace UD = data->U[i].lazyProduct(data->D_inv[i]);
-    const Matrix6d I_a = data->I_A[i] - UD.lazyProduct(data->U[i].transpose());
-    const Vector6d p_a = data->p_A[i] + I_a * data->c[i] + UD * data->u[i];
-    data->I_A[p] += data->X_PB[i].ActInertia(I_a);
-    data->p_A[p] += data->X_PB[i].ActForce(p_a);
-  }
-  // Pass 3, root to leaves: accelerations.
-  const Vector6d a0 = WorldAcceleration(tree);
-  for (int i = 0; i < n; ++i) {
-    const Joint& joint = tree.joint(i);
-    const int p = tree.parent(i);
-    const int iv = tree.idx_v(i);
-    const Vector6d A = data->X_PB[i].InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i];
-    JointVector U_A(joint.nv());
-    TransposeTimes(data->U[i], A, U_A);
-    const JointVector u_minus_U_A = data->u[i] - U_A;
-    data->qdd.segment(iv, joint.nv()) = data->D_inv[i].lazyProduct(u_minus_U_A);
-    data->A[i] = A + SubspaceTimes(joint.motion_subspace(), data->qdd.segment(iv, joint.nv()));
-  }
-  return data->qdd;
+  CheckExternalForces("Aba", tree, f_ext);
+  return AbaImpl<false>(tree, data, q, v, tau, nullptr, f_ext);
+}
+
+const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* data,
+                                 const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                 const Eigen::Ref<const Eigen::VectorXd>& u,
+                                 const std::vector<unsigned char>& prescribed,
+                                 const std::vector<Vector6d>* f_ext) {
+  CheckSize("AbaHybrid", "q", q.size(), tree.nq());
+  CheckSize("AbaHybrid", "v", v.size(), tree.nv());
+  CheckSize("AbaHybrid", "u", u.size(), tree.nv());
+  CheckSize("AbaHybrid", "prescribed", static_cast<Eigen::Index>(prescribed.size()),
+            tree.num_bodies());
+  CheckExternalForces("AbaHybrid", tree, f_ext);
+  return AbaImpl<true>(tree, data, q, v, u, prescribed.data(), f_ext);
 }
 
 double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data) {
@@ -249,6 +415,76 @@ double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data) {
     energy += 0.5 * data.V[i].dot(tree.body(i).inertia.Apply(data.V[i]));
   }
   return energy;
+}
+
+double PotentialEnergy(const KinematicTree& tree, const KinematicTreeData& data) {
+  double energy = 0.0;
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const SpatialInertia& I = tree.body(i).inertia;
+    energy -= I.mass() * tree.gravity().dot(data.X_WB[i].TransformPoint(I.com()));
+  }
+  return energy;
+}
+
+void CalcQDot(const KinematicTree& tree, const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> qdot) {
+  CheckSize("CalcQDot", "q", q.size(), tree.nq());
+  CheckSize("CalcQDot", "v", v.size(), tree.nv());
+  CheckSize("CalcQDot", "qdot", qdot.size(), tree.nq());
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const int iq = tree.idx_q(i), iv = tree.idx_v(i);
+    switch (tree.joint(i).type()) {
+      case JointType::kRevolute:
+      case JointType::kPrismatic:
+        qdot[iq] = v[iv];
+        break;
+      case JointType::kSpherical:
+        QuaternionRate(q.data() + iq, v.segment<3>(iv), qdot.segment<4>(iq));
+        break;
+      case JointType::kFree: {
+        const Eigen::Quaterniond r(q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6]);
+        // The rotation of the normalized quaternion, as CalcJointPose uses.
+        qdot.segment<3>(iq) = r.normalized() * v.segment<3>(iv + 3);
+        QuaternionRate(q.data() + iq + 3, v.segment<3>(iv), qdot.segment<4>(iq + 3));
+        break;
+      }
+    }
+  }
+}
+
+void NormalizeQuaternions(const KinematicTree& tree, Eigen::Ref<Eigen::VectorXd> q) {
+  CheckSize("NormalizeQuaternions", "q", q.size(), tree.nq());
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const int iq = tree.idx_q(i);
+    switch (tree.joint(i).type()) {
+      case JointType::kSpherical:
+        q.segment<4>(iq).normalize();
+        break;
+      case JointType::kFree:
+        q.segment<4>(iq + 3).normalize();
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void NeutralConfiguration(const KinematicTree& tree, Eigen::Ref<Eigen::VectorXd> q) {
+  CheckSize("NeutralConfiguration", "q", q.size(), tree.nq());
+  q.setZero();
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const int iq = tree.idx_q(i);
+    switch (tree.joint(i).type()) {
+      case JointType::kSpherical:
+        q[iq] = 1.0;
+        break;
+      case JointType::kFree:
+        q[iq + 3] = 1.0;
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 }  // namespace twinblocks::multibody

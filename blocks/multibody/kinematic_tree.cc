@@ -16,16 +16,46 @@ Eigen::Vector3d UnitAxis(const Eigen::Vector3d& axis, const char* what) {
   return axis / norm;
 }
 
+// k when axis is exactly +-e_k, otherwise -1.
+int CoordinateAxisIndex(const Eigen::Vector3d& axis) {
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(axis[k]) == 1.0 && axis[(k + 1) % 3] == 0.0 && axis[(k + 2) % 3] == 0.0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+// The rotation of a quaternion [w, x, y, z] that need not be of unit length.
+Eigen::Matrix3d QuaternionRotation(const double* q) {
+  return Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+}
+
 }  // namespace
 
 Joint::Joint(JointType type, const Eigen::Vector3d& axis_J) : type_(type), axis_(axis_J) {
-  S_.setZero(6, 1);
+  axis_index_ = -1;
   switch (type) {
     case JointType::kRevolute:
+      S_.setZero(6, 1);
       S_.col(0).head<3>() = axis_J;
+      axis_index_ = CoordinateAxisIndex(axis_J);
       break;
     case JointType::kPrismatic:
+      S_.setZero(6, 1);
       S_.col(0).tail<3>() = axis_J;
+      axis_index_ = CoordinateAxisIndex(axis_J);
+      break;
+    case JointType::kSpherical:
+      nq_ = 4;
+      nv_ = 3;
+      S_.setZero(6, 3);
+      S_.topRows<3>().setIdentity();
+      break;
+    case JointType::kFree:
+      nq_ = 7;
+      nv_ = 6;
+      S_.setIdentity(6, 6);
       break;
   }
 }
@@ -38,12 +68,20 @@ Joint Joint::Prismatic(const Eigen::Vector3d& axis_J) {
   return Joint(JointType::kPrismatic, UnitAxis(axis_J, "Joint::Prismatic"));
 }
 
+Joint Joint::Spherical() { return Joint(JointType::kSpherical, Eigen::Vector3d::Zero()); }
+
+Joint Joint::Free() { return Joint(JointType::kFree, Eigen::Vector3d::Zero()); }
+
 Pose Joint::CalcJointPose(const Eigen::Ref<const Eigen::VectorXd>& q) const {
   switch (type_) {
     case JointType::kRevolute:
       return {Eigen::AngleAxisd(q[0], axis_).toRotationMatrix(), Eigen::Vector3d::Zero()};
     case JointType::kPrismatic:
       return {Eigen::Matrix3d::Identity(), q[0] * axis_};
+    case JointType::kSpherical:
+      return {QuaternionRotation(q.data()), Eigen::Vector3d::Zero()};
+    case JointType::kFree:
+      return {QuaternionRotation(q.data() + 3), q.head<3>()};
   }
   return {};
 }

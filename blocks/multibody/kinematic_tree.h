@@ -29,13 +29,23 @@ using JointMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 /// A small (nv x 1) vector of one joint, never allocates.
 using JointVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxJointDofs, 1>;
 
-/// The joint types. New types (spherical: nq 4, nv 3; free: nq 7, nv 6) add an entry here and
-/// a case in Joint's factory, CalcJointPose and the nq/nv table; the algorithms only use nq,
-/// nv, the motion subspace and CalcJointPose, and the motion subspace must be constant in the
-/// body frame (true for all of these with body-frame velocities).
+/// The joint types. A new type adds an entry here and a case in Joint's constructor,
+/// CalcJointPose and the qdot map of algorithms.cc (CalcQDot); the algorithms otherwise only use
+/// nq, nv, the motion subspace and CalcJointPose, and the motion subspace must be constant in
+/// the body frame (true for all of these because their velocities are measured in B).
+///
+/// Rotations of spherical and free joints are unit quaternions [w, x, y, z] (scalar first, as
+/// in MuJoCo): four numbers for three degrees of freedom, so nq > nv and qdot != v for them.
 enum class JointType {
-  kRevolute,   ///< one rotation q (rad) about a unit axis, v = qdot (rad/s)
-  kPrismatic,  ///< one translation q (m) along a unit axis, v = qdot (m/s)
+  kRevolute,   ///< one rotation q (rad) about a unit axis, v = qdot (rad/s); nq = nv = 1
+  kPrismatic,  ///< one translation q (m) along a unit axis, v = qdot (m/s); nq = nv = 1
+  /// Three rotations. q (4): the unit quaternion [w, x, y, z] of B in J (R_JB); v (3): the
+  /// angular velocity of B relative to J, in B (rad/s). S = [1; 0] (6 x 3).
+  kSpherical,
+  /// Six degrees of freedom, e.g. a floating base. q (7): [p_JB in J (m, 3); the unit
+  /// quaternion [w, x, y, z] of R_JB (4)]; v (6): [omega; v], the spatial velocity of B
+  /// relative to J, in B (rad/s; m/s, v of the point at B's origin). S = 1 (6 x 6).
+  kFree,
 };
 
 /// One joint: its type, axis and motion subspace.
@@ -47,15 +57,27 @@ class Joint {
   /// A prismatic joint along `axis_J` (unit vector in the joint frame; it is normalized).
   /// @throws std::invalid_argument if the axis is zero or not finite.
   static Joint Prismatic(const Eigen::Vector3d& axis_J);
+  /// A ball joint (see JointType::kSpherical). At the neutral q = [1, 0, 0, 0] B coincides with J.
+  static Joint Spherical();
+  /// A free (6-DOF) joint (see JointType::kFree). At the neutral q = [0, 0, 0, 1, 0, 0, 0] B
+  /// coincides with J.
+  static Joint Free();
 
   JointType type() const { return type_; }
   int nq() const { return nq_; }                         ///< number of position coordinates
   int nv() const { return nv_; }                         ///< number of velocity coordinates
-  const Eigen::Vector3d& axis() const { return axis_; }  ///< unit axis in J (= in B)
+  /// Unit axis in J (= in B) of a revolute or prismatic joint; unused by the other types.
+  const Eigen::Vector3d& axis() const { return axis_; }
+  /// k in {0, 1, 2} when axis() is exactly +-e_k (every DH joint), otherwise -1: the
+  /// algorithms then read one entry instead of multiplying by S, and turn the pose about one
+  /// coordinate axis. Always -1 for spherical and free joints.
+  int axis_index() const { return axis_index_; }
   /// S (6 x nv): the body's spatial velocity relative to J, in B, is S v.
   const MotionSubspace& motion_subspace() const { return S_; }
 
-  /// X_JB(q): the pose of the body frame in the joint frame.
+  /// X_JB(q): the pose of the body frame in the joint frame. A quaternion is normalized first,
+  /// so that one that drifted off the unit sphere between NormalizeQuaternions calls (an
+  /// integrator does not keep |q| = 1) still gives a rotation, not a rotation and a scaling.
   /// @param q  this joint's coordinates (nq x 1).
   Pose CalcJointPose(const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
@@ -65,6 +87,7 @@ class Joint {
   JointType type_ = JointType::kRevolute;
   int nq_ = 1;
   int nv_ = 1;
+  int axis_index_ = 2;
   Eigen::Vector3d axis_ = Eigen::Vector3d::UnitZ();
   MotionSubspace S_;
 };
@@ -122,7 +145,9 @@ struct KinematicTreeData {
   std::vector<Pose> X_WB;          ///< body frame in W (ForwardKinematics only)
   std::vector<Vector6d> V;         ///< spatial velocity of B in W, expressed in B (rad/s; m/s)
   std::vector<Vector6d> A;         ///< spatial acceleration of B, in B, offset by -g (RNEA, ABA)
-  std::vector<Vector6d> F;         ///< force from parent through the joint, in B (N m; N) (RNEA)
+  /// Spatial force the parent transmits to B through the joint, at B's origin, in B (N m; N),
+  /// including what the joint's own tau supplies (Rnea, AbaHybrid).
+  std::vector<Vector6d> F;
   std::vector<Matrix6d> I_C;       ///< composite inertia of the subtree of B, in B (CRBA)
   std::vector<Matrix6d> I_A;       ///< articulated inertia of B, in B (ABA)
   std::vector<Vector6d> p_A;       ///< articulated bias force of B, in B (ABA)
@@ -131,9 +156,11 @@ struct KinematicTreeData {
   std::vector<JointMatrix> D_inv;  ///< (S^T I_A S)^-1 (nv x nv of the joint) (ABA)
   std::vector<JointVector> u;      ///< tau - S^T p_A (nv of the joint) (ABA)
 
-  Eigen::VectorXd tau;  ///< generalized forces from Rnea / NonlinearEffects (nv x 1)
+  /// Generalized forces (nv x 1) from Rnea / NonlinearEffects, and from AbaHybrid (the given
+  /// tau of unprescribed joints, the needed force of prescribed ones).
+  Eigen::VectorXd tau;
   Eigen::MatrixXd M;    ///< mass matrix from Crba (nv x nv), both triangles
-  Eigen::VectorXd qdd;  ///< generalized accelerations from Aba (nv x 1)
+  Eigen::VectorXd qdd;  ///< generalized accelerations from Aba, AbaHybrid (nv x 1)
 };
 
 }  // namespace twinblocks::multibody

@@ -87,4 +87,46 @@ inline KinematicTree RandomTree(int n, unsigned seed, bool branched) {
   return KinematicTree(std::move(bodies), Eigen::Vector3d(0.3, -0.2, -9.81));
 }
 
+/// A seeded random tree of n bodies with every joint type: body 0 hangs from the world by a
+/// free joint (a floating base), every third body after it by a spherical joint, the others by
+/// revolute or (every fifth) prismatic joints about random unit axes, so that the general-axis
+/// paths are covered too. Frames and inertias as in RandomTree; branched if asked.
+inline KinematicTree RandomMixedTree(int n, unsigned seed, bool branched) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const KinematicTree base = RandomTree(n, seed + 1000, branched);
+  std::vector<BodySpec> bodies;
+  for (int i = 0; i < n; ++i) {
+    BodySpec b = base.body(i);
+    const Eigen::Vector3d axis =
+        Eigen::Vector3d(unit(rng), unit(rng), unit(rng)) + Eigen::Vector3d(0.0, 0.0, 1e-3);
+    if (i == 0) {
+      b.joint = Joint::Free();
+    } else if (i % 3 == 0) {
+      b.joint = Joint::Spherical();
+    } else if (i % 5 == 4) {
+      b.joint = Joint::Prismatic(axis);
+    } else {
+      b.joint = Joint::Revolute(axis);
+    }
+    bodies.push_back(std::move(b));
+  }
+  return KinematicTree(std::move(bodies), base.gravity());
+}
+
+/// A seeded random configuration (nq x 1): joint coordinates in [-scale, scale], quaternions
+/// random and of unit length.
+inline Eigen::VectorXd RandomConfiguration(const KinematicTree& tree, std::mt19937& rng,
+                                           double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  Eigen::VectorXd q(tree.nq());
+  for (int k = 0; k < tree.nq(); ++k) q[k] = u(rng);
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const int iq = tree.idx_q(i);
+    if (tree.joint(i).type() == JointType::kSpherical) q.segment<4>(iq).normalize();
+    if (tree.joint(i).type() == JointType::kFree) q.segment<4>(iq + 3).normalize();
+  }
+  return q;
+}
+
 }  // namespace twinblocks::multibody::testing
