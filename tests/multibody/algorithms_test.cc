@@ -258,6 +258,29 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   Aba(tree, &data, q, v, a);
   g_count_allocations = false;
   EXPECT_EQ(g_allocations.load(), 0);
+
+  // Multi-DOF joints, external forces, the hybrid ABA and the configuration helpers.
+  const KinematicTree mixed = testing::RandomMixedTree(12, 9, /*branched=*/true);
+  KinematicTreeData mixed_data(mixed);
+  const Eigen::VectorXd qm = testing::RandomConfiguration(mixed, rng, 1.0);
+  const Eigen::VectorXd vm = RandomVector(rng, mixed.nv(), 1.0);
+  const Eigen::VectorXd am = RandomVector(rng, mixed.nv(), 1.0);
+  const std::vector<Vector6d> f_ext(mixed.num_bodies(), Vector6d::Constant(0.5));
+  std::vector<unsigned char> prescribed(mixed.num_bodies(), 0);
+  for (int i = 0; i < mixed.num_bodies(); i += 2) prescribed[i] = 1;
+  Eigen::VectorXd qdot(mixed.nq()), qm_copy = qm;
+  g_allocations = 0;
+  g_count_allocations = true;
+  ForwardKinematics(mixed, &mixed_data, qm, vm);
+  Rnea(mixed, &mixed_data, qm, vm, am, &f_ext);
+  Crba(mixed, &mixed_data, qm);
+  Aba(mixed, &mixed_data, qm, vm, am, &f_ext);
+  AbaHybrid(mixed, &mixed_data, qm, vm, am, prescribed, &f_ext);
+  CalcQDot(mixed, qm, vm, qdot);
+  NormalizeQuaternions(mixed, qm_copy);
+  NeutralConfiguration(mixed, qm_copy);
+  g_count_allocations = false;
+  EXPECT_EQ(g_allocations.load(), 0);
 }
 
 TEST(AlgorithmsTest, SizeMismatchThrows) {
