@@ -66,6 +66,12 @@ int Check(const std::string& path, const std::vector<std::string>& sets) {
   for (const graph::LoggedSignal& l : sys.logged_signals()) {
     std::printf("  %-32s from %s, width %d\n", l.name.c_str(), l.source.c_str(), l.width);
   }
+  if (!model.plots.empty()) std::printf("\nplots (written by run):\n");
+  for (const graph::PlotSpec& p : model.plots) {
+    std::string signals;
+    for (const std::string& s : p.signals) signals += " " + s;
+    std::printf("  %-32s%s%s\n", p.file.c_str(), signals.c_str(), p.log_y ? " (log y)" : "");
+  }
   return kExitOk;
 }
 

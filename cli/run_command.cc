@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "graph/svg_plot.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::cli {
@@ -26,10 +27,35 @@ struct RunArgs {
   std::vector<std::string> logs;
   std::string output;
   bool quiet = false;
+  bool no_plots = false;
 };
 
 std::string DefaultOutput(const std::string& model) {
   return std::filesystem::path(model).stem().string() + ".csv";
+}
+
+// Where a plot's file goes: next to the results file (the directory of -o, else the current
+// directory), so that one run's CSV and figures stay together.
+std::string PlotPath(const std::string& output, const std::string& file) {
+  const std::filesystem::path dir = std::filesystem::path(output).parent_path();
+  return (dir / file).lexically_normal().string();
+}
+
+// Writes the model's plots; false (after saying why on stderr) when one cannot be written.
+bool WritePlots(const graph::Model& model, const graph::System& system,
+                const graph::Recording& recording, const std::string& output, bool quiet) {
+  bool ok = true;
+  for (const graph::PlotSpec& plot : model.plots) {
+    const std::string path = PlotPath(output, plot.file);
+    try {
+      graph::WritePlotFile(plot, system, recording, path);
+      if (!quiet) std::printf("wrote %s\n", path.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "twinblocks: %s\n", e.what());
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 int Run(const RunArgs& args) {
@@ -53,6 +79,15 @@ int Run(const RunArgs& args) {
     // Find an unwritable output before spending the run on it.
     std::ofstream probe(output, std::ios::app);
     if (!probe) throw UsageError("cannot write results to '" + output + "'");
+  }
+  if (!args.no_plots) {
+    for (const graph::PlotSpec& plot : model.plots) {
+      const std::string path = PlotPath(output, plot.file);
+      std::ofstream probe(path, std::ios::app);
+      if (!probe) {
+        throw UsageError(plot.where.ToString() + ": cannot write the plot '" + path + "'");
+      }
+    }
   }
 
   graph::Simulator sim(system, settings);
@@ -84,12 +119,15 @@ int Run(const RunArgs& args) {
         "note: no signal is logged, so the results hold only time; add "
         "<log signal=\"block.port\"/> to the model or --log block.port\n");
   }
+  // Also after a failure: the figures of the results so far show how it went wrong.
+  const bool plots_ok =
+      args.no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
   if (!outcome.ok) {
     std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
                  outcome.error.c_str(), outcome.t, output.c_str());
     return kExitSimulationFailed;
   }
-  return kExitOk;
+  return plots_ok ? kExitOk : kExitBadInput;
 }
 
 }  // namespace
@@ -117,7 +155,9 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option(
       "-o,--output", args->output,
       "Results file (CSV); default: the model file name with .csv, in the current directory");
-  cmd->add_flag("--quiet,-q", args->quiet, "No progress line");
+  cmd->add_flag("--quiet,-q", args->quiet, "No progress line, no 'wrote' line per plot");
+  cmd->add_flag("--no-plots", args->no_plots,
+                "Do not write the model's <plot>s (SVG, next to the results file)");
   return [args] { return Run(*args); };
 }
 

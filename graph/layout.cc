@@ -138,6 +138,30 @@ void Compiler::AddLog(const std::string& signal, const std::string& as,
 void Compiler::ResolveLogs() {
   for (const LogSpec& log : model_.logs) AddLog(log.signal, log.as, log.where);
   for (const std::string& s : options_.extra_logs) AddLog(s, "", {});
+  // A plot's signals are logged too, unless a log already records the same output under
+  // some name: the plot writer finds its columns by buffer offset, whatever they are called.
+  for (const PlotSpec& plot : model_.plots) {
+    for (const std::string& text : plot.signals) {
+      const std::optional<PlotSignal> ps = ParsePlotSignal(text);
+      std::optional<LoggedSignal> s = ps ? ResolveSignal(ps->signal) : std::nullopt;
+      if (!s) {
+        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text +
+                               "': no such signal (write path.port of a block output, e.g. "
+                               "'arm/j1.q', or 'arm/j1.wrench[2]' for one element)");
+      }
+      if (ps->element >= s->width) {
+        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text + "': '" +
+                               ps->signal + "' has width " + std::to_string(s->width) +
+                               ", so its elements are [0] ... [" + std::to_string(s->width - 1) +
+                               "]");
+      }
+      const bool logged =
+          std::any_of(system_.logged_.begin(), system_.logged_.end(), [&](const LoggedSignal& l) {
+            return l.offset == s->offset && l.width == s->width;
+          });
+      if (!logged) system_.logged_.push_back(*s);
+    }
+  }
   for (const auto& [name, index] : point_index_) {
     if (std::optional<LoggedSignal> s = ResolveSignal(name)) system_.directory_.push_back(*s);
   }

@@ -108,6 +108,34 @@ struct LogSpec {
   bool operator==(const LogSpec& o) const { return signal == o.signal && as == o.as; }
 };
 
+/// `<plot file title xlabel ylabel signals yscale>`: a line chart of logged signals over time,
+/// written as SVG after a run (`twinblocks run`), so that an experiment's figures come out of
+/// the model file itself rather than a separate script. Its signals are logged automatically.
+struct PlotSpec {
+  std::string file;                 ///< as written; relative to the results directory
+  std::string title;                ///< "" for none
+  std::string xlabel = "time (s)";  ///< the default when the attribute is not written
+  std::string ylabel;               ///< "" for none
+  std::vector<std::string> signals;  ///< "path.port" or "path.port[i]" (one element), in order
+  bool log_y = false;                ///< yscale="log": |y| on a logarithmic axis, zeros skipped
+  SourceLocation where;
+  bool operator==(const PlotSpec& o) const {
+    return file == o.file && title == o.title && xlabel == o.xlabel && ylabel == o.ylabel &&
+           signals == o.signals && log_y == o.log_y;
+  }
+};
+
+/// A plot signal split into the signal it names and the element it picks.
+struct PlotSignal {
+  std::string signal;  ///< "path.port"
+  int element = -1;    ///< the i of "path.port[i]"; -1 for every element
+};
+
+/// Splits "path.port" or "path.port[i]" (i a decimal index); nullopt for anything else.
+/// Inline so that the reader, the compiler and the plot writer share it without a new
+/// source file in the model's own translation unit.
+inline std::optional<PlotSignal> ParsePlotSignal(std::string_view text);
+
 /// `<simulation ...>`: default run settings, kept as written (attribute name -> text).
 struct SimulationSettings {
   std::vector<Parameter> attributes;
@@ -134,6 +162,7 @@ class Model {
   std::vector<Define> defines;
   Diagram root;
   std::vector<LogSpec> logs;
+  std::vector<PlotSpec> plots;
 
   /// The file the model was read from ("" for a model made in code): relative includes and
   /// data files are found from its directory.
@@ -186,5 +215,34 @@ bool IsIdentifier(std::string_view name);
 /// True for a connection endpoint as the file format writes it: `block.port`, or `.port` for
 /// the enclosing subsystem's boundary port (block and port identifiers).
 bool IsEndpoint(std::string_view endpoint);
+
+inline std::optional<PlotSignal> ParsePlotSignal(std::string_view text) {
+  PlotSignal out;
+  if (!text.empty() && text.back() == ']') {
+    const size_t open = text.rfind('[');
+    if (open == std::string_view::npos) return std::nullopt;
+    const std::string_view digits = text.substr(open + 1, text.size() - open - 2);
+    if (digits.empty() || digits.size() > 9) return std::nullopt;
+    int element = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return std::nullopt;
+      element = 10 * element + (c - '0');
+    }
+    out.element = element;
+    text = text.substr(0, open);
+  }
+  // "a/b/c.port": identifiers separated by '/', then one '.' and the port.
+  const size_t dot = text.rfind('.');
+  if (dot == std::string_view::npos || !IsIdentifier(text.substr(dot + 1))) return std::nullopt;
+  const std::string_view path = text.substr(0, dot);
+  for (size_t start = 0;;) {
+    const size_t slash = path.find('/', start);
+    if (!IsIdentifier(path.substr(start, slash - start))) return std::nullopt;
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  out.signal = std::string(text);
+  return out;
+}
 
 }  // namespace twinblocks::graph

@@ -42,7 +42,6 @@ std::string JoinNames(const std::vector<std::string>& names) {
 
 std::string Tag(std::string_view name) { return "<" + std::string(name) + ">"; }
 
-
 // Reads a whole file; false when it cannot be read, with the reason.
 bool ReadText(const std::string& path, std::string* text, std::string* why) {
   std::error_code ec;
@@ -81,8 +80,8 @@ struct IncludeState {
 };
 
 // The allowed children of a model, a subsystem and a define, for messages.
-const std::vector<std::string> kModelChildren = {"var",   "simulation", "include", "define",
-                                                 "block", "subsystem",  "connect", "log"};
+const std::vector<std::string> kModelChildren = {
+    "var", "simulation", "include", "define", "block", "subsystem", "connect", "log", "plot"};
 const std::vector<std::string> kBodyChildren = {"inport", "outport",   "port",
                                                 "block",  "subsystem", "connect"};
 
@@ -253,6 +252,8 @@ class FileReader {
         ReadDefine(n, model);
       } else if (tag == "log") {
         ReadLog(n, model);
+      } else if (tag == "plot") {
+        ReadPlot(n, model);
       } else if (!ReadDiagramElement(n, "", 0, /*has_boundary=*/false, &model->root)) {
         Fail(n, "unknown element " + Tag(tag) +
                     " in <model>; expected one of: " + JoinNames(kModelChildren));
@@ -315,6 +316,52 @@ class FileReader {
       }
     }
     model->logs.push_back({signal, as, Where(n)});
+  }
+
+  // The signals are checked for their form here; whether they name a port is known only at
+  // compile, which reports it at this element's line.
+  void ReadPlot(pugi::xml_node n, graph::Model* model) const {
+    CheckAttributes(n, {"file", "title", "xlabel", "ylabel", "signals", "yscale"});
+    CheckNoChildren(n);
+    graph::PlotSpec plot;
+    plot.where = Where(n);
+    plot.file = Required(n, "file");
+    if (plot.file.empty()) {
+      throw ModelError(Where(n, n.attribute("file")), "<plot> has an empty file name");
+    }
+    for (const graph::PlotSpec& p : model->plots) {
+      if (p.file == plot.file) {
+        Fail(n, "a second plot writes '" + plot.file + "'; the first is at line " +
+                    std::to_string(p.where.line));
+      }
+    }
+    plot.title = n.attribute("title").value();
+    if (pugi::xml_attribute a = n.attribute("xlabel")) plot.xlabel = a.value();
+    plot.ylabel = n.attribute("ylabel").value();
+    if (pugi::xml_attribute a = n.attribute("yscale")) {
+      std::string_view scale = a.value();
+      if (scale != "linear" && scale != "log") {
+        throw ModelError(Where(n, a), "yscale=\"" + std::string(scale) +
+                                          "\" on <plot>; expected \"linear\" or \"log\"");
+      }
+      plot.log_y = scale == "log";
+    }
+    std::istringstream words(Required(n, "signals"));
+    std::string signal;
+    while (words >> signal) {
+      if (!graph::ParsePlotSignal(signal)) {
+        throw ModelError(Where(n, n.attribute("signals")),
+                         "invalid plot signal '" + signal +
+                             "'; expected 'path/to/block.port' or 'block.port[i]' for one "
+                             "element");
+      }
+      plot.signals.push_back(signal);
+    }
+    if (plot.signals.empty()) {
+      throw ModelError(Where(n, n.attribute("signals")),
+                       "<plot> has no signals; expected space-separated 'block.port' names");
+    }
+    model->plots.push_back(std::move(plot));
   }
 
   // "a/b/c.port": identifiers separated by '/', then one '.' and the port.

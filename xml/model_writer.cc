@@ -204,6 +204,19 @@ std::string WriteModelString(const graph::Model& model) {
     if (!l.as.empty()) w.Attribute("as", l.as);
     w.Close();
   }
+  next_section(!model.plots.empty());
+  for (const graph::PlotSpec& p : model.plots) {
+    w.Start("plot");
+    w.Attribute("file", p.file);
+    if (!p.title.empty()) w.Attribute("title", p.title);
+    if (p.xlabel != graph::PlotSpec().xlabel) w.Attribute("xlabel", p.xlabel);
+    if (!p.ylabel.empty()) w.Attribute("ylabel", p.ylabel);
+    std::string signals;
+    for (const std::string& s : p.signals) signals += (signals.empty() ? "" : " ") + s;
+    w.Attribute("signals", signals);
+    if (p.log_y) w.Attribute("yscale", "log");
+    w.Close();
+  }
   w.End();
   return std::move(w.text());
 }

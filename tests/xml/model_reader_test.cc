@@ -438,6 +438,67 @@ TEST(ModelReaderErrorTest, ErrorsCarryTheirParts) {
 // ---------------------------------------------------------------------------------------------
 // Includes
 
+// ---------------------------------------------------------------------------------------------
+// <plot>
+
+TEST(ModelReaderPlotTest, ReadsEveryAttribute) {
+  Model m = ReadModelString(
+      InModel("<log signal=\"a.y\"/>\n"
+              "<plot file=\"e1_positions.svg\" title=\"Joint positions\" ylabel=\"rad\"\n"
+              "      signals=\"arm/j1.q  arm/j2.q\n arm/j3.wrench[5]\"/>\n"
+              "<plot file=\"err.svg\" xlabel=\"t\" signals=\"e.y\" yscale=\"log\"/>"));
+  ASSERT_EQ(m.plots.size(), 2u);
+  const graph::PlotSpec& p = m.plots[0];
+  EXPECT_EQ(p.file, "e1_positions.svg");
+  EXPECT_EQ(p.title, "Joint positions");
+  EXPECT_EQ(p.xlabel, "time (s)");
+  EXPECT_EQ(p.ylabel, "rad");
+  EXPECT_EQ(p.signals, (std::vector<std::string>{"arm/j1.q", "arm/j2.q", "arm/j3.wrench[5]"}));
+  EXPECT_FALSE(p.log_y);
+  EXPECT_EQ(p.where.line, 3);
+  EXPECT_EQ(m.plots[1].xlabel, "t");
+  EXPECT_TRUE(m.plots[1].log_y);
+}
+
+TEST(ModelReaderPlotTest, Errors) {
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"a.y\" colour=\"red\"/>")),
+                  "model.xml:2: unknown attribute 'colour' on <plot>; expected one of: file, "
+                  "title, xlabel, ylabel, signals, yscale");
+  EXPECT_CONTAINS(ReadError(InModel("<plot signals=\"a.y\"/>")),
+                  "model.xml:2: <plot> needs the attribute 'file'");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\"/>")),
+                  "model.xml:2: <plot> needs the attribute 'signals'");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"  \"/>")),
+                  "model.xml:2: <plot> has no signals");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"\" signals=\"a.y\"/>")),
+                  "model.xml:2: <plot> has an empty file name");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\"\n signals=\"a.y a b.y[x]\"/>")),
+                  "model.xml:3: invalid plot signal 'a'");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"a.y[-1]\"/>")),
+                  "invalid plot signal 'a.y[-1]'");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"a.y\" yscale=\"ln\"/>")),
+                  "model.xml:2: yscale=\"ln\" on <plot>; expected \"linear\" or \"log\"");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"a.y\"/>\n"
+                                    "<plot file=\"p.svg\" signals=\"b.y\"/>")),
+                  "model.xml:3: a second plot writes 'p.svg'; the first is at line 2");
+  EXPECT_CONTAINS(ReadError(InModel("<plot file=\"p.svg\" signals=\"a.y\"><log/></plot>")),
+                  "<plot> holds no elements");
+}
+
+TEST(ModelReaderPlotTest, PlotSignalForms) {
+  using graph::ParsePlotSignal;
+  ASSERT_TRUE(ParsePlotSignal("a/b/c.port"));
+  EXPECT_EQ(ParsePlotSignal("a/b/c.port")->signal, "a/b/c.port");
+  EXPECT_EQ(ParsePlotSignal("a/b/c.port")->element, -1);
+  ASSERT_TRUE(ParsePlotSignal("j.wrench[12]"));
+  EXPECT_EQ(ParsePlotSignal("j.wrench[12]")->signal, "j.wrench");
+  EXPECT_EQ(ParsePlotSignal("j.wrench[12]")->element, 12);
+  for (const char* bad : {"", "a", ".y", "a.", "a/.y", "a.y[]", "a.y[1", "a.y[1]x", "a.y[1.5]",
+                          "1a.y", "a.y[99999999999]"}) {
+    EXPECT_FALSE(ParsePlotSignal(bad)) << bad;
+  }
+}
+
 TEST(ModelReaderIncludeTest, MissingFile) {
   TempFiles files("missing_include");
   files.Write("model.xml", InModel("<var name=\"a\" value=\"1\"/>\n<include file=\"lib/x.xml\"/>"));
