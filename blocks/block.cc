@@ -19,6 +19,18 @@ int Block::FindOutput(const std::string& name) const {
   return -1;
 }
 
+int Block::FindPhysicalPort(const std::string& name) const {
+  for (int i = 0; i < num_physical_ports(); ++i) {
+    if (physical_[i].name == name) return i;
+  }
+  return -1;
+}
+
+int Block::DeclarePhysicalPort(std::string name, std::string domain) {
+  physical_.push_back({std::move(name), std::move(domain)});
+  return num_physical_ports() - 1;
+}
+
 int Block::DeclareInput(std::string name, int width, unsigned feedthrough) {
   inputs_.push_back({std::move(name), width, feedthrough, -1});
   return num_inputs() - 1;

@@ -73,6 +73,13 @@ class Block {
     int stage = 0;
     int offset = -1;
   };
+  /// An undirected port of a physical network (a frame of a body, a rotational shaft). A
+  /// block with physical ports is an element of a network: it does not run by itself; the
+  /// compiler reduces each network to one block that takes over the elements' signal ports.
+  struct PhysicalPort {
+    std::string name;
+    std::string domain;  ///< "frame", "rotational", "electrical"
+  };
 
   virtual ~Block() = default;
   Block(const Block&) = delete;
@@ -85,6 +92,11 @@ class Block {
   const OutputPort& output_port(int i) const { return outputs_[i]; }
   int FindInput(const std::string& name) const;   ///< -1 when there is none
   int FindOutput(const std::string& name) const;  ///< -1 when there is none
+  int num_physical_ports() const { return static_cast<int>(physical_.size()); }
+  const PhysicalPort& physical_port(int i) const { return physical_[i]; }
+  int FindPhysicalPort(const std::string& name) const;  ///< -1 when there is none
+  /// True for elements of physical networks (blocks with physical ports).
+  bool is_network_element() const { return !physical_.empty(); }
   int num_stages() const { return num_stages_; }
 
   int num_continuous_states() const { return nx_; }
@@ -109,6 +121,10 @@ class Block {
   /// Input width to assume when the widths of a feedback loop cannot be propagated (the
   /// width of an integrator's x0, say). Default 1.
   virtual int DefaultInputWidth() const { return 1; }
+
+  /// A name for continuous state `i` of this block in messages ("q of arm/j3"), or "" to
+  /// let the caller say "state i".
+  virtual std::string DescribeContinuousState(int i) const { return {}; }
 
   // ---- Layout, set once by the compiler ----
   struct Layout {
@@ -145,9 +161,12 @@ class Block {
   void DeclareSampleTime(SampleTime st, bool requires_discrete = false);
   void DeclareBreakpoints() { has_breakpoints_ = true; }
   void DeclareUpdate() { has_update_ = true; }
+  int DeclarePhysicalPort(std::string name, std::string domain);
 
   // ---- Declarations for DoConfigure (also allowed in constructors) ----
   void SetOutputWidth(int port, int width) { outputs_[port].width = width; }
+  /// Which stages need input `port` directly, when that depends on its width.
+  void SetInputFeedthrough(int port, unsigned stages) { inputs_[port].feedthrough = stages; }
   void DeclareContinuousStates(int n) { nx_ = n; }
   void DeclareDiscreteStates(int n) {
     nxd_ = n;
@@ -203,6 +222,7 @@ class Block {
  private:
   std::vector<InputPort> inputs_;
   std::vector<OutputPort> outputs_;
+  std::vector<PhysicalPort> physical_;
   int num_stages_ = 1;
   int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0;
   bool has_update_ = false;

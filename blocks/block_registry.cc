@@ -67,6 +67,7 @@ std::string FormatBlockDoc(const BlockType& type) {
   };
   ports("Inputs", type.inputs);
   ports("Outputs", type.outputs);
+  ports("Physical ports", type.physical_ports);
   if (!type.params.empty()) {
     os << "Parameters:\n";
     for (const ParamSpec& p : type.params) {

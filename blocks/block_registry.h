@@ -28,6 +28,7 @@ struct BlockType {
   std::vector<ParamSpec> params;
   std::vector<PortDoc> inputs;
   std::vector<PortDoc> outputs;
+  std::vector<PortDoc> physical_ports;  ///< frame, rotational or electrical ports
   /// Virtual blocks (Goto, From) are resolved into plain connections by the compiler and
   /// never run; `create` is null for them.
   bool is_virtual = false;

@@ -18,6 +18,7 @@ System Compiler::Run() {
   std::vector<std::string> define_stack;
   Flatten(model_.root, "", root_scope_, {}, &define_stack, nullptr);
   ResolveGotoFrom();
+  ReducePhysicalNetworks();
   ResolveInputs();
   PropagateWidths();
   ResolveSampleTimes();

@@ -132,6 +132,15 @@ void Compiler::AddBlockPoints(int flat) {
     p.is_real_output = true;
     AddPoint(std::move(p));
   }
+  for (int i = 0; i < b.num_physical_ports(); ++i) {
+    Point p;
+    p.name = fb.path + "." + b.physical_port(i).name;
+    p.role_outside = Role::kPhysical;
+    p.domain = b.physical_port(i).domain;
+    p.block = flat;
+    p.port = i;
+    AddPoint(std::move(p));
+  }
 }
 
 /// Creates the boundary points of a subsystem or define instance at `path`.
@@ -411,13 +420,13 @@ void Compiler::ResolveInputs() {
     if (src < 0) {
       std::string msg = "input '" + fb.block->input_port(pt.port).name + "' is not connected";
       if (last != p) msg += " ('" + points_[last].name + "', which feeds it, has no line)";
-      FailBlock(fb, msg);
+      FailInput(fb, pt.port, msg);
     }
     fb.input_driver[pt.port] = points_[src].block;
     fb.input_driver_port[pt.port] = points_[src].port;
   }
   for (FlatBlock& fb : flat_) {
-    if (fb.block) real_.push_back(static_cast<int>(&fb - flat_.data()));
+    if (fb.block && !fb.absorbed) real_.push_back(static_cast<int>(&fb - flat_.data()));
   }
 }
 

@@ -25,6 +25,10 @@ void Compiler::ConfigureBlock(FlatBlock& fb, bool assume_defaults) {
   try {
     fb.block->Configure(widths);
   } catch (const BlockError& e) {
+    if (!fb.input_origin.empty() && !e.port().empty()) {
+      const int input = b.FindInput(e.port());
+      if (input >= 0) FailInput(fb, input, e.what());
+    }
     FailBlock(fb, e.what());
   }
   fb.configured = true;

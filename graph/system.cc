@@ -14,6 +14,8 @@ std::string System::DescribeState(int i) const {
   for (int b = 0; b < num_blocks(); ++b) {
     const int n = blocks_[b]->num_continuous_states();
     if (i < offset + n) {
+      const std::string own = blocks_[b]->DescribeContinuousState(i - offset);
+      if (!own.empty()) return own;
       return paths_[b] + " (" + types_[b] + ") state " + std::to_string(i - offset);
     }
     offset += n;

@@ -1,7 +1,23 @@
 #include "blocks/multibody/register_multibody_blocks.h"
 
+#include "blocks/multibody/frame_elements.h"
+
 namespace twinblocks::blocks {
 
-void RegisterMultibodyBlocks(BlockRegistry& r) {}
+void RegisterMultibodyBlocks(BlockRegistry& r) {
+  using namespace twinblocks::multibody;
+  r.Add(WorldType());
+  r.Add(RigidTransformType());
+  r.Add(SolidType());
+  r.Add(RevoluteJointType());
+  r.Add(PrismaticJointType());
+  r.Add(WeldJointType());
+  r.Add(SphericalJointType());
+  r.Add(BushingJointType());
+  r.Add(FreeJointType());
+  r.Add(TransformSensorType());
+  r.Add(ExternalForceTorqueType());
+  r.Add(InternalForceType());
+}
 
 }  // namespace twinblocks::blocks

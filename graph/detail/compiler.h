@@ -95,6 +95,12 @@ class Compiler {
     bool configured = false;
     SampleTime rate;
     bool rate_resolved = false;
+    /// An element of a physical network: its block only holds parameters; the network's
+    /// block (a Mechanism) runs in its place and owns its signal ports.
+    bool absorbed = false;
+    /// For a network's block: per input, the element (flat index) and its port name, so that
+    /// messages name what the user wrote.
+    std::vector<std::pair<int, std::string>> input_origin;
   };
 
   enum class Role { kSource, kSink, kPhysical };
@@ -172,6 +178,14 @@ class Compiler {
   int FollowToSource(int point, int* last) const;
 
   void ResolveInputs();
+
+  // ---- Phase 3b: physical networks reduced to blocks (physical_networks.cc) ----
+  /// Frame networks become one Mechanism block that takes over the elements' signal ports;
+  /// blocks that compute with a robot get its model.
+  void ReducePhysicalNetworks();
+
+  /// Fails naming the element behind input `input` of `fb` when it belongs to a network.
+  [[noreturn]] void FailInput(const FlatBlock& fb, int input, const std::string& msg) const;
 
   // ---- Phases 4 and 5: port widths and sample times (propagate.cc) ----
   int DriverWidth(const FlatBlock& fb, int input) const;

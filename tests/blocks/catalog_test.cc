@@ -112,7 +112,8 @@ TEST(CatalogTest, ContractDefaults) {
 TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
   const std::map<std::string, testing::ParamTexts> required = {{"Expression", {{"expr", "u1"}}},
-                                                               {"Selector", {{"indices", "[0]"}}}};
+                                                               {"Selector", {{"indices", "[0]"}}},
+                                                               {"Solid", {{"radius", "0.05"}}}};
   for (const BlockType& t : Catalog().types()) {
     if (t.is_virtual || t.name == "FromFile") continue;
     SCOPED_TRACE(t.name);

@@ -1,0 +1,415 @@
+#include "blocks/multibody/mechanism.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+
+#include "blocks/block_error.h"
+#include "blocks/multibody/algorithms.h"
+
+namespace twinblocks::multibody {
+
+using blocks::BlockError;
+using blocks::Context;
+
+struct Mechanism::Workspace final : blocks::BlockWorkspace {
+  explicit Workspace(const KinematicTree& tree)
+      : data(tree),
+        q(tree.nq()),
+        v(tree.nv()),
+        u(tree.nv()),
+        passive(tree.nv()),
+        qdot(tree.nq()),
+        f_ext(tree.num_bodies(), Vector6d::Zero()) {}
+  KinematicTreeData data;
+  Eigen::VectorXd q, v;
+  Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
+  Eigen::VectorXd passive;  ///< spring, damper and stop forces per coordinate
+  Eigen::VectorXd qdot;
+  std::vector<Vector6d> f_ext;
+  bool kinematics_valid = false;
+  bool dynamics_valid = false;
+};
+
+namespace {
+
+/// R of a [w, x, y, z] quaternion, normalized.
+Eigen::Matrix3d RotationOf(const double* wxyz) {
+  return Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).normalized().toRotationMatrix();
+}
+
+void WriteNormalizedQuaternion(const double* wxyz, double* out) {
+  const double n = std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] +
+                             wxyz[3] * wxyz[3]);
+  for (int k = 0; k < 4; ++k) out[k] = wxyz[k] / n;
+}
+
+/// Force of a stop beyond a limit: a stiff spring, and a damper that ramps in over the
+/// transition width so that the force does not jump when the stop is reached.
+double StopForce(double penetration, double velocity_into, const MechanismJoint& j) {
+  if (penetration <= 0.0) return 0.0;
+  const double ramp = std::min(penetration / j.limit_transition, 1.0);
+  return j.limit_stiffness * penetration + ramp * j.limit_damping * velocity_into;
+}
+
+}  // namespace
+
+Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
+  for (const MechanismPort& p : m_.inputs) DeclareInput(p.name, p.width, p.feedthrough);
+  for (const MechanismPort& p : m_.outputs) DeclareOutput(p.name, p.width, p.stage);
+  DeclareSampleTime(blocks::SampleTime::Continuous());
+  needs_kinematics_ = !m_.sensors.empty() || !m_.internal_forces.empty();
+  for (const MechanismExternalForce& f : m_.forces) {
+    if (f.F.body >= 0) has_external_forces_ = true;
+  }
+  for (const MechanismInternalForce& f : m_.internal_forces) {
+    if (f.B.body >= 0 || f.F.body >= 0) has_external_forces_ = true;
+  }
+  needs_kinematics_ = needs_kinematics_ || has_external_forces_;
+}
+
+void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
+  const KinematicTree& tree = *m_.tree;
+  x_of_q_.assign(tree.nq(), -1);
+  x_of_v_.assign(tree.nv(), -1);
+  filter_x_.assign(m_.joints.size(), -1);
+  int nx = 0;
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.prescribed) continue;
+    for (int k = 0; k < j.nq; ++k) x_of_q_[j.q_index + k] = nx++;
+  }
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.prescribed) continue;
+    for (int k = 0; k < j.nv; ++k) x_of_v_[j.v_index + k] = nx++;
+  }
+  for (size_t i = 0; i < m_.joints.size(); ++i) {
+    const MechanismJoint& j = m_.joints[i];
+    if (!j.prescribed) continue;
+    const int w = input_widths[j.in_actuation];
+    if (w == 1) {
+      filter_x_[i] = nx;
+      nx += 2;
+      // The filter's states carry q and qd: only qdd needs the input now.
+      SetInputFeedthrough(j.in_actuation, blocks::FeedthroughToStage(1));
+    } else if (w != 3) {
+      throw BlockError("input '" + m_.inputs[j.in_actuation].name + "' has width " +
+                           std::to_string(w) + ", expected 1 (q, filtered) or 3 ([q, qd, qdd])",
+                       {}, m_.inputs[j.in_actuation].name);
+    }
+  }
+  DeclareContinuousStates(nx);
+}
+
+std::string Mechanism::DescribeContinuousState(int i) const {
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& j = m_.joints[n];
+    for (int k = 0; k < j.nq; ++k) {
+      if (x_of_q_[j.q_index + k] == i) {
+        return "position " + std::to_string(k) + " of joint '" + j.name + "'";
+      }
+    }
+    for (int k = 0; k < j.nv; ++k) {
+      if (x_of_v_[j.v_index + k] == i) {
+        return "velocity " + std::to_string(k) + " of joint '" + j.name + "'";
+      }
+    }
+    if (filter_x_[n] >= 0 && (i == filter_x_[n] || i == filter_x_[n] + 1)) {
+      return "motion filter of joint '" + j.name + "'";
+    }
+  }
+  return {};
+}
+
+std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
+  return std::make_unique<Workspace>(*m_.tree);
+}
+
+void Mechanism::DoInitialize(Context& c) const {
+  double* xs = x(c);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) xs[x_of_q_[i]] = m_.q0[i];
+  }
+  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
+    if (x_of_v_[i] >= 0) xs[x_of_v_[i]] = m_.v0[i];
+  }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    if (filter_x_[n] < 0) continue;
+    // The filter starts at rest at the joint's q0: set q0 to where the motion starts.
+    xs[filter_x_[n]] = m_.joints[n].q0[0];
+    xs[filter_x_[n] + 1] = 0.0;
+  }
+}
+
+void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
+  const double* xs = x(c);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) ws.q[i] = xs[x_of_q_[i]];
+  }
+  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
+    if (x_of_v_[i] >= 0) ws.v[i] = xs[x_of_v_[i]];
+  }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& j = m_.joints[n];
+    if (!j.prescribed) continue;
+    if (filter_x_[n] >= 0) {
+      ws.q[j.q_index] = xs[filter_x_[n]];
+      ws.v[j.v_index] = xs[filter_x_[n] + 1];
+    } else {
+      const double* motion = in(c, j.in_actuation);
+      ws.q[j.q_index] = motion[0];
+      ws.v[j.v_index] = motion[1];
+    }
+  }
+  ws.kinematics_valid = false;
+  ws.dynamics_valid = false;
+}
+
+void Mechanism::EnsureKinematics(Workspace& ws) const {
+  if (ws.kinematics_valid) return;
+  ForwardKinematics(*m_.tree, &ws.data, ws.q, ws.v);
+  ws.kinematics_valid = true;
+}
+
+void Mechanism::FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X_WF,
+                            Eigen::Vector3d* w, Eigen::Vector3d* v) const {
+  if (f.body < 0) {
+    *X_WF = f.X_BF;
+    w->setZero();
+    v->setZero();
+    return;
+  }
+  const Pose& X_WB = ws.data.X_WB[f.body];
+  const Vector6d& V = ws.data.V[f.body];  // in B, at B's origin
+  *X_WF = X_WB * f.X_BF;
+  const Eigen::Vector3d w_B = V.head<3>();
+  *w = X_WB.rotation * w_B;
+  *v = X_WB.rotation * (V.tail<3>() + w_B.cross(f.X_BF.translation));
+}
+
+void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const {
+  switch (j.kind) {
+    case JointKind::kRevolute:
+    case JointKind::kPrismatic: {
+      const double q = ws.q[j.q_index], qd = ws.v[j.v_index];
+      double f = -j.stiffness[0] * (q - j.q_eq[0]) - j.damping[0] * qd;
+      f -= StopForce(q - j.upper, qd, j);
+      f += StopForce(j.lower - q, -qd, j);
+      u[j.v_index] += f;
+      break;
+    }
+    case JointKind::kBushing:
+      for (int k = 0; k < 6; ++k) {
+        u[j.v_index + k] += -j.stiffness[k] * (ws.q[j.q_index + k] - j.q_eq[k]) -
+                            j.damping[k] * ws.v[j.v_index + k];
+      }
+      break;
+    case JointKind::kSpherical:
+      for (int k = 0; k < 3; ++k) u[j.v_index + k] -= j.damping[k] * ws.v[j.v_index + k];
+      break;
+    case JointKind::kFree:
+    case JointKind::kWeld:
+      break;
+  }
+}
+
+void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
+  const KinematicTree& tree = *m_.tree;
+  ws.passive.setZero();
+  for (const MechanismJoint& j : m_.joints) AddPassiveForces(j, ws, ws.passive.data());
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& j = m_.joints[n];
+    if (j.prescribed) {
+      if (filter_x_[n] >= 0) {
+        // Critically damped second-order filter: qf'' = (u - qf)/tc^2 - 2 qf'/tc.
+        const double tc = j.filter_tc;
+        ws.u[j.v_index] = (in(c, j.in_actuation)[0] - ws.q[j.q_index]) / (tc * tc) -
+                          2.0 * ws.v[j.v_index] / tc;
+      } else {
+        ws.u[j.v_index] = in(c, j.in_actuation)[2];
+      }
+      continue;
+    }
+    for (int k = 0; k < j.nv; ++k) ws.u[j.v_index + k] = ws.passive[j.v_index + k];
+    if (j.actuation == Actuation::kTorque) ws.u[j.v_index] += in(c, j.in_actuation)[0];
+  }
+
+  const std::vector<Vector6d>* f_ext = nullptr;
+  if (has_external_forces_) {
+    EnsureKinematics(ws);
+    for (Vector6d& f : ws.f_ext) f.setZero();
+    // A force f (in W) at frame F: in F's body frame, at the body's origin.
+    auto apply = [&ws](const FrameLocation& at, const Eigen::Vector3d& f_W,
+                       const Eigen::Vector3d& tau_W) {
+      if (at.body < 0) return;
+      const Eigen::Matrix3d R_BW = ws.data.X_WB[at.body].rotation.transpose();
+      const Eigen::Vector3d f_B = R_BW * f_W;
+      ws.f_ext[at.body].head<3>() += R_BW * tau_W + at.X_BF.translation.cross(f_B);
+      ws.f_ext[at.body].tail<3>() += f_B;
+    };
+    for (const MechanismExternalForce& f : m_.forces) {
+      Eigen::Vector3d force = Eigen::Map<const Eigen::Vector3d>(in(c, f.in_force));
+      Eigen::Vector3d torque = Eigen::Map<const Eigen::Vector3d>(in(c, f.in_torque));
+      if (!f.world_frame && f.F.body >= 0) {
+        const Eigen::Matrix3d R_WF = ws.data.X_WB[f.F.body].rotation * f.F.X_BF.rotation;
+        force = R_WF * force;
+        torque = R_WF * torque;
+      } else if (!f.world_frame) {
+        force = f.F.X_BF.rotation * force;
+        torque = f.F.X_BF.rotation * torque;
+      }
+      apply(f.F, force, torque);
+    }
+    for (const MechanismInternalForce& f : m_.internal_forces) {
+      Pose X_WB, X_WF;
+      Eigen::Vector3d wB, vB, wF, vF;
+      FrameMotion(ws, f.B, &X_WB, &wB, &vB);
+      FrameMotion(ws, f.F, &X_WF, &wF, &vF);
+      const Eigen::Vector3d d = X_WF.translation - X_WB.translation;
+      const double distance = d.norm();
+      const Eigen::Vector3d n = distance > 1e-12 ? Eigen::Vector3d(d / distance)
+                                                 : Eigen::Vector3d::Zero();
+      const double speed = n.dot(vF - vB);
+      const double magnitude = f.spring_damper ? -f.k * (distance - f.length0) - f.c * speed
+                                               : in(c, f.in_f)[0];
+      apply(f.F, magnitude * n, Eigen::Vector3d::Zero());
+      apply(f.B, -magnitude * n, Eigen::Vector3d::Zero());
+    }
+    f_ext = &ws.f_ext;
+  }
+  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+  ws.dynamics_valid = true;
+}
+
+void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
+  for (const MechanismJoint& j : m_.joints) {
+    const double* q = ws.q.data() + j.q_index;
+    const double* v = ws.v.data() + j.v_index;
+    switch (j.kind) {
+      case JointKind::kRevolute:
+      case JointKind::kPrismatic:
+      case JointKind::kBushing:
+        std::copy(q, q + j.nq, out(c, j.out_q));
+        std::copy(v, v + j.nv, out(c, j.out_qd));
+        break;
+      case JointKind::kSpherical: {
+        WriteNormalizedQuaternion(q, out(c, j.out_quaternion));
+        const Eigen::Vector3d w = RotationOf(q) * Eigen::Map<const Eigen::Vector3d>(v);
+        std::copy(w.data(), w.data() + 3, out(c, j.out_w));
+        break;
+      }
+      case JointKind::kFree: {
+        std::copy(q, q + 3, out(c, j.out_position));
+        WriteNormalizedQuaternion(q + 3, out(c, j.out_quaternion));
+        const Eigen::Matrix3d R = RotationOf(q + 3);
+        const Eigen::Vector3d w = R * Eigen::Map<const Eigen::Vector3d>(v);
+        const Eigen::Vector3d lin = R * Eigen::Map<const Eigen::Vector3d>(v + 3);
+        std::copy(lin.data(), lin.data() + 3, out(c, j.out_v));
+        std::copy(w.data(), w.data() + 3, out(c, j.out_w));
+        break;
+      }
+      case JointKind::kWeld:
+        break;
+    }
+  }
+  if (!needs_kinematics_) return;
+  EnsureKinematics(ws);
+  for (const MechanismSensor& s : m_.sensors) {
+    Pose X_WB, X_WF;
+    Eigen::Vector3d wB, vB, wF, vF;
+    FrameMotion(ws, s.B, &X_WB, &wB, &vB);
+    FrameMotion(ws, s.F, &X_WF, &wF, &vF);
+    const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
+    const Eigen::Vector3d d_W = X_WF.translation - X_WB.translation;
+    const Eigen::Vector3d p = R_BW * d_W;
+    const Eigen::Matrix3d R = R_BW * X_WF.rotation;
+    // dp/dt as seen in B: the relative velocity less what B's rotation alone would give.
+    const Eigen::Vector3d v = R_BW * (vF - vB - wB.cross(d_W));
+    const Eigen::Vector3d w = R_BW * (wF - wB);
+    double* po = out(c, s.out_position);
+    double* ro = out(c, s.out_rotation);
+    double* vo = out(c, s.out_v);
+    double* wo = out(c, s.out_w);
+    double* eo = out(c, s.out_euler);
+    for (int k = 0; k < 3; ++k) {
+      po[k] = p[k];
+      vo[k] = v[k];
+      wo[k] = w[k];
+      for (int l = 0; l < 3; ++l) ro[3 * k + l] = R(k, l);
+    }
+    // R = Rz(a) Ry(b) Rx(g).
+    eo[1] = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+    eo[0] = std::atan2(R(1, 0), R(0, 0));
+    eo[2] = std::atan2(R(2, 1), R(2, 2));
+  }
+  for (const MechanismInternalForce& f : m_.internal_forces) {
+    Pose X_WB, X_WF;
+    Eigen::Vector3d wB, vB, wF, vF;
+    FrameMotion(ws, f.B, &X_WB, &wB, &vB);
+    FrameMotion(ws, f.F, &X_WF, &wF, &vF);
+    const Eigen::Vector3d d = X_WF.translation - X_WB.translation;
+    const double distance = d.norm();
+    out(c, f.out_distance)[0] = distance;
+    out(c, f.out_speed)[0] = distance > 1e-12 ? d.dot(vF - vB) / distance : 0.0;
+  }
+}
+
+void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {
+  const KinematicTreeData& data = ws.data;
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.out_qdd >= 0) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
+    if (j.out_torque >= 0) {
+      double actuator = 0.0;
+      if (j.actuation == Actuation::kTorque) actuator = ws.u[j.v_index] - ws.passive[j.v_index];
+      // The actuator supplies what the motion needs beyond the joint's own springs and stops.
+      if (j.prescribed) actuator = data.tau[j.v_index] - ws.passive[j.v_index];
+      out(c, j.out_torque)[0] = actuator;
+    }
+    if (j.out_wrench >= 0) {
+      // What the tree's parent side transmits to the child body, at its origin, in its frame.
+      Vector6d f = data.F[j.body];
+      if (j.reversed) {
+        // The child is on B's side: F receives the opposite, seen from F (= the joint frame).
+        const Pose X_FB = j.X_JF_reversed * data.X_PB[j.body];
+        f = X_FB.ActForce(-f);
+      }
+      double* w = out(c, j.out_wrench);
+      for (int k = 0; k < 3; ++k) {
+        w[k] = f[3 + k];
+        w[3 + k] = f[k];
+      }
+    }
+  }
+}
+
+void Mechanism::DoCalcOutputs(Context& c, int stage) const {
+  Workspace& ws = workspace<Workspace>(c);
+  if (stage == 0) {
+    AssembleCoordinates(c, ws);
+    WriteKinematicOutputs(c, ws);
+    return;
+  }
+  Dynamics(c, ws);
+  WriteDynamicOutputs(c, ws);
+}
+
+void Mechanism::DoCalcDerivatives(Context& c) const {
+  Workspace& ws = workspace<Workspace>(c);
+  if (!ws.dynamics_valid) Dynamics(c, ws);
+  ws.dynamics_valid = false;  // the next evaluation starts at stage 0 again
+  CalcQDot(*m_.tree, ws.q, ws.v, ws.qdot);
+  double* dx = xdot(c);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) dx[x_of_q_[i]] = ws.qdot[i];
+  }
+  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
+    if (x_of_v_[i] >= 0) dx[x_of_v_[i]] = ws.data.qdd[i];
+  }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    if (filter_x_[n] < 0) continue;
+    const MechanismJoint& j = m_.joints[n];
+    dx[filter_x_[n]] = ws.v[j.v_index];
+    dx[filter_x_[n] + 1] = ws.u[j.v_index];
+  }
+}
+
+}  // namespace twinblocks::multibody

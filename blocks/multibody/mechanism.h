@@ -1,0 +1,65 @@
+#pragma once
+
+// One frame network, running: the single node of the signal graph that stands for every
+// World, Solid, transform, joint, sensor and force element of a model (DESIGN.md, "the whole
+// mechanism is one node"). Its inputs are the elements' actuation and force inputs, its
+// outputs their sensors.
+//
+// Stages: stage 0 (q, qd, poses, velocities) needs only the states, and the motion inputs
+// given as [q, qd, qdd]; stage 1 (qdd, actuator torques, joint wrenches) runs the dynamics
+// and needs every input. Feedback from a joint angle to a torque is therefore no algebraic
+// loop, and feedback from qdd to a torque is (as in Simscape).
+//
+// Continuous states: the positions and velocities of the joints that are not
+// motion-actuated (quaternions for spherical and free joints, normalized wherever they are
+// used), then two per motion input given as q alone (its filter).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/multibody/mechanism_model.h"
+
+namespace twinblocks::multibody {
+
+class Mechanism final : public blocks::Block {
+ public:
+  explicit Mechanism(MechanismModel model);
+
+  const MechanismModel& model() const { return m_; }
+  std::string DescribeContinuousState(int i) const override;
+
+ protected:
+  void DoConfigure(const std::vector<int>& input_widths) override;
+  void DoInitialize(blocks::Context& c) const override;
+  void DoCalcOutputs(blocks::Context& c, int stage) const override;
+  void DoCalcDerivatives(blocks::Context& c) const override;
+  std::unique_ptr<blocks::BlockWorkspace> DoMakeWorkspace() const override;
+
+ private:
+  struct Workspace;
+
+  /// The tree's q and v from the states and the motion inputs.
+  void AssembleCoordinates(const blocks::Context& c, Workspace& ws) const;
+  /// Poses and velocities of every body, once per evaluation.
+  void EnsureKinematics(Workspace& ws) const;
+  /// Joint forces, prescribed accelerations, external forces, then hybrid forward dynamics.
+  void Dynamics(const blocks::Context& c, Workspace& ws) const;
+  /// Spring, damper and limit-stop force of a joint's coordinates at (q, v), added to u.
+  void AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const;
+  /// Pose and velocity (angular, linear of the origin) of a frame, in W.
+  void FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X_WF, Eigen::Vector3d* w,
+                   Eigen::Vector3d* v) const;
+  void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
+  void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
+
+  MechanismModel m_;
+  std::vector<int> x_of_q_;    ///< per tree q coordinate: its state, -1 when prescribed
+  std::vector<int> x_of_v_;    ///< per tree v coordinate: its state, -1 when prescribed
+  std::vector<int> filter_x_;  ///< per joint: first of its two filter states, -1 if none
+  bool needs_kinematics_ = false;  ///< sensors or forces need world poses
+  bool has_external_forces_ = false;
+};
+
+}  // namespace twinblocks::multibody

@@ -1,0 +1,515 @@
+#include "blocks/multibody/mechanism_builder.h"
+
+#include <Eigen/Cholesky>
+#include <functional>
+#include <numeric>
+
+#include "blocks/multibody/algorithms.h"
+
+namespace twinblocks::multibody {
+
+namespace {
+
+class UnionFind {
+ public:
+  explicit UnionFind(int n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  int Find(int i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  void Join(int a, int b) { parent_[Find(a)] = Find(b); }
+
+ private:
+  std::vector<int> parent_;
+};
+
+/// Two rigid bodies described in one frame, as one (mass, centre of mass and the parallel
+/// axis theorem).
+SpatialInertia Combine(const SpatialInertia& a, const SpatialInertia& b) {
+  const double m = a.mass() + b.mass();
+  if (m == 0.0) return {0.0, Eigen::Vector3d::Zero(), a.inertia_com() + b.inertia_com()};
+  const Eigen::Vector3d com = (a.mass() * a.com() + b.mass() * b.com()) / m;
+  auto shifted = [&com](const SpatialInertia& s) {
+    const Eigen::Vector3d d = s.com() - com;
+    return Eigen::Matrix3d(s.inertia_com() + s.mass() * (d.squaredNorm() * Eigen::Matrix3d::Identity() -
+                                                          d * d.transpose()));
+  };
+  return {m, com, shifted(a) + shifted(b)};
+}
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+/// The kinematic tree of a set of frame elements: rigid clusters of nodes become bodies,
+/// joints the tree's edges. Used for the simulated mechanism and for robot models.
+class FrameTreeBuilder {
+ public:
+  struct JointRecord {
+    int element = -1;
+    int first_body = -1, body = -1;
+    bool reversed = false;
+    Pose X_PJ;  ///< joint frame in the parent body
+  };
+
+  FrameTreeBuilder(const std::vector<NetworkElement>& elements, int num_nodes,
+                   const std::vector<unsigned char>& subset)
+      : elements_(elements), subset_(subset), uf_(num_nodes), rigid_(num_nodes),
+        node_pose_(num_nodes), posed_(num_nodes, 0), node_location_(num_nodes) {}
+
+  /// Builds the tree rooted at node `root_node` (World's W, or a robot's attachment).
+  void Build(int root_node, const Eigen::Vector3d& gravity) {
+    CollectRigidEdges();
+    std::vector<unsigned char> visited_cluster(uf_size(), 0);
+    std::vector<unsigned char> used(elements_.size(), 0);
+    const int root = uf_.Find(root_node);
+    visited_cluster[root] = 1;
+    PoseCluster(root_node);
+    AssignLocations(root, -1);
+    Visit(root, -1, &visited_cluster, &used);
+    // Whatever was not reached hangs in the air: name it.
+    for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
+      if (!subset_[e]) continue;
+      for (int n : elements_[e].nodes) {
+        if (!visited_cluster[uf_.Find(n)]) {
+          throw NetworkError(e, Quote(elements_[e].name) +
+                                    " is not connected to World through joints and rigid "
+                                    "transforms: a frame network needs a path to World");
+        }
+      }
+    }
+    tree_ = std::make_shared<KinematicTree>(bodies_, gravity);
+  }
+
+  const std::shared_ptr<const KinematicTree>& tree() const { return tree_; }
+  const std::vector<JointRecord>& joints() const { return joints_; }
+  const FrameLocation& location(int node) const { return node_location_[node]; }
+  /// Pose of a node in the root frame, when it is fixed to the root.
+  bool FixedToRoot(int node, Pose* X_RN) const {
+    if (node_location_[node].body >= 0) return false;
+    *X_RN = node_location_[node].X_BF;
+    return true;
+  }
+
+ private:
+  int uf_size() const { return static_cast<int>(rigid_.size()); }
+
+  struct RigidEdge {
+    int to;
+    Pose X;  ///< pose of `to` in the frame of the node the edge leaves
+    int element;
+  };
+
+  void CollectRigidEdges() {
+    for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
+      if (!subset_[e]) continue;
+      const blocks::Block* b = elements_[e].block;
+      Pose X;
+      if (const auto* rt = dynamic_cast<const RigidTransformElement*>(b)) {
+        X = rt->X_BF;
+      } else if (const auto* j = dynamic_cast<const JointElement*>(b)) {
+        if (j->kind != JointKind::kWeld) continue;
+      } else {
+        continue;
+      }
+      const int nb = elements_[e].nodes[0], nf = elements_[e].nodes[1];
+      rigid_[nb].push_back({nf, X, e});
+      rigid_[nf].push_back({nb, X.Inverse(), e});
+      uf_.Join(nb, nf);
+    }
+  }
+
+  /// Poses of every node of `ref`'s rigid cluster in `ref`'s frame, by a breadth-first walk
+  /// over rigid edges; a loop of transforms must close.
+  void PoseCluster(int ref) {
+    std::vector<int> queue{ref};
+    node_pose_[ref] = Pose();
+    posed_[ref] = 1;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const int n = queue[i];
+      for (const RigidEdge& edge : rigid_[n]) {
+        const Pose X = node_pose_[n] * edge.X;
+        if (posed_[edge.to]) {
+          const Pose& had = node_pose_[edge.to];
+          const double err = (had.translation - X.translation).norm() +
+                             (had.rotation - X.rotation).cwiseAbs().maxCoeff();
+          if (err > 1e-9) {
+            throw NetworkError(edge.element,
+                               "rigid connections form a loop that does not close (mismatch " +
+                                   std::to_string(err) + "): " + Quote(elements_[edge.element].name) +
+                                   " disagrees with another path between the same frames");
+          }
+          continue;
+        }
+        node_pose_[edge.to] = X;
+        posed_[edge.to] = 1;
+        queue.push_back(edge.to);
+      }
+    }
+  }
+
+  void AssignLocations(int cluster, int body) {
+    for (int n = 0; n < uf_size(); ++n) {
+      if (uf_.Find(n) == cluster) node_location_[n] = {body, node_pose_[n]};
+    }
+  }
+
+  SpatialInertia ClusterInertia(int cluster) {
+    SpatialInertia total;
+    for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
+      if (!subset_[e]) continue;
+      const auto* s = dynamic_cast<const SolidElement*>(elements_[e].block);
+      if (s == nullptr) continue;
+      const int n = elements_[e].nodes[0];
+      if (uf_.Find(n) != cluster) continue;
+      total = Combine(total, s->inertia.TransformedBy(node_pose_[n]));
+    }
+    return total;
+  }
+
+  void Visit(int cluster, int body, std::vector<unsigned char>* visited, std::vector<unsigned char>* used) {
+    for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
+      if (!subset_[e] || (*used)[e]) continue;
+      const auto* j = dynamic_cast<const JointElement*>(elements_[e].block);
+      if (j == nullptr || j->kind == JointKind::kWeld) continue;
+      const int nb = elements_[e].nodes[0], nf = elements_[e].nodes[1];
+      const int cb = uf_.Find(nb), cf = uf_.Find(nf);
+      if (cb == cf) {
+        throw NetworkError(e, "joint " + Quote(elements_[e].name) +
+                                  " joins two frames of one rigid body (its B and F are "
+                                  "rigidly connected), so it cannot move");
+      }
+      if (cb != cluster && cf != cluster) continue;
+      (*used)[e] = 1;
+      const bool reversed = cf == cluster;
+      const int other = reversed ? cb : cf;
+      if ((*visited)[other]) {
+        throw NetworkError(e, "joint " + Quote(elements_[e].name) +
+                                  " closes a kinematic loop; closed loops are not supported yet "
+                                  "(they come with the DAE solver): remove the joint, or make "
+                                  "the mechanism a tree");
+      }
+      (*visited)[other] = 1;
+      const int parent_node = reversed ? nf : nb;
+      const int child_node = reversed ? nb : nf;
+      PoseCluster(child_node);
+      const int child_body = AddJointBodies(e, *j, body, node_pose_[parent_node], reversed,
+                                            ClusterInertia(other));
+      AssignLocations(other, child_body);
+      Visit(other, child_body, visited, used);
+    }
+  }
+
+  int AddJointBodies(int e, const JointElement& j, int parent, const Pose& X_PJ, bool reversed,
+                     const SpatialInertia& inertia) {
+    const std::string& name = elements_[e].name;
+    JointRecord rec;
+    rec.element = e;
+    rec.reversed = reversed;
+    rec.X_PJ = X_PJ;
+    auto add = [&](const Joint& joint, const Pose& X, const SpatialInertia& I, const std::string& n) {
+      BodySpec spec;
+      spec.name = n;
+      spec.parent = parent;
+      spec.joint = joint;
+      spec.X_PJ = X;
+      spec.inertia = I;
+      bodies_.push_back(spec);
+      parent = static_cast<int>(bodies_.size()) - 1;
+      return parent;
+    };
+    const double sign = reversed ? -1.0 : 1.0;
+    if ((j.kind == JointKind::kSpherical || j.kind == JointKind::kFree ||
+         j.kind == JointKind::kBushing) &&
+        reversed) {
+      throw NetworkError(e, "joint " + Quote(name) +
+                                " is connected with B away from World; for spherical, free and "
+                                "bushing joints connect B toward World (swap B and F)");
+    }
+    switch (j.kind) {
+      case JointKind::kRevolute:
+        rec.first_body = rec.body = add(Joint::Revolute(sign * j.axis), X_PJ, inertia, name);
+        break;
+      case JointKind::kPrismatic:
+        rec.first_body = rec.body = add(Joint::Prismatic(sign * j.axis), X_PJ, inertia, name);
+        break;
+      case JointKind::kSpherical:
+        rec.first_body = rec.body = add(Joint::Spherical(), X_PJ, inertia, name);
+        break;
+      case JointKind::kFree:
+        rec.first_body = rec.body = add(Joint::Free(), X_PJ, inertia, name);
+        break;
+      case JointKind::kBushing: {
+        // Three translations then three rotations, through massless intermediate bodies.
+        const SpatialInertia none;
+        rec.first_body = add(Joint::Prismatic(Eigen::Vector3d::UnitX()), X_PJ, none, name + " x");
+        add(Joint::Prismatic(Eigen::Vector3d::UnitY()), Pose(), none, name + " y");
+        add(Joint::Prismatic(Eigen::Vector3d::UnitZ()), Pose(), none, name + " z");
+        add(Joint::Revolute(Eigen::Vector3d::UnitX()), Pose(), none, name + " rx");
+        add(Joint::Revolute(Eigen::Vector3d::UnitY()), Pose(), none, name + " ry");
+        rec.body = add(Joint::Revolute(Eigen::Vector3d::UnitZ()), Pose(), inertia, name + " rz");
+        break;
+      }
+      case JointKind::kWeld:
+        break;
+    }
+    joints_.push_back(rec);
+    return rec.body;
+  }
+
+  const std::vector<NetworkElement>& elements_;
+  const std::vector<unsigned char>& subset_;
+  UnionFind uf_;
+  std::vector<std::vector<RigidEdge>> rigid_;
+  std::vector<Pose> node_pose_;
+  std::vector<unsigned char> posed_;
+  std::vector<FrameLocation> node_location_;
+  std::vector<BodySpec> bodies_;
+  std::vector<JointRecord> joints_;
+  std::shared_ptr<const KinematicTree> tree_;
+};
+
+/// Index of the only World among the marked elements, -1 if none. @throws on a second one.
+int FindWorld(const std::vector<NetworkElement>& elements, const std::vector<unsigned char>& subset) {
+  int world = -1;
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    if (!subset[e] || dynamic_cast<const WorldElement*>(elements[e].block) == nullptr) continue;
+    if (world >= 0) {
+      throw NetworkError(e, "a second World (the first is " + Quote(elements[world].name) +
+                                "); a model has exactly one World");
+    }
+    world = e;
+  }
+  return world;
+}
+
+void CheckPortsConnected(const std::vector<NetworkElement>& elements, int num_nodes) {
+  std::vector<int> count(num_nodes, 0);
+  for (const NetworkElement& e : elements) {
+    for (int n : e.nodes) ++count[n];
+  }
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    if (dynamic_cast<const WorldElement*>(elements[e].block) != nullptr) continue;
+    const blocks::Block& b = *elements[e].block;
+    for (int p = 0; p < b.num_physical_ports(); ++p) {
+      if (count[elements[e].nodes[p]] < 2) {
+        throw NetworkError(e, "frame port '" + b.physical_port(p).name + "' of " +
+                                  Quote(elements[e].name) +
+                                  " is not connected; every frame port of a " +
+                                  "frame block must be joined to another frame");
+      }
+    }
+  }
+}
+
+/// The mechanism must be able to accelerate every free coordinate: the mass matrix restricted
+/// to them must be positive definite. A massless body at the end of a chain is the usual cause.
+void CheckMass(const MechanismModel& m) {
+  const KinematicTree& tree = *m.tree;
+  KinematicTreeData data(tree);
+  const Eigen::MatrixXd& M = Crba(tree, &data, m.q0);
+  std::vector<int> free;
+  for (const MechanismJoint& j : m.joints) {
+    if (j.prescribed) continue;
+    for (int k = 0; k < j.nv; ++k) free.push_back(j.v_index + k);
+  }
+  if (free.empty()) return;
+  Eigen::MatrixXd Mf(free.size(), free.size());
+  for (size_t a = 0; a < free.size(); ++a) {
+    for (size_t b = 0; b < free.size(); ++b) Mf(a, b) = M(free[a], free[b]);
+  }
+  const double scale = std::max(1.0, Mf.diagonal().cwiseAbs().maxCoeff());
+  for (const MechanismJoint& j : m.joints) {
+    if (j.prescribed) continue;
+    for (int k = 0; k < j.nv; ++k) {
+      if (!(M(j.v_index + k, j.v_index + k) > 1e-12 * scale)) {
+        throw std::runtime_error(j.name);
+      }
+    }
+  }
+  if (Eigen::LLT<Eigen::MatrixXd>(Mf).info() != Eigen::Success) throw std::runtime_error("");
+}
+
+}  // namespace
+
+MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int num_nodes,
+                              const std::string& name) {
+  MechanismModel m;
+  m.name = name;
+  if (elements.empty()) return m;
+  const std::vector<unsigned char> all(elements.size(), 1);
+  const int world = FindWorld(elements, all);
+  if (world < 0) {
+    throw NetworkError(0, "the model has frame blocks but no World block; add one and connect "
+                          "the mechanism's base to its W port");
+  }
+  CheckPortsConnected(elements, num_nodes);
+  const auto* w = static_cast<const WorldElement*>(elements[world].block);
+  FrameTreeBuilder builder(elements, num_nodes, all);
+  builder.Build(elements[world].nodes[0], w->gravity);
+  m.tree = builder.tree();
+  const KinematicTree& tree = *m.tree;
+
+  // Signal ports, element by element, in the order of the elements.
+  std::vector<int> input_base(elements.size()), output_base(elements.size());
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    const blocks::Block& b = *elements[e].block;
+    input_base[e] = static_cast<int>(m.inputs.size());
+    output_base[e] = static_cast<int>(m.outputs.size());
+    for (int i = 0; i < b.num_inputs(); ++i) {
+      const auto& port = b.input_port(i);
+      m.inputs.push_back({elements[e].name + "." + port.name, port.width, port.feedthrough, 0, e, i});
+    }
+    for (int i = 0; i < b.num_outputs(); ++i) {
+      const auto& port = b.output_port(i);
+      m.outputs.push_back({elements[e].name + "." + port.name, port.width, 0, port.stage, e, i});
+    }
+  }
+  auto in = [&](int e, int port) { return port < 0 ? -1 : input_base[e] + port; };
+  auto out = [&](int e, int port) { return port < 0 ? -1 : output_base[e] + port; };
+
+  m.q0.resize(tree.nq());
+  m.v0.resize(tree.nv());
+  NeutralConfiguration(tree, m.q0);
+  m.v0.setZero();
+  m.prescribed.assign(tree.num_bodies(), 0);
+  for (const auto& rec : builder.joints()) {
+    const auto& el = *static_cast<const JointElement*>(elements[rec.element].block);
+    MechanismJoint j;
+    j.name = elements[rec.element].name;
+    j.kind = el.kind;
+    j.body = rec.body;
+    j.first_body = rec.first_body;
+    j.q_index = tree.idx_q(rec.first_body);
+    j.v_index = tree.idx_v(rec.first_body);
+    j.nq = tree.idx_q(rec.body) + tree.joint(rec.body).nq() - j.q_index;
+    j.nv = tree.idx_v(rec.body) + tree.joint(rec.body).nv() - j.v_index;
+    j.reversed = rec.reversed;
+    j.X_JF_reversed = rec.X_PJ.Inverse();
+    j.actuation = el.actuation;
+    j.prescribed = el.actuation == Actuation::kMotion;
+    j.stiffness = el.stiffness;
+    j.damping = el.damping;
+    j.q_eq = el.q_eq;
+    j.lower = el.lower;
+    j.upper = el.upper;
+    j.limit_stiffness = el.limit_stiffness;
+    j.limit_damping = el.limit_damping;
+    j.limit_transition = el.limit_transition;
+    j.filter_tc = el.filter_tc;
+    j.in_actuation = in(rec.element, el.in_actuation);
+    j.out_q = out(rec.element, el.out_q);
+    j.out_qd = out(rec.element, el.out_qd);
+    j.out_qdd = out(rec.element, el.out_qdd);
+    j.out_torque = out(rec.element, el.out_torque);
+    j.out_wrench = out(rec.element, el.out_wrench);
+    j.out_quaternion = out(rec.element, el.out_quaternion);
+    j.out_w = out(rec.element, el.out_w);
+    j.out_position = out(rec.element, el.out_position);
+    j.out_v = out(rec.element, el.out_v);
+    // Initial coordinates in the tree's convention.
+    j.q0 = el.q0;
+    j.v0 = el.qd0;
+    if (el.kind == JointKind::kSpherical) {
+      const Eigen::Matrix3d R = Eigen::Quaterniond(el.q0[0], el.q0[1], el.q0[2], el.q0[3]).toRotationMatrix();
+      j.v0 = R.transpose() * el.qd0;  // w0 is given in B; the tree's omega is in F
+    } else if (el.kind == JointKind::kFree) {
+      const Eigen::Matrix3d R = Eigen::Quaterniond(el.q0[3], el.q0[4], el.q0[5], el.q0[6]).toRotationMatrix();
+      j.v0.resize(6);
+      j.v0 << R.transpose() * el.qd0.tail<3>(), R.transpose() * el.qd0.head<3>();
+    }
+    m.q0.segment(j.q_index, j.nq) = j.q0;
+    m.v0.segment(j.v_index, j.nv) = j.v0;
+    if (j.prescribed) m.prescribed[j.body] = 1;
+    m.joints.push_back(std::move(j));
+  }
+
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    const blocks::Block* b = elements[e].block;
+    const std::vector<int>& nodes = elements[e].nodes;
+    if (const auto* s = dynamic_cast<const TransformSensorElement*>(b)) {
+      m.sensors.push_back({elements[e].name, builder.location(nodes[0]), builder.location(nodes[1]),
+                           out(e, s->out_position), out(e, s->out_rotation), out(e, s->out_v),
+                           out(e, s->out_w), out(e, s->out_euler)});
+    } else if (const auto* f = dynamic_cast<const ExternalForceTorqueElement*>(b)) {
+      m.forces.push_back({elements[e].name, builder.location(nodes[0]), f->world_frame,
+                          in(e, f->in_force), in(e, f->in_torque)});
+    } else if (const auto* f = dynamic_cast<const InternalForceElement*>(b)) {
+      m.internal_forces.push_back({elements[e].name, builder.location(nodes[0]),
+                                   builder.location(nodes[1]), f->spring_damper, f->k, f->c,
+                                   f->length0, in(e, f->in_f), out(e, f->out_distance),
+                                   out(e, f->out_speed)});
+    }
+  }
+
+  try {
+    CheckMass(m);
+  } catch (const std::runtime_error& err) {
+    const std::string joint = err.what();
+    int culprit = 0;
+    for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+      if (elements[e].name == joint) culprit = e;
+    }
+    throw NetworkError(culprit,
+                       (joint.empty() ? std::string("the mechanism")
+                                      : "the bodies moved by joint " + Quote(joint)) +
+                           " have no mass or inertia along its motion, so it cannot be "
+                           "accelerated: give the Solids beyond it mass, or prescribe its motion");
+  }
+  return m;
+}
+
+RobotModel BuildRobotModel(const std::vector<NetworkElement>& elements, int num_nodes,
+                           const std::vector<unsigned char>& in_robot, int frame_element,
+                           int frame_port, const std::string& name) {
+  const std::vector<unsigned char> all(elements.size(), 1);
+  const int world = FindWorld(elements, all);
+  Eigen::Vector3d gravity(0.0, 0.0, -9.81);
+  if (world >= 0) gravity = static_cast<const WorldElement*>(elements[world].block)->gravity;
+  // The base: the robot's World, or the first node it shares with the rest of the network.
+  int root_node = world >= 0 && in_robot[world] ? elements[world].nodes[0] : -1;
+  if (root_node < 0) {
+    std::vector<unsigned char> outside_node(num_nodes, 0);
+    for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+      if (in_robot[e]) continue;
+      for (int n : elements[e].nodes) outside_node[n] = 1;
+    }
+    for (int e = 0; e < static_cast<int>(elements.size()) && root_node < 0; ++e) {
+      if (!in_robot[e]) continue;
+      for (int n : elements[e].nodes) {
+        if (outside_node[n]) {
+          root_node = n;
+          break;
+        }
+      }
+    }
+  }
+  int first = -1;
+  for (int e = 0; e < static_cast<int>(elements.size()) && first < 0; ++e) {
+    if (in_robot[e]) first = e;
+  }
+  if (first < 0) throw NetworkError(-1, "robot '" + name + "' has no frame blocks");
+  if (root_node < 0) {
+    throw NetworkError(first, "robot '" + name +
+                                  "' is attached to nothing: connect its base to World, or put "
+                                  "a World inside it");
+  }
+  // Gravity in the base frame, when the base is fixed to World.
+  if (world >= 0 && !in_robot[world]) {
+    FrameTreeBuilder whole(elements, num_nodes, all);
+    whole.Build(elements[world].nodes[0], gravity);
+    Pose X_WBase;
+    if (whole.FixedToRoot(root_node, &X_WBase)) gravity = X_WBase.rotation.transpose() * gravity;
+  }
+  FrameTreeBuilder builder(elements, num_nodes, in_robot);
+  builder.Build(root_node, gravity);
+  RobotModel robot;
+  robot.tree = builder.tree();
+  robot.name = name;
+  if (frame_element >= 0) {
+    const FrameLocation& loc = builder.location(elements[frame_element].nodes[frame_port]);
+    robot.frame_body = loc.body;
+    robot.X_BF = loc.X_BF;
+  }
+  return robot;
+}
+
+}  // namespace twinblocks::multibody

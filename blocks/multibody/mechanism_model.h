@@ -1,0 +1,101 @@
+#pragma once
+
+// What a frame network compiles to (the output of BuildMechanism, the input of Mechanism): a
+// kinematic tree in minimal coordinates and, per joint, sensor and force element, where its
+// quantities live in the tree and which signal ports of the Mechanism block carry them.
+
+#include <Eigen/Core>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blocks/multibody/frame_elements.h"
+#include "blocks/multibody/kinematic_tree.h"
+#include "blocks/multibody/spatial.h"
+
+namespace twinblocks::multibody {
+
+/// Where a frame port ends up: fixed in a body of the tree (or in the world, body -1).
+struct FrameLocation {
+  int body = -1;
+  Pose X_BF;  ///< the frame in that body's frame (or in W)
+};
+
+/// One joint element, resolved to coordinates of the tree.
+struct MechanismJoint {
+  std::string name;  ///< the element's path, for messages
+  JointKind kind = JointKind::kRevolute;
+  int body = -1;        ///< the tree body the joint moves (the last of a bushing's chain)
+  int q_index = 0;      ///< first coordinate in the tree's q
+  int v_index = 0;      ///< first coordinate in the tree's v
+  int nq = 0, nv = 0;   ///< over the whole joint (a bushing's six)
+  int first_body = -1;  ///< a bushing's first body; = body otherwise
+  /// The tree runs from F to B (B is on the far side from World): the tree's joint is the
+  /// user's joint inverted, so the coordinate keeps its sign and the wrench is mapped back.
+  bool reversed = false;
+  /// For a reversed joint: X_FJ^-1 where J is the joint frame in the parent (the F side).
+  Pose X_JF_reversed;
+  Pose X_BJ;  ///< B port in the joint frame J: identity unless reversed; for wrench/outputs
+
+  Actuation actuation = Actuation::kNone;
+  bool prescribed = false;  ///< actuation = motion
+  Eigen::VectorXd stiffness, damping, q_eq;
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
+  double filter_tc = 0.01;
+
+  /// Initial coordinates in the tree's convention (nq, nv).
+  Eigen::VectorXd q0, v0;
+
+  /// Mechanism signal ports, -1 where none.
+  int in_actuation = -1;
+  int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
+  int out_quaternion = -1, out_w = -1, out_position = -1, out_v = -1;
+};
+
+struct MechanismSensor {
+  std::string name;
+  FrameLocation B, F;
+  int out_position = -1, out_rotation = -1, out_v = -1, out_w = -1, out_euler = -1;
+};
+
+struct MechanismExternalForce {
+  std::string name;
+  FrameLocation F;
+  bool world_frame = true;
+  int in_force = -1, in_torque = -1;
+};
+
+struct MechanismInternalForce {
+  std::string name;
+  FrameLocation B, F;
+  bool spring_damper = false;
+  double k = 0.0, c = 0.0, length0 = 0.0;
+  int in_f = -1, out_distance = -1, out_speed = -1;
+};
+
+/// A signal port of the Mechanism block: one port of one element.
+struct MechanismPort {
+  std::string name;  ///< "element path.port"
+  int width = -1;    ///< -1: set by what drives it (a motion input)
+  unsigned feedthrough = 0;
+  int stage = 0;
+  int element = -1;       ///< index into the elements BuildMechanism was given
+  int element_port = -1;  ///< that element's input or output index
+};
+
+struct MechanismModel {
+  std::string name;  ///< for messages
+  std::shared_ptr<const KinematicTree> tree;
+  std::vector<MechanismJoint> joints;
+  std::vector<MechanismSensor> sensors;
+  std::vector<MechanismExternalForce> forces;
+  std::vector<MechanismInternalForce> internal_forces;
+  std::vector<MechanismPort> inputs, outputs;
+  std::vector<unsigned char> prescribed;  ///< per tree body
+  Eigen::VectorXd q0, v0;                 ///< the tree's initial coordinates
+};
+
+}  // namespace twinblocks::multibody
