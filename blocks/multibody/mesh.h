@@ -58,7 +58,9 @@ bool IsClosed(const TriangleMesh& mesh, int* open_edges = nullptr);
 
 /// The mass properties of the uniform solid the mesh encloses, in the mesh's frame.
 /// A mesh oriented inside out (all normals inward, a negative total volume) is accepted and
-/// flipped: exporters disagree about winding, and the enclosed solid is the same.
+/// flipped: exporters disagree about winding, and the enclosed solid is the same. Only the
+/// total's sign is looked at, never one shell's, so a hollow part (an outer shell facing out,
+/// an inner one facing into the cavity) comes out as the outer solid minus the cavity.
 /// @param density  rho (kg/m^3), finite and > 0.
 /// @throws MeshError if the mesh has no triangles, has non-finite vertices, is not closed
 ///     (naming the number of open edges), or encloses no volume.

@@ -196,6 +196,38 @@ TEST(MeshTest, InsideOutMeshIsFlipped) {
   EXPECT_LT(RelativeError(q.inertia_com, p.inertia_com), 1e-15);
 }
 
+// A hollow part is an outer surface facing out plus an inner one facing into the cavity (so
+// inward as seen from the solid's centre): the inner shell's tetrahedra subtract, and the
+// result is the outer box minus the inner one (1e-14 relative). This is why only the total
+// volume's sign is flipped, never one shell's.
+TEST(MeshTest, CavitySubtracts) {
+  const Eigen::Vector3d lo(-1, -2, -3), hi(1, 2, 3), in_lo(-0.5, -1, 0), in_hi(0.5, 1, 2);
+  TriangleMesh mesh = BoxMesh(lo, hi);
+  TriangleMesh inner = BoxMesh(in_lo, in_hi);
+  const int offset = static_cast<int>(mesh.vertices.size());
+  for (const auto& v : inner.vertices) mesh.vertices.push_back(v);
+  for (const auto& t : inner.triangles) {
+    mesh.triangles.push_back({t[0] + offset, t[2] + offset, t[1] + offset});
+  }
+  EXPECT_TRUE(IsClosed(mesh));
+  const double rho = 1000.0;
+  const MassProperties p = MeshProperties(mesh, rho);
+  const double v_out = (hi - lo).prod(), v_in = (in_hi - in_lo).prod();
+  EXPECT_NEAR(p.volume, v_out - v_in, 1e-14 * v_out);
+  const Eigen::Vector3d c_in = 0.5 * (in_lo + in_hi);
+  const Eigen::Vector3d com = -v_in * c_in / (v_out - v_in);  // the outer box is centred
+  EXPECT_LT((p.com - com).norm(), 1e-14);
+  // Each box's inertia moved to the common CoM, then subtracted.
+  auto about_com = [&](double m, const Eigen::Vector3d& size, const Eigen::Vector3d& centre) {
+    const Eigen::Vector3d d = centre - com;
+    return Eigen::Matrix3d(BoxInertia(m, size) +
+                           m * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose()));
+  };
+  const Eigen::Matrix3d expected = about_com(rho * v_out, hi - lo, Eigen::Vector3d::Zero()) -
+                                   about_com(rho * v_in, in_hi - in_lo, c_in);
+  EXPECT_LT(RelativeError(p.inertia_com, expected), 1e-14);
+}
+
 // One triangle missing from the cube leaves its three edges open.
 TEST(MeshTest, MeshWithHoleIsAnError) {
   const std::string path = kMeshes + "cube_with_hole.stl";
