@@ -1,0 +1,78 @@
+// B7 Bad multibody models: each gives one line naming the file, the line of the block at
+// fault and what is wrong, and exit status 2, through the real `twinblocks` program.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string stderr_text;
+};
+
+CliResult RunCli(const std::string& args) {
+  const std::string cmd = std::string(TWINBLOCKS_CLI) + " " + args + " 2>&1 1>/dev/null";
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.stderr_text.append(buf, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return r;
+}
+
+struct BadModel {
+  const char* file;
+  int line;
+  const char* block;  // "block 'NAME' (TYPE)"
+  const char* says;
+};
+
+class B7BadModels : public ::testing::TestWithParam<BadModel> {};
+
+TEST_P(B7BadModels, OneLineWithFileLineBlockAndStatus2) {
+  const BadModel& c = GetParam();
+  const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_models/" + c.file;
+  for (const char* command : {"check", "run"}) {
+    const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
+    const CliResult r = RunCli(std::string(command) + " " + path + output);
+    EXPECT_EQ(r.status, 2) << command << ": " << r.stderr_text;
+    ASSERT_FALSE(r.stderr_text.empty());
+    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1)
+        << "more than one line: " << r.stderr_text;
+    const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
+    EXPECT_NE(r.stderr_text.find(where), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find(c.block), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find(c.says), std::string::npos) << r.stderr_text;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCase, B7BadModels,
+    ::testing::Values(
+        BadModel{"unconnected_joint_port.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "frame port 'F' of 'hinge' is not connected"},
+        BadModel{"two_worlds.xml", 4, "block 'other_world' (World)", "a second World"},
+        BadModel{"not_connected_to_world.xml", 8, "block 'base' (Solid)",
+                 "is not connected to World"},
+        BadModel{"zero_mass_with_inertia.xml", 5, "block 'bob' (Solid)",
+                 "zero mass with non-zero inertia"},
+        BadModel{"zero_axis.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "parameter 'axis' must be a non-zero direction"},
+        BadModel{"kinematic_loop.xml", 5, "block 'right' (RevoluteJoint)",
+                 "closes a kinematic loop"},
+        BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
+        BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "input 'tau' is not connected"},
+        BadModel{"frame_to_signal.xml", 5, "", "port kind mismatch"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+}  // namespace
