@@ -1,7 +1,25 @@
 #include "blocks/robotics/register_robotics_blocks.h"
 
+#include "blocks/robotics/forward_kinematics.h"
+#include "blocks/robotics/gravity_torque.h"
+#include "blocks/robotics/inverse_dynamics.h"
+#include "blocks/robotics/inverse_kinematics.h"
+#include "blocks/robotics/jacobian.h"
+#include "blocks/robotics/mass_matrix.h"
+#include "blocks/robotics/trajectory.h"
+#include "blocks/robotics/velocity_product_torque.h"
+
 namespace twinblocks::blocks {
 
-void RegisterRoboticsBlocks(BlockRegistry& r) {}
+void RegisterRoboticsBlocks(BlockRegistry& r) {
+  r.Add(TrajectoryType());
+  r.Add(InverseKinematicsType());
+  r.Add(ForwardKinematicsType());
+  r.Add(JacobianType());
+  r.Add(InverseDynamicsType());
+  r.Add(MassMatrixType());
+  r.Add(GravityTorqueType());
+  r.Add(VelocityProductTorqueType());
+}
 
 }  // namespace twinblocks::blocks
