@@ -253,8 +253,10 @@ BlockType InverseKinematicsType() {
   t.doc =
       "Given the tool pose (position p and rotation R in the base frame), q solves "
       "T_base_tool(q) = (R, p) for a 6R arm described by a DH table, in closed form "
-      "(Pieper): the wrist centre p_w = p - R (X_6T^-1 translation) - d_6 z_6 depends on "
-      "q1..q3 only. theta_1 from rho sin(phi - theta_1) = -sin(alpha_1) h (shoulder "
+      "(Pieper): frame 6 is the tool pose times the inverse of the tool offset (and, in a "
+      "standard table, of the flange Dx(a_6) Rx(alpha_6)); the wrist centre p_w = p_6 - "
+      "d_6 z_6 depends on q1..q3 only. theta_1 from rho sin(phi - theta_1) = -sin(alpha_1) h "
+      "(shoulder "
       "offset), theta_3 from the law of cosines in the arm's plane, theta_2 from the plane "
       "angle, then the wrist: Rx(alpha_3)^T R_03^T R_06 = Rz(theta_4) Rx(alpha_4) "
       "Rz(theta_5) Rx(alpha_5) Rz(theta_6). q_i = theta_i - theta_offset_i. Arms: axis 2 "

@@ -3,10 +3,8 @@
 namespace twinblocks::blocks::internal {
 
 RobotBlock::RobotBlock(const Params& params, bool needs_frame) : needs_frame_(needs_frame) {
+  // Empty is allowed: the robot is then every frame block of the model.
   robot_path_ = params.String("robot");
-  if (robot_path_.empty()) {
-    throw BlockError("parameter 'robot' must name the subsystem that holds the robot", "robot");
-  }
   if (needs_frame) {
     frame_path_ = params.String("frame");
     if (frame_path_.empty()) {

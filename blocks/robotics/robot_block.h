@@ -39,7 +39,7 @@ class RobotBlock : public Block, public multibody::RobotUser {
 
  protected:
   /// Reads `robot` and, if `needs_frame`, `frame`.
-  /// @throws BlockError naming the parameter when it is empty.
+  /// @throws BlockError naming the parameter when it is missing, or `frame` is empty.
   RobotBlock(const Params& params, bool needs_frame);
 
   /// @throws BlockError "no robot bound" unless BindRobot was called; else the tree.
@@ -64,7 +64,9 @@ class RobotBlock : public Block, public multibody::RobotUser {
 
 /// The `robot` and `frame` parameters, as every robot block's registry entry lists them.
 inline ParamSpec RobotParam() {
-  return {"robot", ParamKind::kString, "", "path of the subsystem that is the robot", {}, true};
+  return {"robot", ParamKind::kString,
+          "",      "path of the subsystem that is the robot (empty: the whole model)",
+          {},      true};
 }
 inline ParamSpec FrameParam() {
   return {"frame", ParamKind::kString,

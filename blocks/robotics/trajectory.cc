@@ -36,7 +36,8 @@ void Trajectory::DoCalcOutputs(Context& c, int stage) const {
   // out of the same formula (its velocity and acceleration vanish at s = 0 and s = 1).
   const double s = std::clamp((c.t - t0_) / T_, 0.0, 1.0);
   const double phase = 2.0 * M_PI * s;
-  const double shape = s - std::sin(phase) / (2.0 * M_PI);
+  // Exactly 1 at the end, so that the hold is q0 + qr to the last bit.
+  const double shape = s >= 1.0 ? 1.0 : s - std::sin(phase) / (2.0 * M_PI);
   const bool moving = s > 0.0 && s < 1.0;
   const double rate = moving ? (1.0 - std::cos(phase)) / T_ : 0.0;
   const double accel = moving ? 2.0 * M_PI * std::sin(phase) / (T_ * T_) : 0.0;
