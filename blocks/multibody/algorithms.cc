@@ -201,9 +201,22 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     } else if (nv == 1) {
       const auto s = Column(S);
       auto U = Column(data->U[i]);
-      U.noalias() = I_A * s;
-      const double D_inv = data->D_inv[i](0, 0) = 1.0 / s.dot(U);
-      const double u_i = data->u[i][0] = u[iv] - s.dot(p_A);
+      double D_inv, u_i;
+      const int k = joint.axis_index();
+      if (k >= 0) {
+        // S = +-e_m: U is a column of I_A, D a diagonal entry.
+        const int m = joint.type() == JointType::kRevolute ? k : 3 + k;
+        const double sign = s[m];
+        U = sign * I_A.col(m);
+        D_inv = 1.0 / I_A(m, m);
+        u_i = u[iv] - sign * p_A[m];
+      } else {
+        U.noalias() = I_A * s;
+        D_inv = 1.0 / s.dot(U);
+        u_i = u[iv] - s.dot(p_A);
+      }
+      data->D_inv[i](0, 0) = D_inv;
+      data->u[i][0] = u_i;
       if (p < 0) continue;
       // I_a = I_A - U D^-1 U^T; p_a = p_A + I_a c + U D^-1 u.
       const Vector6d UD = U * D_inv;
@@ -225,7 +238,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       p_a.noalias() = p_A + I_a * data->c[i];
       p_a.noalias() += UD * data->u[i];
     }
-    data->I_A[p] += data->X_PB[i].ActInertia(I_a);
+    data->X_PB[i].AddActInertia(I_a, &data->I_A[p]);
     data->p_A[p] += data->X_PB[i].ActForce(p_a);
   }
   // Pass 3, root to leaves: accelerations (and for the hybrid case the joint forces).
@@ -339,7 +352,7 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
   // Composite inertias, leaves first: each subtree's inertia is added to its parent's.
   for (int i = n - 1; i >= 0; --i) {
     const int p = tree.parent(i);
-    if (p >= 0) data->I_C[p] += data->X_PB[i].ActInertia(data->I_C[i]);
+    if (p >= 0) data->X_PB[i].AddActInertia(data->I_C[i], &data->I_C[p]);
   }
   // Entries of bodies on different branches stay zero.
   data->M.setZero();

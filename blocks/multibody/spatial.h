@@ -132,23 +132,58 @@ struct Pose {
 
   /// A 6 x 6 spatial inertia (or articulated inertia) I_B given in B, expressed in A:
   /// I_A = A_X*_B I_B B_X_A. Works for any symmetric matrix mapping motion to force.
-  /// Computed by 3 x 3 blocks, about half the work of the two 6 x 6 products: with
-  /// I_B = [Q S; S^T T] rotated into A's axes (Q' = R Q R^T, ...) and P = [p]x,
-  /// I_A = [Q' + P S'^T - S' P - P T' P,  S' + P T';  (S' + P T')^T,  T'].
+  /// This is the innermost cost of CRBA and ABA (once per body), so it is done by 3 x 3 blocks
+  /// with the products by P = [p]x written as cross products, about a third of the work of
+  /// the two 6 x 6 products: with I_B = [Q S; S^T T] rotated into A's axes (Q' = R Q R^T, ...),
+  /// I_A = [Q' + P S'^T - S' P - P T' P,  S' + P T';  (S' + P T')^T,  T'], and with
+  /// S_top = S' + P T' the top-left block is Q' + (P S'^T)^T + P S_top^T (as -S' P =
+  /// (P S'^T)^T and -P T' P = P (P T')^T for symmetric T'). Symmetric blocks are computed
+  /// once per pair of entries.
   Matrix6d ActInertia(const Matrix6d& I_B) const {
-    const Eigen::Matrix3d& R = rotation;
-    const Eigen::Matrix3d Q = R * I_B.topLeftCorner<3, 3>() * R.transpose();
-    const Eigen::Matrix3d S = R * I_B.topRightCorner<3, 3>() * R.transpose();
-    const Eigen::Matrix3d T = R * I_B.bottomRightCorner<3, 3>() * R.transpose();
-    const Eigen::Matrix3d P = Skew(translation);
-    const Eigen::Matrix3d PT = P * T;
-    const Eigen::Matrix3d S_top = S + PT;
-    Matrix6d I_A;
-    I_A.topLeftCorner<3, 3>() = Q + P * S.transpose() - S * P - PT * P;
-    I_A.topRightCorner<3, 3>() = S_top;
-    I_A.bottomLeftCorner<3, 3>() = S_top.transpose();
-    I_A.bottomRightCorner<3, 3>() = T;
+    Matrix6d I_A = Matrix6d::Zero();
+    AddActInertia(I_B, &I_A);
     return I_A;
+  }
+
+  /// *I_A += ActInertia(I_B), without the 6 x 6 temporary: the articulated-body and
+  /// composite-rigid-body algorithms accumulate every child's inertia into its parent's.
+  void AddActInertia(const Matrix6d& I_B, Matrix6d* I_A) const {
+    const Eigen::Matrix3d& R = rotation;
+    const Eigen::Vector3d& p = translation;
+    Eigen::Matrix3d RX;
+    // T' = R T R^T and Q' = R Q R^T (symmetric: the upper triangle), S' = R S R^T.
+    Eigen::Matrix3d T, Q, S;
+    RX.noalias() = R * I_B.bottomRightCorner<3, 3>();
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r <= c; ++r) T(r, c) = T(c, r) = RX.row(r).dot(R.row(c));
+    }
+    RX.noalias() = R * I_B.topLeftCorner<3, 3>();
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r <= c; ++r) Q(r, c) = RX.row(r).dot(R.row(c));
+    }
+    RX.noalias() = R * I_B.topRightCorner<3, 3>();
+    S.noalias() = RX * R.transpose();
+    // S_top = S' + P T', columns S'_j + p x T'_j.
+    Eigen::Matrix3d S_top;
+    for (int j = 0; j < 3; ++j) S_top.col(j) = S.col(j) + p.cross(T.col(j));
+    // Q' + (P S'^T)^T + P S_top^T: with W = P S'^T and Y = P S_top^T (column j: p x row j).
+    Eigen::Matrix3d W, Y;
+    for (int j = 0; j < 3; ++j) {
+      W.col(j) = p.cross(S.row(j).transpose());
+      Y.col(j) = p.cross(S_top.row(j).transpose());
+    }
+    Matrix6d& out = *I_A;
+    for (int c = 0; c < 3; ++c) {
+      for (int r = 0; r < c; ++r) {
+        const double q = Q(r, c) + W(c, r) + Y(r, c);
+        out(r, c) += q;
+        out(c, r) += q;
+      }
+      out(c, c) += Q(c, c) + W(c, c) + Y(c, c);
+    }
+    out.topRightCorner<3, 3>() += S_top;
+    out.bottomLeftCorner<3, 3>() += S_top.transpose();
+    out.bottomRightCorner<3, 3>() += T;
   }
 };
 
