@@ -1,0 +1,271 @@
+// Frame networks compiled and run: each joint feature, sensor and force element against a
+// result derived by hand for a point-mass pendulum or a sliding mass.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "tests/acceptance/acceptance_helpers.h"
+
+namespace twinblocks::testing {
+namespace {
+
+constexpr double kG = 9.81;
+
+/// A point mass m on a massless rod of length L, hinged about x at the world origin,
+/// hanging along -z; `joint` holds the hinge's extra attributes, `extra` more elements.
+std::string Pendulum(const std::string& joint, const std::string& extra,
+                     const std::string& settings = "t_end=\"2\" rtol=\"1e-11\" atol=\"1e-12\"") {
+  return R"xml(<model name="pendulum">
+    <simulation solver="ode45" output_interval="0.01" )xml" + settings + R"xml(/>
+    <block type="World" name="world"/>
+    <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" )xml" + joint + R"xml(/>
+    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
+    <block type="Solid" name="bob" shape="none" mass="2"/>
+    <connect from="world.W" to="hinge.B"/>
+    <connect from="hinge.F" to="rod.B"/>
+    <connect from="rod.F" to="bob.R"/>
+    <log signal="hinge.q"/><log signal="hinge.qd"/><log signal="hinge.qdd"/>
+    <log signal="hinge.torque"/><log signal="hinge.wrench"/>
+    )xml" + extra + "</model>";
+}
+
+double MaxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0.0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst;
+}
+
+TEST(Mechanism, PrescribedMotionNeedsTheInverseDynamicsTorque) {
+  // q = 0.3 sin(2t) given as [q, qd, qdd]: torque = m L^2 qdd + m g L sin q.
+  const RunOutput out = RunModelText(Pendulum(R"(actuation="motion")", R"xml(
+    <block type="Sine" name="q" amplitude="0.3" frequency="2"/>
+    <block type="Sine" name="qd" amplitude="0.6" frequency="2" phase="pi/2"/>
+    <block type="Sine" name="qdd" amplitude="-1.2" frequency="2"/>
+    <block type="Mux" name="motion" inputs="3"/>
+    <connect from="q.y" to="motion.u1"/><connect from="qd.y" to="motion.u2"/>
+    <connect from="qdd.y" to="motion.u3"/><connect from="motion.y" to="hinge.motion"/>)xml"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> q = Column(out.recording, "hinge.q");
+  const std::vector<double> tau = Column(out.recording, "hinge.torque");
+  double worst_q = 0.0, worst_tau = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double qe = 0.3 * std::sin(2 * t[i]), qdd = -1.2 * std::sin(2 * t[i]);
+    worst_q = std::max(worst_q, std::abs(q[i] - qe));
+    worst_tau = std::max(worst_tau, std::abs(tau[i] - (2 * 0.25 * qdd + 2 * kG * 0.5 * std::sin(qe))));
+  }
+  EXPECT_LT(worst_q, 1e-14);
+  EXPECT_LT(worst_tau, 1e-12);
+}
+
+TEST(Mechanism, MotionGivenAsAngleAloneIsFilteredCriticallyDamped) {
+  // A unit step of q through the filter: q(t) = 1 - (1 + t/tc) exp(-t/tc).
+  const RunOutput out = RunModelText(Pendulum(R"(actuation="motion" filter_tc="0.05")", R"xml(
+    <block type="Constant" name="target" value="1"/>
+    <connect from="target.y" to="hinge.motion"/>)xml"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> q = Column(out.recording, "hinge.q");
+  double worst = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double s = t[i] / 0.05;
+    worst = std::max(worst, std::abs(q[i] - (1.0 - (1.0 + s) * std::exp(-s))));
+  }
+  EXPECT_LT(worst, 1e-9);
+}
+
+TEST(Mechanism, TorqueDrivenJointReportsItsInputAndReversedJointFlipsSign) {
+  // The same pendulum with the hinge connected backwards (F to the world): its q is the
+  // negative of the forward one.
+  const RunOutput forward = RunModelText(Pendulum(R"(q0="0.4")", ""));
+  const std::string reversed = R"xml(<model name="reversed">
+    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+    <block type="World" name="world"/>
+    <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" q0="-0.4"/>
+    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
+    <block type="Solid" name="bob" shape="none" mass="2"/>
+    <connect from="world.W" to="hinge.F"/>
+    <connect from="hinge.B" to="rod.B"/>
+    <connect from="rod.F" to="bob.R"/>
+    <log signal="hinge.q"/>
+  </model>)xml";
+  const RunOutput back = RunModelText(reversed);
+  ASSERT_TRUE(forward.outcome.ok && back.outcome.ok) << back.outcome.error;
+  const std::vector<double> qf = Column(forward.recording, "hinge.q");
+  std::vector<double> qb = Column(back.recording, "hinge.q");
+  for (double& v : qb) v = -v;
+  EXPECT_LT(MaxAbsDiff(qf, qb), 1e-10);
+}
+
+TEST(Mechanism, HangingAtRestTheJointCarriesTheWeight) {
+  const RunOutput out = RunModelText(Pendulum("", ""));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  // At rest, B pushes F up with m g (z of F = z of W at q = 0), and no torque.
+  const int last = out.recording.num_rows() - 1;
+  auto w = [&](int i) { return Column(out.recording, "hinge.wrench[" + std::to_string(i) + "]")[last]; };
+  EXPECT_NEAR(w(0), 0.0, 1e-12);
+  EXPECT_NEAR(w(1), 0.0, 1e-12);
+  EXPECT_NEAR(w(2), 2 * kG, 1e-12);
+  EXPECT_NEAR(w(3), 0.0, 1e-12);
+  EXPECT_NEAR(Column(out.recording, "hinge.q")[last], 0.0, 1e-15);
+}
+
+TEST(Mechanism, LimitStopHoldsTheArmNearTheLimit) {
+  // Released horizontal (q0 = 90 deg) it swings down toward -q and is caught by the lower stop
+  // at 0: the stiff spring settles where k pen = m g L, plus damping.
+  const RunOutput out = RunModelText(
+      Pendulum(R"x(q0="deg(-90)" lower="deg(-100)" upper="deg(100)" limit_stiffness="1e5" damping="2")x",
+               "", R"(t_end="6" rtol="1e-8" atol="1e-10")"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  // Torque about x pulls it toward q = 0 from -90 deg: it never goes beyond the stops.
+  const std::vector<double> q = Column(out.recording, "hinge.q");
+  for (double v : q) EXPECT_GT(v, -100.0 * std::numbers::pi / 180 - 0.01);
+  // A stop it would pass: start at 99 deg with a push toward the upper stop.
+  const RunOutput pushed = RunModelText(
+      Pendulum(R"x(q0="deg(99)" qd0="5" upper="deg(100)" limit_stiffness="1e4" limit_damping="50")x",
+               "", R"(t_end="0.5" rtol="1e-8" atol="1e-10")"));
+  ASSERT_TRUE(pushed.outcome.ok) << pushed.outcome.error;
+  double highest = -1e9;
+  for (double v : Column(pushed.recording, "hinge.q")) highest = std::max(highest, v);
+  // The stop takes the kinetic energy 1/2 (m L^2) qd0^2 into its spring: at most
+  // sqrt(2 KE / k) of penetration, less with its damping; gravity helps a little.
+  const double bound = std::sqrt(2.0 * 0.5 * 2.0 * 0.25 * 25.0 / 1e4);
+  const double penetration = highest - 100.0 * std::numbers::pi / 180;
+  EXPECT_LT(penetration, 1.1 * bound);
+  EXPECT_GT(penetration, 0.3 * bound);
+}
+
+TEST(Mechanism, TransformSensorSeesTheBob) {
+  const RunOutput out = RunModelText(Pendulum(R"(q0="0.7")", R"xml(
+    <block type="TransformSensor" name="sensor"/>
+    <connect from="world.W" to="sensor.B"/>
+    <connect from="bob.R" to="sensor.F"/>
+    <log signal="sensor.position"/><log signal="sensor.v"/><log signal="sensor.w"/>
+    <log signal="sensor.euler_zyx"/><log signal="sensor.rotation"/>)xml"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const auto q = Column(out.recording, "hinge.q"), qd = Column(out.recording, "hinge.qd");
+  const auto py = Column(out.recording, "sensor.position[1]");
+  const auto pz = Column(out.recording, "sensor.position[2]");
+  const auto vy = Column(out.recording, "sensor.v[1]"), vz = Column(out.recording, "sensor.v[2]");
+  const auto wx = Column(out.recording, "sensor.w[0]");
+  const auto roll = Column(out.recording, "sensor.euler_zyx[2]");
+  const auto r21 = Column(out.recording, "sensor.rotation[7]");
+  double worst = 0.0;
+  for (size_t i = 0; i < q.size(); ++i) {
+    // Rx(q) (0, 0, -L) = (0, L sin q, -L cos q).
+    worst = std::max(worst, std::abs(py[i] - 0.5 * std::sin(q[i])));
+    worst = std::max(worst, std::abs(pz[i] + 0.5 * std::cos(q[i])));
+    worst = std::max(worst, std::abs(vy[i] - 0.5 * std::cos(q[i]) * qd[i]));
+    worst = std::max(worst, std::abs(vz[i] - 0.5 * std::sin(q[i]) * qd[i]));
+    worst = std::max(worst, std::abs(wx[i] - qd[i]));
+    worst = std::max(worst, std::abs(roll[i] - q[i]));
+    worst = std::max(worst, std::abs(r21[i] - std::sin(q[i])));
+  }
+  EXPECT_LT(worst, 1e-12);
+}
+
+TEST(Mechanism, ExternalForceAndInternalSpringActOnASlider) {
+  // A 2 kg slider along z, no gravity: an external force of 3 N along z (world frame) and an
+  // internal spring-damper to a world point 1 m below: m z'' = 3 - k (z + 1 - 1) - c z'.
+  const char* xml = R"xml(<model name="slider">
+    <simulation solver="ode45" t_end="3" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+    <block type="World" name="world" gravity="[0, 0, 0]"/>
+    <block type="PrismaticJoint" name="slide" axis="[0, 0, 1]"/>
+    <block type="Solid" name="mass" shape="sphere" radius="0.05" mass="2"/>
+    <block type="ExternalForceTorque" name="push"/>
+    <block type="Constant" name="f" value="[0, 0, 3]"/>
+    <block type="Constant" name="tq" value="[0, 0, 0]"/>
+    <block type="RigidTransform" name="anchor" translation="[0, 0, -1]"/>
+    <block type="InternalForce" name="spring" mode="spring_damper" k="50" c="4" length0="1"/>
+    <connect from="world.W" to="slide.B"/>
+    <connect from="slide.F" to="mass.R"/>
+    <connect from="mass.R" to="push.F"/>
+    <connect from="f.y" to="push.force"/><connect from="tq.y" to="push.torque"/>
+    <connect from="world.W" to="anchor.B"/>
+    <connect from="anchor.F" to="spring.B"/>
+    <connect from="slide.F" to="spring.F"/>
+    <log signal="slide.q"/><log signal="spring.distance"/><log signal="spring.speed"/>
+    <log signal="slide.qd"/>
+  </model>)xml";
+  const RunOutput out = RunModelText(xml);
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const double m = 2, k = 50, c = 4, F = 3;
+  const double wn = std::sqrt(k / m), zeta = c / (2 * std::sqrt(k * m)), wd = wn * std::sqrt(1 - zeta * zeta);
+  const double zeq = F / k;
+  const auto t = Times(out.recording);
+  const auto z = Column(out.recording, "slide.q");
+  const auto dist = Column(out.recording, "spring.distance");
+  const auto speed = Column(out.recording, "spring.speed");
+  const auto zd = Column(out.recording, "slide.qd");
+  double worst = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double e = std::exp(-zeta * wn * t[i]);
+    const double ze = zeq - zeq * e * (std::cos(wd * t[i]) + zeta * wn / wd * std::sin(wd * t[i]));
+    worst = std::max(worst, std::abs(z[i] - ze));
+    worst = std::max(worst, std::abs(dist[i] - (1 + z[i])));
+    worst = std::max(worst, std::abs(speed[i] - zd[i]));
+  }
+  EXPECT_LT(worst, 1e-9);
+}
+
+TEST(Mechanism, WeldedSolidsAddUpAndSphericalMatchesRevoluteInPlane) {
+  // Two welded 1 kg spheres at the rod end behave like one of 2 kg (a ball joint needs inertia
+  // about the rod, which point masses lack); a ball joint released in the y-z plane swings like
+  // the hinge.
+  const RunOutput hinge = RunModelText(R"xml(<model name="hinge">
+    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+    <block type="World" name="world"/>
+    <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" q0="1.2"/>
+    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
+    <block type="Solid" name="bob" shape="sphere" radius="0.05" mass="2"/>
+    <connect from="world.W" to="hinge.B"/>
+    <connect from="hinge.F" to="rod.B"/>
+    <connect from="rod.F" to="bob.R"/>
+    <log signal="hinge.q"/><log signal="hinge.qd"/>
+  </model>)xml");
+  const char* xml = R"xml(<model name="ball">
+    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+    <block type="World" name="world"/>
+    <block type="SphericalJoint" name="ball" q0="[cos(0.6), sin(0.6), 0, 0]"/>
+    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
+    <block type="Solid" name="half1" shape="sphere" radius="0.05" mass="1"/>
+    <block type="WeldJoint" name="weld"/>
+    <block type="Solid" name="half2" shape="sphere" radius="0.05" mass="1"/>
+    <block type="TransformSensor" name="sensor"/>
+    <connect from="world.W" to="ball.B"/>
+    <connect from="ball.F" to="rod.B"/>
+    <connect from="rod.F" to="half1.R"/>
+    <connect from="rod.F" to="weld.B"/>
+    <connect from="weld.F" to="half2.R"/>
+    <connect from="world.W" to="sensor.B"/>
+    <connect from="ball.F" to="sensor.F"/>
+    <log signal="sensor.euler_zyx"/><log signal="ball.w"/>
+  </model>)xml";
+  const RunOutput ball = RunModelText(xml);
+  ASSERT_TRUE(hinge.outcome.ok && ball.outcome.ok) << ball.outcome.error;
+  EXPECT_LT(MaxAbsDiff(Column(hinge.recording, "hinge.q"), Column(ball.recording, "sensor.euler_zyx[2]")),
+            1e-9);
+  EXPECT_LT(MaxAbsDiff(Column(hinge.recording, "hinge.qd"), Column(ball.recording, "ball.w[0]")), 1e-9);
+}
+
+TEST(Mechanism, BushingSettlesWhereItsSpringCarriesTheWeight) {
+  const char* xml = R"xml(<model name="bushing">
+    <simulation solver="ode45" t_end="10" rtol="1e-10" atol="1e-12" output_interval="0.05"/>
+    <block type="World" name="world"/>
+    <block type="BushingJoint" name="mount" stiffness="[1e3, 1e3, 1e3, 50, 50, 50]"
+           damping="[20, 20, 20, 1, 1, 1]"/>
+    <block type="Solid" name="body" shape="box" size="[0.1, 0.1, 0.1]" mass="1"/>
+    <connect from="world.W" to="mount.B"/>
+    <connect from="mount.F" to="body.R"/>
+    <log signal="mount.q"/>
+  </model>)xml";
+  const RunOutput out = RunModelText(xml);
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const int last = out.recording.num_rows() - 1;
+  EXPECT_NEAR(Column(out.recording, "mount.q[2]")[last], -kG / 1e3, 1e-8);
+  EXPECT_NEAR(Column(out.recording, "mount.q[0]")[last], 0.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace twinblocks::testing
