@@ -111,16 +111,26 @@ void Compiler::ReducePhysicalNetworks() {
     int frame_element = -1, frame_port = -1;
     const std::string frame = user->frame_path();
     if (!frame.empty()) {
-      const size_t dot = frame.rfind('.');
-      const std::string block = robot.empty() ? frame.substr(0, dot) : robot + "/" + frame.substr(0, dot);
-      for (size_t e = 0; e < elements.size() && dot != std::string::npos; ++e) {
-        if (elements[e].name != block) continue;
-        frame_element = static_cast<int>(e);
-        frame_port = elements[e].block->FindPhysicalPort(frame.substr(dot + 1));
+      // Any frame port inside the robot: an element's ("link6/post.F") or a subsystem's
+      // boundary port ("link6.F"); it names the node the frame is on.
+      const std::string name = robot.empty() ? frame : robot + "/" + frame;
+      auto it = point_index_.find(name);
+      if (it != point_index_.end() && points_[it->second].role_outside == Role::kPhysical) {
+        const int root = nodes.Find(it->second);
+        for (size_t e = 0; e < elements.size() && frame_element < 0; ++e) {
+          const blocks::Block& b = *elements[e].block;
+          for (int p = 0; p < b.num_physical_ports(); ++p) {
+            if (nodes.Find(point_index_.at(elements[e].name + "." + b.physical_port(p).name)) == root) {
+              frame_element = static_cast<int>(e);
+              frame_port = p;
+              break;
+            }
+          }
+        }
       }
-      if (frame_element < 0 || frame_port < 0) {
-        FailBlock(fb, "frame '" + frame + "' is not a frame port of a block in robot '" + robot +
-                          "' (write block.port relative to the robot, e.g. 'j6.F')");
+      if (frame_element < 0) {
+        FailBlock(fb, "frame '" + frame + "' is not a frame port in robot '" + robot +
+                          "' (write block.port relative to the robot, e.g. 'link6.F')");
       }
     }
     try {

@@ -109,11 +109,24 @@ TEST(CatalogTest, ContractDefaults) {
   }
 }
 
+// A 6R table with a spherical wrist (shared/reference/robot6dof.md), for InverseKinematics.
+constexpr const char* kArmDh =
+    "[[0, 0, 0.5, 0], [-pi/2, 0.15, 0, 0], [0, 0.4, 0, 0], [-pi/2, 0.1, 0.54, 0], "
+    "[pi/2, 0, 0, 0], [-pi/2, 0, 0.1, 0]]";
+
 TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
   const std::map<std::string, testing::ParamTexts> required = {{"Expression", {{"expr", "u1"}}},
                                                                {"Selector", {{"indices", "[0]"}}},
-                                                               {"Solid", {{"radius", "0.05"}}}};
+                                                               {"Solid", {{"radius", "0.05"}}},
+                                                               {"Trajectory", {{"qr", "1"}}},
+                                                               {"InverseKinematics", {{"dh", kArmDh}}},
+                                                               {"ForwardKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
+                                                               {"Jacobian", {{"robot", "arm"}, {"frame", "j6.F"}}},
+                                                               {"InverseDynamics", {{"robot", "arm"}}},
+                                                               {"MassMatrix", {{"robot", "arm"}}},
+                                                               {"GravityTorque", {{"robot", "arm"}}},
+                                                               {"VelocityProductTorque", {{"robot", "arm"}}}};
   for (const BlockType& t : Catalog().types()) {
     if (t.is_virtual || t.name == "FromFile") continue;
     SCOPED_TRACE(t.name);
