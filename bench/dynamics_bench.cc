@@ -1,7 +1,9 @@
-// Speed of the multibody dynamics core: ns per call of ForwardKinematics, Rnea, Crba and Aba
-// on the reference 6-DOF arm (shared/reference/robot6dof.md) and on a 30-body random chain,
-// against the naive forward dynamics in the same run: Crba + NonlinearEffects + a Cholesky
-// (LLT) solve of M qdd = tau - nle.
+// Speed of the multibody dynamics core: ns per call of ForwardKinematics, Rnea, Crba, Aba and
+// AbaHybrid on the reference 6-DOF arm (shared/reference/robot6dof.md) and on a 30-body random
+// chain, against the naive forward dynamics in the same run: Crba + NonlinearEffects + a
+// Cholesky (LLT) solve of M qdd = tau - nle. BM_AbaHybrid's second argument is how many joints
+// are prescribed: 0 (the Aba problem, plus the joint forces F and tau it also fills) or every
+// other joint. bench/mujoco_bench.cc compares with MuJoCo.
 //
 //   build/bin/dynamics_bench
 //
@@ -12,6 +14,7 @@
 #include <Eigen/Cholesky>
 #include <chrono>
 #include <random>
+#include <vector>
 
 #include "blocks/multibody/algorithms.h"
 #include "tests/multibody/test_trees.h"
@@ -65,6 +68,20 @@ void BM_Aba(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(mb::Aba(s.tree, &s.data, s.q, s.v, s.tau)[0]);
 }
 
+// range(1): 0 prescribes no joint, 1 every other joint (a motion-driven joint's u is its
+// acceleration).
+void BM_AbaHybrid(benchmark::State& state) {
+  State s(static_cast<int>(state.range(0)));
+  std::vector<unsigned char> prescribed(s.tree.num_bodies(), 0);
+  if (state.range(1) != 0) {
+    for (std::size_t i = 0; i < prescribed.size(); i += 2) prescribed[i] = 1;
+  }
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        mb::AbaHybrid(s.tree, &s.data, s.q, s.v, s.tau, prescribed, nullptr)[0]);
+  }
+}
+
 // The naive forward dynamics; the LLT and the result are preallocated so that it does not
 // allocate either.
 struct Naive {
@@ -116,6 +133,7 @@ BENCHMARK(BM_ForwardKinematics)->Arg(0)->Arg(30);
 BENCHMARK(BM_Rnea)->Arg(0)->Arg(30);
 BENCHMARK(BM_Crba)->Arg(0)->Arg(30);
 BENCHMARK(BM_Aba)->Arg(0)->Arg(30);
+BENCHMARK(BM_AbaHybrid)->Args({0, 0})->Args({0, 1})->Args({30, 0})->Args({30, 1});
 BENCHMARK(BM_CrbaLltForwardDynamics)->Arg(0)->Arg(30);
 BENCHMARK(BM_AbaVsNaive)->Arg(0)->Arg(30);
 
