@@ -267,5 +267,53 @@ TEST(Mechanism, BushingSettlesWhereItsSpringCarriesTheWeight) {
   EXPECT_NEAR(Column(out.recording, "mount.q[0]")[last], 0.0, 1e-12);
 }
 
+TEST(Mechanism, TwoMechanismsInOneModelCoupledBySignals) {
+  // Pendulum A swings freely; its angle, through a gain, is the torque on pendulum B (a
+  // feedback from positions to torques across mechanisms: no algebraic loop). B's own
+  // angle feeds back on itself the same way, as a spring: tau_B = -k q_B + c q_A.
+  const char* xml = R"xml(<model name="two">
+    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+    <block type="World" name="world" gravity="[0, 0, 0]"/>
+    <subsystem name="a">
+      <port name="base" domain="frame"/>
+      <outport name="q"/>
+      <block type="RevoluteJoint" name="hinge" axis="[0, 0, 1]" qd0="1"/>
+      <block type="RigidTransform" name="rod" translation="[1, 0, 0]"/>
+      <block type="Solid" name="bob" shape="none" mass="1"/>
+      <connect from=".base" to="hinge.B"/>
+      <connect from="hinge.F" to="rod.B"/>
+      <connect from="rod.F" to="bob.R"/>
+      <connect from="hinge.q" to=".q"/>
+    </subsystem>
+    <block type="RevoluteJoint" name="b" axis="[0, 0, 1]" actuation="torque"/>
+    <block type="RigidTransform" name="rod_b" translation="[1, 0, 0]"/>
+    <block type="Solid" name="bob_b" shape="none" mass="1"/>
+    <block type="Gain" name="spring" k="-4"/>
+    <block type="Gain" name="coupling" k="2"/>
+    <block type="Sum" name="tau" signs="++"/>
+    <connect from="world.W" to="a.base"/>
+    <connect from="world.W" to="b.B"/>
+    <connect from="b.F" to="rod_b.B"/>
+    <connect from="rod_b.F" to="bob_b.R"/>
+    <connect from="b.q" to="spring.u"/>
+    <connect from="a.q" to="coupling.u"/>
+    <connect from="spring.y" to="tau.u1"/>
+    <connect from="coupling.y" to="tau.u2"/>
+    <connect from="tau.y" to="b.tau"/>
+    <log signal="a.q"/><log signal="b.q"/>
+  </model>)xml";
+  const RunOutput out = RunModelText(xml);
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  // A: q_A = t. B: q_B'' = -4 q_B + 2 t, from rest: q_B = t/2 - sin(2t)/4.
+  const auto t = Times(out.recording);
+  const auto qa = Column(out.recording, "a.q"), qb = Column(out.recording, "b.q");
+  double worst = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    worst = std::max(worst, std::abs(qa[i] - t[i]));
+    worst = std::max(worst, std::abs(qb[i] - (t[i] / 2 - std::sin(2 * t[i]) / 4)));
+  }
+  EXPECT_LT(worst, 1e-9);
+}
+
 }  // namespace
 }  // namespace twinblocks::testing
