@@ -84,11 +84,16 @@ struct Pose {
   }
 
   /// A motion vector given in A, expressed in B (B_X_A m): w_B = R^T w_A,
-  /// v_B = R^T (v_A - p x w_A).
+  /// v_B = R^T (v_A - p x w_A). R^T x is written as dot products with R's (contiguous)
+  /// columns: this runs twice per body in ABA and RNEA.
   Vector6d InvActMotion(const Vector6d& m_A) const {
+    const Eigen::Vector3d w = m_A.head<3>();
+    const Eigen::Vector3d v = m_A.tail<3>() - translation.cross(w);
     Vector6d m_B;
-    m_B.head<3>() = rotation.transpose() * m_A.head<3>();
-    m_B.tail<3>() = rotation.transpose() * (m_A.tail<3>() - translation.cross(m_A.head<3>()));
+    for (int j = 0; j < 3; ++j) {
+      m_B[j] = rotation.col(j).dot(w);
+      m_B[3 + j] = rotation.col(j).dot(v);
+    }
     return m_B;
   }
 
@@ -104,9 +109,13 @@ struct Pose {
   /// A force vector given in A, expressed in B (B_X*_A f): f_B = R^T f_A,
   /// n_B = R^T (n_A - p x f_A).
   Vector6d InvActForce(const Vector6d& f_A) const {
+    const Eigen::Vector3d f = f_A.tail<3>();
+    const Eigen::Vector3d n = f_A.head<3>() - translation.cross(f);
     Vector6d f_B;
-    f_B.tail<3>() = rotation.transpose() * f_A.tail<3>();
-    f_B.head<3>() = rotation.transpose() * (f_A.head<3>() - translation.cross(f_A.tail<3>()));
+    for (int j = 0; j < 3; ++j) {
+      f_B[j] = rotation.col(j).dot(n);
+      f_B[3 + j] = rotation.col(j).dot(f);
+    }
     return f_B;
   }
 

@@ -66,6 +66,22 @@ TEST_P(A9NoAllocation, MultirateModelStepLoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 
+// The arm's mechanism (hybrid ABA, sensors) and the robotics blocks that run beside it.
+TEST_P(A9NoAllocation, RobotArmExperimentsStepLoopAllocatesNothing) {
+  for (const char* file : {"models/robot6dof/e1_forward_dynamics.xml",
+                           "models/robot6dof/e2_inverse_dynamics.xml",
+                           "models/robot6dof/e3_kinematic_control.xml"}) {
+    SCOPED_TRACE(file);
+    const graph::System system = graph::Compile(xml::ReadModelFile(SourcePath(file)));
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = GetParam();
+    settings.step = 1e-3;
+    settings.t_end = 0.5;
+    settings.output_interval = 0.01;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
                          ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk"),
                          [](const auto& info) {
