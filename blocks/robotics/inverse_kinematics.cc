@@ -1,9 +1,14 @@
 #include "blocks/robotics/inverse_kinematics.h"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
+
+#include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/dh.h"
+#include "blocks/multibody/jacobian.h"
 
 namespace twinblocks::blocks {
 
@@ -20,6 +25,13 @@ constexpr double kGeometryTol = 1e-9;
 // Relative slack on the reach conditions (|sin|, |cos| <= 1), so that a target on the
 // boundary of the workspace, computed by forward kinematics, still counts as reachable.
 constexpr double kReachTol = 1e-12;
+// |det J| relative to (upper arm + forearm)^3 at or below which the Jacobian counts as
+// singular. det J does not depend on the tool point (moving the point adds a multiple of the
+// angular rows to the linear ones); for this arm class it is, up to constant lengths and
+// twist sines, the product of the wrist centre's x in frame 1 (0 where the shoulder branches
+// meet), the sine of the elbow angle and sin theta_5, so this is about where one of them is
+// 1e-9 of its full size and the rates would exceed the Cartesian ones by 1e9.
+constexpr double kSingularDet = 1e-9;
 
 std::string Num(double v) {
   std::ostringstream s;
@@ -146,16 +158,90 @@ InverseKinematics::InverseKinematics(const Params& params) {
   }
   for (int i = 0; i < 6; ++i) q_init_[i] = q_init.size() == 1 ? q_init[0] : q_init[i];
 
+  derivatives_ = params.Word("derivatives") == "on";
+  if (derivatives_) {
+    // The modified table (the user's, or the standard one regrouped) with the flange in
+    // X_6T_: the same chain the solver inverts, so the rates belong to the q it outputs.
+    std::vector<multibody::DhLink> links(6);
+    for (int k = 0; k < 6; ++k) {
+      links[k].alpha = alpha_[k];
+      links[k].a = a_[k];
+      links[k].d = d_[k];
+      links[k].theta_offset = offset_[k];
+    }
+    tree_ = std::make_unique<const multibody::KinematicTree>(
+        multibody::BuildModifiedDhTree(links, Eigen::Vector3d::Zero()));
+    const double reach = std::abs(a_[2]) + forearm_;
+    singular_det_ = kSingularDet * reach * reach * reach;
+  }
+
   DeclareInput("position", 3);
   DeclareInput("rotation", 9);
   DeclareOutput("q", 6);
   DeclareOutput("reachable", 1);
-  DeclareDWork(6);
+  if (derivatives_) {
+    DeclareInput("velocity", 6);
+    DeclareInput("acceleration", 6);
+    DeclareOutput("qd", 6);
+    DeclareOutput("qdd", 6);
+    DeclareOutput("motion", 18);
+  }
+  DeclareDWork(derivatives_ ? 18 : 6);
+}
+
+struct InverseKinematics::RateWorkspace final : BlockWorkspace {
+  explicit RateWorkspace(const multibody::KinematicTree& tree)
+      : data(tree), J(6, 6), zero(Eigen::VectorXd::Zero(6)) {}
+  multibody::KinematicTreeData data;
+  Eigen::MatrixXd J;     ///< (6 x 6) geometric Jacobian of the tool point, base axes
+  Eigen::VectorXd zero;  ///< (6) qdd = 0 for the velocity-product pass
+  Eigen::PartialPivLU<multibody::Matrix6d> lu;  ///< of J; fixed size, so it never allocates
+};
+
+std::unique_ptr<BlockWorkspace> InverseKinematics::DoMakeWorkspace() const {
+  if (!derivatives_) return nullptr;
+  return std::make_unique<RateWorkspace>(*tree_);
 }
 
 void InverseKinematics::DoInitialize(Context& c) const {
   double* prev = dwork(c);
   for (int i = 0; i < 6; ++i) prev[i] = q_init_[i];
+  if (derivatives_) std::fill(prev + 6, prev + 18, 0.0);
+}
+
+bool InverseKinematics::CalcRates(RateWorkspace& ws, const double* q, const double* V_T,
+                                  const double* A_T, double* qd, double* qdd) const {
+  using multibody::Vector6d;
+  const multibody::KinematicTree& tree = *tree_;
+  const Eigen::Map<const Vector6d> q_v(q);
+  multibody::ForwardKinematics(tree, &ws.data, q_v);
+  multibody::FrameJacobian(tree, ws.data, 5, X_6T_, ws.J);
+  ws.lu.compute(ws.J);
+  // Written so that a NaN determinant also counts as singular.
+  if (!(std::abs(ws.lu.determinant()) > singular_det_)) return false;
+  Eigen::Map<Vector6d> qd_v(qd);
+  qd_v = ws.lu.solve(Eigen::Map<const Vector6d>(V_T));
+
+  // Jdot qd: the tool's acceleration at qdd = 0. The Newton-Euler pass (no gravity in the
+  // tree) gives body 5's spatial velocity V = [w; v_o] and acceleration A = [dw; a_o] in its
+  // frame at its origin; at the tool point r the spatial acceleration is a_o + dw x r, and
+  // the point's (classical) acceleration adds w x v_r, with v_r = v_o + w x r.
+  multibody::Rnea(tree, &ws.data, q_v, qd_v, ws.zero);
+  const Vector6d& V = ws.data.V[5];
+  const Vector6d& A = ws.data.A[5];
+  const Eigen::Vector3d& r = X_6T_.translation;
+  const Eigen::Vector3d w = V.head<3>();
+  const Eigen::Vector3d dw = A.head<3>();
+  const Eigen::Vector3d v_r = V.tail<3>() + w.cross(r);
+  const Eigen::Vector3d a_r = A.tail<3>() + dw.cross(r) + w.cross(v_r);
+  // Rnea leaves X_WB as ForwardKinematics set it.
+  const Eigen::Matrix3d& R_WB = ws.data.X_WB[5].rotation;
+  Vector6d rhs = Eigen::Map<const Vector6d>(A_T);
+  rhs.head<3>() -= R_WB * dw;
+  rhs.tail<3>() -= R_WB * a_r;
+  Eigen::Map<Vector6d> qdd_v(qdd);
+  qdd_v = ws.lu.solve(rhs);
+  return qd_v.allFinite() && qdd_v.allFinite();
 }
 
 bool InverseKinematics::Solve(const Pose& X_0T, const double* prev, double* q) const {
@@ -239,9 +325,28 @@ void InverseKinematics::DoCalcOutputs(Context& c, int stage) const {
   const bool ok = Solve(X_0T, prev, solved);
   for (int i = 0; i < 6; ++i) q[i] = ok ? solved[i] : prev[i];
   out(c, 1)[0] = ok ? 1.0 : 0.0;
+  if (derivatives_) {
+    double* qd = out(c, 2);
+    double* qdd = out(c, 3);
+    // Out of reach (q held) or singular: the rates of the last major step.
+    if (!ok || !CalcRates(workspace<RateWorkspace>(c), q, in(c, 2), in(c, 3), qd, qdd)) {
+      std::copy(prev + 6, prev + 12, qd);
+      std::copy(prev + 12, prev + 18, qdd);
+    }
+    double* motion = out(c, 4);
+    for (int i = 0; i < 6; ++i) {
+      motion[3 * i] = q[i];
+      motion[3 * i + 1] = qd[i];
+      motion[3 * i + 2] = qdd[i];
+    }
+  }
   // Continuity follows accepted steps only, so a rejected solver stage leaves no trace.
   if (c.major) {
     for (int i = 0; i < 6; ++i) prev[i] = q[i];
+    if (derivatives_) {
+      std::copy(out(c, 2), out(c, 2) + 6, prev + 6);
+      std::copy(out(c, 3), out(c, 3) + 6, prev + 12);
+    }
   }
 }
 
@@ -268,11 +373,29 @@ BlockType InverseKinematicsType() {
       "by 2 pi k to be nearest the output of the last major step (q_init at the start); at a "
       "singularity the free angle (q1 with the wrist centre on axis 1, q4 with axes 4 and 6 "
       "aligned) keeps its last value. A pose out of reach gives reachable = 0 and holds q. "
-      "The rotation input is used as given (it should be orthonormal).";
+      "The rotation input is used as given (it should be orthonormal).\n"
+      "derivatives = on adds inputs `velocity` [w; v] and `acceleration` [alpha; a] and "
+      "outputs the exact joint rates, for a motion-driven arm (RevoluteJoint actuation = "
+      "motion) that must follow the path without the lag of a motion filter: qd = J(q)^-1 "
+      "[w; v], qdd = J(q)^-1 ([alpha; a] - Jdot qd), with q the output above and J the "
+      "geometric Jacobian of the tool point (rows: angular velocity of the tool frame, "
+      "velocity of the tool point, both in base axes; as the Jacobian block gives it). "
+      "Jdot qd is the tool's acceleration at qdd = 0: angular dw from the Newton-Euler "
+      "velocity-product pass of the arm's tree (massless, no gravity), linear the tool "
+      "point's classical acceleration a_o + dw x r + w x (v_o + w x r) (o the origin of "
+      "frame 6, r the tool offset), so w, v, alpha, a must be the derivatives of the pose "
+      "input (w the angular velocity with dR/dt = [w]x R, v = dp/dt, a = d2p/dt2). Where "
+      "|det J| <= 1e-9 (|a_2| + sqrt(a_3^2 + sin(alpha_3)^2 d_4^2))^3 (modified-table "
+      "indices; the singularities above, and the "
+      "elbow stretched or folded; det J does not depend on the tool point), and while the "
+      "pose is out of reach, qd and qdd keep the values of the last major step (0 at the "
+      "start). `motion` = [q1, qd1, qdd1, ..., q6, qd6, qdd6] splits with a Demux "
+      "(widths 3) into six RevoluteJoint motion inputs. All outputs are computed together; "
+      "velocity and acceleration feed through.";
   t.reference =
       "D. L. Pieper, The kinematics of manipulators under computer control, 1968; J. J. "
-      "Craig, Introduction to Robotics, ch. 4 (PUMA 560); seed 003 section 2.4; compare "
-      "Robotics System Toolbox analyticalInverseKinematics";
+      "Craig, Introduction to Robotics, ch. 4 (PUMA 560) and ch. 5 (Jacobians); seed 003 "
+      "section 2.4; compare Robotics System Toolbox analyticalInverseKinematics";
   t.params = {
       {"dh",
        ParamKind::kMatrix,
@@ -288,11 +411,25 @@ BlockType InverseKinematicsType() {
       {"tool", ParamKind::kVector, "[0, 0, 0]", "tool point in frame 6, [x, y, z] (m)"},
       {"branch", ParamKind::kVector, "[1, 1, 1]",
        "solution branch [shoulder, elbow, wrist], each +1 or -1"},
-      {"q_init", ParamKind::kVector, "0", "output before the first solution, 6 or 1 values (rad)"}};
+      {"q_init", ParamKind::kVector, "0", "output before the first solution, 6 or 1 values (rad)"},
+      {"derivatives",
+       ParamKind::kWord,
+       "off",
+       "on adds inputs velocity, acceleration and outputs qd, qdd, motion",
+       {"off", "on"}}};
   t.inputs = {{"position", "tool point in the base frame, 3 (m)"},
-              {"rotation", "rotation of the tool frame in the base frame, 9, row-major"}};
+              {"rotation", "rotation of the tool frame in the base frame, 9, row-major"},
+              {"velocity",
+               "[w; v] (derivatives = on), 6: angular velocity of the tool frame (rad/s) and "
+               "velocity of the tool point (m/s), base frame"},
+              {"acceleration",
+               "[alpha; a] (derivatives = on), 6: angular acceleration of the tool frame "
+               "(rad/s^2) and acceleration of the tool point (m/s^2), base frame"}};
   t.outputs = {{"q", "joint angles, 6 (rad), continuous in time"},
-               {"reachable", "1 when the pose was solved, 0 when out of reach (q held)"}};
+               {"reachable", "1 when the pose was solved, 0 when out of reach (q held)"},
+               {"qd", "joint velocities (derivatives = on), 6 (rad/s); held when singular"},
+               {"qdd", "joint accelerations (derivatives = on), 6 (rad/s^2); held when singular"},
+               {"motion", "[q1, qd1, qdd1, ..., q6, qd6, qdd6] (derivatives = on), 18"}};
   t.create = [](const Params& p) { return std::make_unique<InverseKinematics>(p); };
   return t;
 }

@@ -290,6 +290,366 @@ TEST(InverseKinematicsTest, SingularWristKeepsJointFour) {
             1e-10);
 }
 
+// ---- Joint rates (derivatives = on) ----
+
+// Homogeneous 4 x 4 matrix of a pose.
+Eigen::Matrix4d Homogeneous(const Pose& X) {
+  Eigen::Matrix4d H = Eigen::Matrix4d::Identity();
+  H.topLeftCorner<3, 3>() = X.rotation;
+  H.topRightCorner<3, 1>() = X.translation;
+  return H;
+}
+
+// The tool's pose and its first two time derivatives, in the base frame.
+struct ToolMotion {
+  Pose X;
+  Eigen::Vector3d w, v;      // angular velocity of the tool frame, velocity of the tool point
+  Eigen::Vector3d alpha, a;  // their derivatives
+};
+
+Eigen::Vector3d Vee(const Eigen::Matrix3d& W) { return {W(2, 1), W(0, 2), W(1, 0)}; }
+
+// ToolMotion of the arm moving with (q, qd, qdd), by differentiating the product of the DH
+// transforms T = F_1(theta_1) ... F_6(theta_6) F_tool analytically, independently of the
+// Jacobian and of the kinematic tree the block uses: each factor is L Rz(theta) M with fixed
+// L, M, so dF/dtheta = L G L^-1 F and d2F/dtheta2 = L G G L^-1 F with G = d Rz/dtheta at 0.
+// Then Tdot = sum_i qd_i T[i: F'], Tddot = sum_i (qdd_i T[i: F'] + qd_i^2 T[i: F'']) +
+// sum_{i != j} qd_i qd_j T[i: F', j: F'], and w = vee(Rdot R^T), alpha = vee(Rddot R^T +
+// Rdot Rdot^T), v = pdot, a = pddot.
+ToolMotion ToolMotionOf(const Arm& arm, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                        const Eigen::VectorXd& qdd) {
+  Eigen::Matrix4d G = Eigen::Matrix4d::Zero();
+  G(0, 1) = -1.0;
+  G(1, 0) = 1.0;
+  std::array<Eigen::Matrix4d, 7> F, D1, D2;
+  for (int i = 0; i < 6; ++i) {
+    const auto& r = arm.dh[i];
+    const double theta = q[i] + r[3];
+    Eigen::Matrix4d L = Eigen::Matrix4d::Identity();
+    if (arm.standard) {
+      F[i] = Homogeneous(multibody::StandardDhTransform(r[0], r[1], theta, r[2]));
+    } else {
+      F[i] = Homogeneous(multibody::ModifiedDhTransform(r[0], r[1], theta, r[2]));
+      L = Homogeneous(multibody::ModifiedDhTransform(r[0], r[1], 0.0, 0.0));
+    }
+    const Eigen::Matrix4d LGLinv = L * G * L.inverse();
+    D1[i] = LGLinv * F[i];
+    D2[i] = LGLinv * D1[i];
+  }
+  F[6] = Homogeneous(Pose::Translation(arm.tool));
+  // The product with factor i replaced by Di[i] and factor j by Dj[j] (-1: none).
+  auto product = [&](int i, const std::array<Eigen::Matrix4d, 7>& Di, int j,
+                     const std::array<Eigen::Matrix4d, 7>& Dj) {
+    Eigen::Matrix4d T = Eigen::Matrix4d::Identity();
+    for (int k = 0; k < 7; ++k) T = T * (k == i ? Di[k] : k == j ? Dj[k] : F[k]);
+    return T;
+  };
+  const Eigen::Matrix4d T = product(-1, F, -1, F);
+  Eigen::Matrix4d Td = Eigen::Matrix4d::Zero(), Tdd = Eigen::Matrix4d::Zero();
+  for (int i = 0; i < 6; ++i) {
+    const Eigen::Matrix4d Ti = product(i, D1, -1, F);
+    Td += qd[i] * Ti;
+    Tdd += qdd[i] * Ti + qd[i] * qd[i] * product(i, D2, -1, F);
+    for (int j = 0; j < 6; ++j) {
+      if (j != i) Tdd += qd[i] * qd[j] * product(i, D1, j, D1);
+    }
+  }
+  const Eigen::Matrix3d R = T.topLeftCorner<3, 3>();
+  const Eigen::Matrix3d Rd = Td.topLeftCorner<3, 3>();
+  const Eigen::Matrix3d Rdd = Tdd.topLeftCorner<3, 3>();
+  ToolMotion m;
+  m.X = Pose(R, T.topRightCorner<3, 1>());
+  m.w = Vee(Rd * R.transpose());
+  m.alpha = Vee(Rdd * R.transpose() + Rd * Rd.transpose());
+  m.v = Td.topRightCorner<3, 1>();
+  m.a = Tdd.topRightCorner<3, 1>();
+  return m;
+}
+
+// q_i(t) = c_i + amp_i sin(omega_i t + phase_i).
+struct JointPath {
+  std::array<double, 6> c{}, amp{}, omega{}, phase{};
+  Eigen::VectorXd Q(double t, int order) const {
+    Eigen::VectorXd q(6);
+    for (int i = 0; i < 6; ++i) {
+      const double s = std::sin(omega[i] * t + phase[i]);
+      const double co = std::cos(omega[i] * t + phase[i]);
+      const double w = omega[i];
+      q[i] = order == 0 ? c[i] + amp[i] * s : order == 1 ? amp[i] * w * co : -amp[i] * w * w * s;
+    }
+    return q;
+  }
+};
+
+constexpr double kPathTime = 4.0;  // s
+constexpr int kPathSamples = 400;  // intervals of 10 ms
+
+// Sines of the three singularities, by the branch definitions of the block's doc: the
+// wrist centre's x in frame 1 (m; 0 on axis 1 with the shoulder offset), the elbow's and
+// the wrist's sine. The trajectories keep each away from 0 so that q is well defined.
+std::array<double, 3> SingularityMeasures(const Arm& arm, const Eigen::VectorXd& q) {
+  const Eigen::Vector3d p_w = Fk(arm, q, 4).translation;
+  const auto& r3 = arm.dh[arm.standard ? 2 : 3];
+  const double th1 = q[0] + arm.dh[0][3];
+  const double x1 = std::cos(th1) * p_w.x() + std::sin(th1) * p_w.y();
+  const double psi = std::atan2(-std::sin(r3[0]) * arm.dh[3][2], r3[1]);
+  return {x1, std::sin(q[2] + arm.dh[2][3] + psi), std::sin(q[4] + arm.dh[4][3])};
+}
+
+// A seeded random path that stays on one branch and away from the singularities.
+JointPath RandomPath(const Arm& arm, std::mt19937& rng) {
+  std::uniform_real_distribution<double> centre(-M_PI + 0.7, M_PI - 0.7);
+  std::uniform_real_distribution<double> amp(0.15, 0.6);
+  std::uniform_real_distribution<double> omega(0.5, 3.0);
+  std::uniform_real_distribution<double> phase(0.0, 2.0 * M_PI);
+  for (;;) {
+    JointPath path;
+    for (int i = 0; i < 6; ++i) {
+      path.c[i] = centre(rng);
+      path.amp[i] = amp(rng);
+      path.omega[i] = omega(rng);
+      path.phase[i] = phase(rng);
+    }
+    bool ok = true;
+    for (int k = 0; k <= kPathSamples && ok; ++k) {
+      const std::array<double, 3> s =
+          SingularityMeasures(arm, path.Q(kPathTime * k / kPathSamples, 0));
+      ok = std::abs(s[0]) > 0.1 && std::abs(s[1]) > 0.15 && std::abs(s[2]) > 0.15;
+    }
+    if (ok) return path;
+  }
+}
+
+std::string VectorText(const Eigen::VectorXd& v) {
+  std::string s = "[";
+  for (int i = 0; i < v.size(); ++i) s += (i ? ", " : "") + Text(v[i]);
+  return s + "]";
+}
+
+void SetMotion(BlockHarness& h, const ToolMotion& m) {
+  SetPose(h, m.X);
+  h.SetInput("velocity", {m.w.x(), m.w.y(), m.w.z(), m.v.x(), m.v.y(), m.v.z()});
+  h.SetInput("acceleration", {m.alpha.x(), m.alpha.y(), m.alpha.z(), m.a.x(), m.a.y(), m.a.z()});
+}
+
+Eigen::VectorXd OutVector(const BlockHarness& h, const std::string& port) {
+  const std::vector<double> out = h.Output(port);
+  return Eigen::Map<const Eigen::VectorXd>(out.data(), static_cast<Eigen::Index>(out.size()));
+}
+
+struct RateErrors {
+  double q = 0.0;    // max |q_ik - q|_inf (rad)
+  double qd = 0.0;   // max |qd_ik - qd|_inf / |qd|_inf
+  double qdd = 0.0;  // max |qdd_ik - qdd|_inf / |qdd|_inf
+  int samples = 0;
+};
+
+// Follows `paths` random joint paths with the block, fed the exact tool motion, at major
+// steps every 10 ms.
+RateErrors RunPaths(const Arm& arm, unsigned seed, int paths) {
+  std::mt19937 rng(seed);
+  RateErrors e;
+  for (int p = 0; p < paths; ++p) {
+    const JointPath path = RandomPath(arm, rng);
+    const Eigen::VectorXd q0 = path.Q(0.0, 0);
+    testing::ParamTexts params = IkParams(arm, BranchOf(arm, q0));
+    params["derivatives"] = "on";
+    params["q_init"] = VectorText(q0);
+    BlockHarness h("InverseKinematics", params, {3, 9, 6, 6});
+    h.Initialize();
+    for (int k = 0; k <= kPathSamples; ++k) {
+      const double t = kPathTime * k / kPathSamples;
+      const Eigen::VectorXd q = path.Q(t, 0), qd = path.Q(t, 1), qdd = path.Q(t, 2);
+      SetMotion(h, ToolMotionOf(arm, q, qd, qdd));
+      h.MajorStep(t);
+      EXPECT_EQ(h.Output("reachable")[0], 1.0) << "path " << p << " t " << t;
+      e.q = std::max(e.q, (OutVector(h, "q") - q).cwiseAbs().maxCoeff());
+      e.qd = std::max(e.qd,
+                      (OutVector(h, "qd") - qd).cwiseAbs().maxCoeff() / qd.cwiseAbs().maxCoeff());
+      e.qdd = std::max(
+          e.qdd, (OutVector(h, "qdd") - qdd).cwiseAbs().maxCoeff() / qdd.cwiseAbs().maxCoeff());
+      ++e.samples;
+    }
+  }
+  return e;
+}
+
+TEST(InverseKinematicsTest, ToolMotionOracleMatchesFiniteDifferences) {
+  // The test's own derivatives against central differences of its pose (to their accuracy,
+  // about 1e-7 at a 1e-4 s step), so that the oracle of the rate tests is itself checked.
+  for (const Arm& arm : {ReferenceArm(), StandardArmWithOffsets()}) {
+    std::mt19937 rng(11);
+    const JointPath path = RandomPath(arm, rng);
+    const double t = 0.37, h = 1e-4;
+    const ToolMotion m = ToolMotionOf(arm, path.Q(t, 0), path.Q(t, 1), path.Q(t, 2));
+    EXPECT_LT(PoseError(m.X, Fk(arm, path.Q(t, 0))), 1e-15);
+    auto pose = [&](double s) { return Fk(arm, path.Q(s, 0)); };
+    const Pose Xm = pose(t - h), X0 = pose(t), Xp = pose(t + h);
+    const Eigen::Vector3d v_fd = (Xp.translation - Xm.translation) / (2 * h);
+    const Eigen::Vector3d a_fd = (Xp.translation - 2 * X0.translation + Xm.translation) / (h * h);
+    const Eigen::Matrix3d Rd_fd = (Xp.rotation - Xm.rotation) / (2 * h);
+    const Eigen::Vector3d w_fd = Vee(Rd_fd * X0.rotation.transpose());
+    // alpha by differencing w itself.
+    const ToolMotion mm = ToolMotionOf(arm, path.Q(t - h, 0), path.Q(t - h, 1), path.Q(t - h, 2));
+    const ToolMotion mp = ToolMotionOf(arm, path.Q(t + h, 0), path.Q(t + h, 1), path.Q(t + h, 2));
+    EXPECT_LT((m.v - v_fd).norm(), 1e-6 * (1 + m.v.norm()));
+    EXPECT_LT((m.a - a_fd).norm(), 1e-4 * (1 + m.a.norm()));
+    EXPECT_LT((m.w - w_fd).norm(), 1e-6 * (1 + m.w.norm()));
+    EXPECT_LT((m.alpha - (mp.w - mm.w) / (2 * h)).norm(), 1e-6 * (1 + m.alpha.norm()));
+    EXPECT_LT((m.a - (mp.v - mm.v) / (2 * h)).norm(), 1e-6 * (1 + m.a.norm()));
+  }
+}
+
+TEST(InverseKinematicsTest, RatesFollowJointPathsOnTheReferenceArm) {
+  const RateErrors e = RunPaths(ReferenceArm(), 21, 8);
+  std::printf("reference arm, %d samples: q error %.2e rad, qd %.2e, qdd %.2e relative\n",
+              e.samples, e.q, e.qd, e.qdd);
+  EXPECT_LT(e.q, 1e-9);
+  EXPECT_LT(e.qd, 1e-8);
+  EXPECT_LT(e.qdd, 1e-8);
+}
+
+TEST(InverseKinematicsTest, RatesFollowJointPathsOnTheReferenceArmWithTool) {
+  Arm arm = ReferenceArm();
+  arm.tool = Eigen::Vector3d(0.02, 0.01, 0.15);
+  arm.dh[1][3] = -M_PI / 2;
+  const RateErrors e = RunPaths(arm, 22, 8);
+  std::printf("reference arm with tool, %d samples: q error %.2e rad, qd %.2e, qdd %.2e\n",
+              e.samples, e.q, e.qd, e.qdd);
+  EXPECT_LT(e.q, 1e-9);
+  EXPECT_LT(e.qd, 1e-8);
+  EXPECT_LT(e.qdd, 1e-8);
+}
+
+TEST(InverseKinematicsTest, RatesFollowJointPathsOnThePuma560) {
+  const RateErrors e = RunPaths(Puma560(), 23, 8);
+  std::printf("PUMA 560, %d samples: q error %.2e rad, qd %.2e, qdd %.2e relative\n", e.samples,
+              e.q, e.qd, e.qdd);
+  EXPECT_LT(e.q, 1e-9);
+  EXPECT_LT(e.qd, 1e-8);
+  EXPECT_LT(e.qdd, 1e-8);
+}
+
+TEST(InverseKinematicsTest, RatesFollowJointPathsOnAStandardArmWithFlangeAndTool) {
+  const RateErrors e = RunPaths(StandardArmWithOffsets(), 24, 8);
+  std::printf("offset arm, %d samples: q error %.2e rad, qd %.2e, qdd %.2e relative\n", e.samples,
+              e.q, e.qd, e.qdd);
+  EXPECT_LT(e.q, 1e-9);
+  EXPECT_LT(e.qd, 1e-8);
+  EXPECT_LT(e.qdd, 1e-8);
+}
+
+TEST(InverseKinematicsTest, MotionInterleavesQQdQdd) {
+  const Arm arm = ReferenceArm();
+  testing::ParamTexts params = IkParams(arm, {1, 1, 1});
+  params["derivatives"] = "on";
+  BlockHarness h("InverseKinematics", params, {3, 9, 6, 6});
+  const Block& b = h.block();
+  ASSERT_EQ(b.num_inputs(), 4);
+  EXPECT_EQ(b.input_port(2).name, "velocity");
+  EXPECT_EQ(b.input_port(2).width, 6);
+  EXPECT_EQ(b.input_port(3).name, "acceleration");
+  EXPECT_EQ(b.input_port(3).width, 6);
+  ASSERT_EQ(b.num_outputs(), 5);
+  EXPECT_EQ(b.output_port(2).name, "qd");
+  EXPECT_EQ(b.output_port(3).name, "qdd");
+  EXPECT_EQ(b.output_port(4).name, "motion");
+  EXPECT_EQ(b.output_port(4).width, 18);
+  h.Initialize();
+  const Eigen::VectorXd q = (Eigen::VectorXd(6) << 0.2, -0.3, 0.4, 0.5, 0.6, 0.7).finished();
+  const Eigen::VectorXd qd = (Eigen::VectorXd(6) << 1, -2, 3, -4, 5, -6).finished();
+  const Eigen::VectorXd qdd = (Eigen::VectorXd(6) << -7, 8, -9, 10, -11, 12).finished();
+  SetMotion(h, ToolMotionOf(arm, q, qd, qdd));
+  h.MajorStep(0.0);
+  const std::vector<double> out_q = h.Output("q"), out_qd = h.Output("qd"),
+                            out_qdd = h.Output("qdd"), motion = h.Output("motion");
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(motion[3 * i], out_q[i]) << i;
+    EXPECT_EQ(motion[3 * i + 1], out_qd[i]) << i;
+    EXPECT_EQ(motion[3 * i + 2], out_qdd[i]) << i;
+    EXPECT_NEAR(out_qd[i], qd[i], 1e-11 * 6);
+    EXPECT_NEAR(out_qdd[i], qdd[i], 1e-11 * 12);
+  }
+}
+
+TEST(InverseKinematicsTest, DerivativesOffKeepsThePortsAndOutputs) {
+  const Arm arm = ReferenceArm();
+  const testing::ParamTexts params = IkParams(arm, {1, 1, 1});
+  testing::ParamTexts with = params;
+  with["derivatives"] = "on";
+  BlockHarness off("InverseKinematics", params, {3, 9});
+  BlockHarness on("InverseKinematics", with, {3, 9, 6, 6});
+  const Block& b = off.block();
+  ASSERT_EQ(b.num_inputs(), 2);
+  EXPECT_EQ(b.input_port(0).name, "position");
+  EXPECT_EQ(b.input_port(1).name, "rotation");
+  ASSERT_EQ(b.num_outputs(), 2);
+  EXPECT_EQ(b.output_port(0).name, "q");
+  EXPECT_EQ(b.output_port(0).width, 6);
+  EXPECT_EQ(b.output_port(1).name, "reachable");
+  EXPECT_EQ(b.num_dwork(), 6);
+  EXPECT_EQ(b.MakeWorkspace(), nullptr);
+  EXPECT_EQ(on.block().num_dwork(), 18);
+  // The same poses (reachable, singular, out of reach) give bit-equal q and reachable.
+  off.Initialize();
+  on.Initialize();
+  for (int k = 0; k < 60; ++k) {
+    Eigen::VectorXd q =
+        (Eigen::VectorXd(6) << 0.1 * k, -0.3, 0.4, 0.5, 0.6 - 0.02 * k, -0.1 * k).finished();
+    Pose X = Fk(arm, q);
+    if (k % 7 == 3) X.translation = Eigen::Vector3d(3.0, 0.5, 1.0);
+    SetPose(off, X);
+    SetMotion(on, ToolMotionOf(arm, q, Eigen::VectorXd::Ones(6), Eigen::VectorXd::Ones(6)));
+    SetPose(on, X);
+    off.MajorStep(0.01 * k);
+    on.MajorStep(0.01 * k);
+    EXPECT_EQ(off.Output("q"), on.Output("q")) << k;
+    EXPECT_EQ(off.Output("reachable"), on.Output("reachable")) << k;
+  }
+}
+
+TEST(InverseKinematicsTest, RatesHoldAtSingularitiesAndOutOfReach) {
+  const Arm arm = ReferenceArm();
+  testing::ParamTexts params = IkParams(arm, {1, 1, 1});
+  params["derivatives"] = "on";
+  params["q_init"] = "[0.2, -0.3, 0.4, 0.5, 0.6, 0.7]";
+  BlockHarness h("InverseKinematics", params, {3, 9, 6, 6});
+  h.Initialize();
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(6);
+  auto q_at = [](double q5) {
+    return (Eigen::VectorXd(6) << 0.2, -0.3, 0.4, 0.5, q5, 0.7).finished();
+  };
+  // Singular from the start: the rates are 0.
+  SetMotion(h, ToolMotionOf(arm, q_at(0.0), ones, ones));
+  h.MajorStep(0.0);
+  EXPECT_EQ(h.Output("qd"), std::vector<double>(6, 0.0));
+  EXPECT_EQ(h.Output("qdd"), std::vector<double>(6, 0.0));
+  // A regular major step, then a regular minor one (which must not be remembered).
+  SetMotion(h, ToolMotionOf(arm, q_at(0.6), ones, 2 * ones));
+  h.MajorStep(0.1);
+  const std::vector<double> qd = h.Output("qd"), qdd = h.Output("qdd");
+  EXPECT_NEAR(qd[2], 1.0, 1e-10);
+  EXPECT_NEAR(qdd[2], 2.0, 1e-10);
+  SetMotion(h, ToolMotionOf(arm, q_at(0.5), 3 * ones, 4 * ones));
+  h.MinorOutputs(0.15);
+  EXPECT_NEAR(h.Output("qd")[2], 3.0, 1e-10);
+  // Wrist singular (axes 4 and 6 aligned): held, and so is `motion`.
+  SetMotion(h, ToolMotionOf(arm, q_at(0.0), 5 * ones, 6 * ones));
+  h.MajorStep(0.2);
+  EXPECT_EQ(h.Output("reachable")[0], 1.0);
+  EXPECT_EQ(h.Output("qd"), qd);
+  EXPECT_EQ(h.Output("qdd"), qdd);
+  EXPECT_EQ(h.Output("motion")[3 * 2 + 1], qd[2]);
+  // Out of reach: held.
+  Pose far = Fk(arm, q_at(0.6));
+  far.translation = Eigen::Vector3d(3.0, 0.5, 1.0);
+  SetPose(h, far);
+  h.MajorStep(0.3);
+  EXPECT_EQ(h.Output("reachable")[0], 0.0);
+  EXPECT_EQ(h.Output("qd"), qd);
+  EXPECT_EQ(h.Output("qdd"), qdd);
+}
+
 TEST(InverseKinematicsTest, RejectsArmsItCannotSolve) {
   testing::ParamTexts p = IkParams(ReferenceArm(), {1, 1, 1});
   // Move axis 6 off the wrist centre: a_5 = 0.05 (row 6, column a).
