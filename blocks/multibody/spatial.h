@@ -146,8 +146,7 @@ struct Pose {
   /// the two 6 x 6 products: with I_B = [Q S; S^T T] rotated into A's axes (Q' = R Q R^T, ...),
   /// I_A = [Q' + P S'^T - S' P - P T' P,  S' + P T';  (S' + P T')^T,  T'], and with
   /// S_top = S' + P T' the top-left block is Q' + (P S'^T)^T + P S_top^T (as -S' P =
-  /// (P S'^T)^T and -P T' P = P (P T')^T for symmetric T'). Symmetric blocks are computed
-  /// once per pair of entries.
+  /// (P S'^T)^T and -P T' P = P (P T')^T for symmetric T').
   Matrix6d ActInertia(const Matrix6d& I_B) const {
     Matrix6d I_A = Matrix6d::Zero();
     AddActInertia(I_B, &I_A);
@@ -159,39 +158,32 @@ struct Pose {
   void AddActInertia(const Matrix6d& I_B, Matrix6d* I_A) const {
     const Eigen::Matrix3d& R = rotation;
     const Eigen::Vector3d& p = translation;
-    Eigen::Matrix3d RX;
-    // T' = R T R^T and Q' = R Q R^T (symmetric: the upper triangle), S' = R S R^T.
-    Eigen::Matrix3d T, Q, S;
+    // Full 3 x 3 products: Eigen unrolls them, which beats exploiting the symmetry of Q' and
+    // T' with strided row access.
+    Eigen::Matrix3d RX, Q, S, T;
     RX.noalias() = R * I_B.bottomRightCorner<3, 3>();
-    for (int c = 0; c < 3; ++c) {
-      for (int r = 0; r <= c; ++r) T(r, c) = T(c, r) = RX.row(r).dot(R.row(c));
-    }
+    T.noalias() = RX * R.transpose();
     RX.noalias() = R * I_B.topLeftCorner<3, 3>();
-    for (int c = 0; c < 3; ++c) {
-      for (int r = 0; r <= c; ++r) Q(r, c) = RX.row(r).dot(R.row(c));
-    }
+    Q.noalias() = RX * R.transpose();
     RX.noalias() = R * I_B.topRightCorner<3, 3>();
     S.noalias() = RX * R.transpose();
     // S_top = S' + P T', columns S'_j + p x T'_j.
     Eigen::Matrix3d S_top;
     for (int j = 0; j < 3; ++j) S_top.col(j) = S.col(j) + p.cross(T.col(j));
-    // Q' + (P S'^T)^T + P S_top^T: with W = P S'^T and Y = P S_top^T (column j: p x row j).
+    // Q' + (P S'^T)^T + P S_top^T, by columns of the transposes: P X^T has columns p x (row j
+    // of X) = p x (column j of X^T).
+    const Eigen::Matrix3d S_t = S.transpose(), S_top_t = S_top.transpose();
     Eigen::Matrix3d W, Y;
     for (int j = 0; j < 3; ++j) {
-      W.col(j) = p.cross(S.row(j).transpose());
-      Y.col(j) = p.cross(S_top.row(j).transpose());
+      W.col(j) = p.cross(S_t.col(j));
+      Y.col(j) = p.cross(S_top_t.col(j));
     }
+    Q += W.transpose();
+    Q += Y;
     Matrix6d& out = *I_A;
-    for (int c = 0; c < 3; ++c) {
-      for (int r = 0; r < c; ++r) {
-        const double q = Q(r, c) + W(c, r) + Y(r, c);
-        out(r, c) += q;
-        out(c, r) += q;
-      }
-      out(c, c) += Q(c, c) + W(c, c) + Y(c, c);
-    }
+    out.topLeftCorner<3, 3>() += Q;
     out.topRightCorner<3, 3>() += S_top;
-    out.bottomLeftCorner<3, 3>() += S_top.transpose();
+    out.bottomLeftCorner<3, 3>() += S_top_t;
     out.bottomRightCorner<3, 3>() += T;
   }
 };
