@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: sets up, builds, runs CTest; then builds the command line under
-# AddressSanitizer + UndefinedBehaviorSanitizer and runs the bad-input cases with it.
+# AddressSanitizer + UndefinedBehaviorSanitizer and runs the bad-input cases, the multibody
+# tests and every model of models/ with it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup.sh"
@@ -13,6 +14,6 @@ jobs="$(nproc)"
 asan="$root/build-asan"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTWINBLOCKS_SANITIZE=ON \
       -DTWINBLOCKS_BUILD_BENCH=OFF >/dev/null
-cmake --build "$asan" -j "$jobs" --target twinblocks_cli cli_tests
+cmake --build "$asan" -j "$jobs" --target twinblocks_cli cli_tests multibody_tests
 (cd "$asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs" -L cli)
+    ctest --output-on-failure -j "$jobs" -L 'cli|multibody|models')
