@@ -40,9 +40,9 @@ struct ArmRow {
   double alpha_deg, a, d, mass, com_x, com_y, com_z, inertia;
 };
 constexpr ArmRow kArm[6] = {
-    {0, 0.000, 0.500, 20, 0.075, 0, 0, 0.20},  {-90, 0.150, 0.000, 15, 0.200, 0, 0, 0.15},
+    {0, 0.000, 0.500, 20, 0.075, 0, 0, 0.20},    {-90, 0.150, 0.000, 15, 0.200, 0, 0, 0.15},
     {0, 0.400, 0.000, 10, 0.050, 0.27, 0, 0.10}, {-90, 0.100, 0.540, 5, 0, 0, 0, 0.05},
-    {90, 0.000, 0.000, 3, 0, 0.05, 0, 0.03},   {-90, 0.000, 0.100, 1, 0, 0, 0.05, 0.01},
+    {90, 0.000, 0.000, 3, 0, 0.05, 0, 0.03},     {-90, 0.000, 0.100, 1, 0, 0, 0.05, 0.01},
 };
 constexpr double kGravity = 9.81;
 
@@ -151,15 +151,15 @@ struct Twins {
     }
     if (!(error <= 1e-8 * scale)) {
       std::ostringstream s;
-      s << "the MJCF arm differs from the tree: max |qacc - Aba| = " << error
-        << " (scale " << scale << ")\n  mujoco:";
+      s << "the MJCF arm differs from the tree: max |qacc - Aba| = " << error << " (scale " << scale
+        << ")\n  mujoco:";
       for (int k = 0; k < 6; ++k) s << ' ' << d->qacc[k];
       s << "\n  aba:   ";
       for (int k = 0; k < 6; ++k) s << ' ' << qdd[k];
       Die(s.str());
     }
-    std::printf("MJCF arm matches the tree: max |qacc - Aba| = %.2e (|qdd| up to %.2e)\n",
-                error, scale);
+    std::printf("MJCF arm matches the tree: max |qacc - Aba| = %.2e (|qdd| up to %.2e)\n", error,
+                scale);
   }
 
   mb::KinematicTree tree;

@@ -60,7 +60,9 @@ void CalcBodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen
 // The single column of a 1-DOF joint's motion subspace as a fixed-size vector, so that the
 // products with it unroll (the dynamic-width MotionSubspace loops cost more than the
 // arithmetic for nv = 1, which is nearly every joint).
-Eigen::Map<const Vector6d> Column(const MotionSubspace& S) { return Eigen::Map<const Vector6d>(S.data()); }
+Eigen::Map<const Vector6d> Column(const MotionSubspace& S) {
+  return Eigen::Map<const Vector6d>(S.data());
+}
 Eigen::Map<Vector6d> Column(MotionSubspace& S) { return Eigen::Map<Vector6d>(S.data()); }
 
 // Products with a joint's motion subspace S (6 x nv) and its relatives, column by column,

@@ -64,8 +64,8 @@ class Joint {
   static Joint Free();
 
   JointType type() const { return type_; }
-  int nq() const { return nq_; }                         ///< number of position coordinates
-  int nv() const { return nv_; }                         ///< number of velocity coordinates
+  int nq() const { return nq_; }  ///< number of position coordinates
+  int nv() const { return nv_; }  ///< number of velocity coordinates
   /// Unit axis in J (= in B) of a revolute or prismatic joint; unused by the other types.
   const Eigen::Vector3d& axis() const { return axis_; }
   /// k in {0, 1, 2} when axis() is exactly +-e_k (every DH joint), otherwise -1: the
@@ -141,10 +141,10 @@ struct KinematicTreeData {
   explicit KinematicTreeData(const KinematicTree& tree);
 
   // Kinematics (ForwardKinematics, and every algorithm below).
-  std::vector<Pose> X_PB;          ///< body frame in its parent's (or W) at the current q
-  std::vector<Pose> X_WB;          ///< body frame in W (ForwardKinematics only)
-  std::vector<Vector6d> V;         ///< spatial velocity of B in W, expressed in B (rad/s; m/s)
-  std::vector<Vector6d> A;         ///< spatial acceleration of B, in B, offset by -g (RNEA, ABA)
+  std::vector<Pose> X_PB;   ///< body frame in its parent's (or W) at the current q
+  std::vector<Pose> X_WB;   ///< body frame in W (ForwardKinematics only)
+  std::vector<Vector6d> V;  ///< spatial velocity of B in W, expressed in B (rad/s; m/s)
+  std::vector<Vector6d> A;  ///< spatial acceleration of B, in B, offset by -g (RNEA, ABA)
   /// Spatial force the parent transmits to B through the joint, at B's origin, in B (N m; N),
   /// including what the joint's own tau supplies (Rnea, AbaHybrid).
   std::vector<Vector6d> F;
