@@ -4,11 +4,11 @@
 // ports of the elements, which then never run. Blocks that compute with a robot model
 // (RobotUser) get the tree of the subsystem they name.
 #include <algorithm>
-#include <numeric>
 
 #include "blocks/multibody/mechanism.h"
 #include "blocks/multibody/mechanism_builder.h"
 #include "blocks/multibody/robot_model.h"
+#include "blocks/union_find.h"
 #include "graph/detail/compiler.h"
 
 namespace twinblocks::graph {
@@ -25,19 +25,6 @@ const blocks::BlockType& MechanismBlockType() {
   }();
   return type;
 }
-
-class PointUnion {
- public:
-  explicit PointUnion(int n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  int Find(int i) {
-    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
-    return i;
-  }
-  void Join(int a, int b) { parent_[Find(a)] = Find(b); }
-
- private:
-  std::vector<int> parent_;
-};
 
 bool IsUnder(const std::string& path, const std::string& prefix) {
   return prefix.empty() || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
@@ -61,7 +48,7 @@ void Compiler::FailInput(const FlatBlock& fb, int input, const std::string& msg)
 
 void Compiler::ReducePhysicalNetworks() {
   // Nodes: physical points joined by lines (through subsystem boundary ports too).
-  PointUnion nodes(static_cast<int>(points_.size()));
+  blocks::UnionFind nodes(static_cast<int>(points_.size()));
   for (const auto& [a, b] : physical_links_) nodes.Join(a, b);
 
   std::vector<int> element_flat;

@@ -186,6 +186,22 @@ void Mechanism::FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X
   *v = X_WB.rotation * (V.tail<3>() + w_B.cross(f.X_BF.translation));
 }
 
+Mechanism::LineOfAction Mechanism::InternalForceLine(const Workspace& ws,
+                                                     const MechanismInternalForce& f) const {
+  Pose X_WB, X_WF;
+  Eigen::Vector3d wB, vB, wF, vF;
+  FrameMotion(ws, f.B, &X_WB, &wB, &vB);
+  FrameMotion(ws, f.F, &X_WF, &wF, &vF);
+  const Eigen::Vector3d d = X_WF.translation - X_WB.translation;
+  LineOfAction line;
+  line.distance = d.norm();
+  // Coincident origins have no line: no force, rather than a direction made of round-off.
+  line.direction = line.distance > 1e-12 ? Eigen::Vector3d(d / line.distance)
+                                         : Eigen::Vector3d::Zero();
+  line.speed = line.direction.dot(vF - vB);
+  return line;
+}
+
 void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const {
   switch (j.kind) {
     case JointKind::kRevolute:
@@ -260,19 +276,12 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       apply(f.F, force, torque);
     }
     for (const MechanismInternalForce& f : m_.internal_forces) {
-      Pose X_WB, X_WF;
-      Eigen::Vector3d wB, vB, wF, vF;
-      FrameMotion(ws, f.B, &X_WB, &wB, &vB);
-      FrameMotion(ws, f.F, &X_WF, &wF, &vF);
-      const Eigen::Vector3d d = X_WF.translation - X_WB.translation;
-      const double distance = d.norm();
-      const Eigen::Vector3d n = distance > 1e-12 ? Eigen::Vector3d(d / distance)
-                                                 : Eigen::Vector3d::Zero();
-      const double speed = n.dot(vF - vB);
-      const double magnitude = f.spring_damper ? -f.k * (distance - f.length0) - f.c * speed
-                                               : in(c, f.in_f)[0];
-      apply(f.F, magnitude * n, Eigen::Vector3d::Zero());
-      apply(f.B, -magnitude * n, Eigen::Vector3d::Zero());
+      const LineOfAction line = InternalForceLine(ws, f);
+      const double magnitude = f.spring_damper
+                                   ? -f.k * (line.distance - f.length0) - f.c * line.speed
+                                   : in(c, f.in_f)[0];
+      apply(f.F, magnitude * line.direction, Eigen::Vector3d::Zero());
+      apply(f.B, -magnitude * line.direction, Eigen::Vector3d::Zero());
     }
     f_ext = &ws.f_ext;
   }
@@ -342,14 +351,9 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     eo[2] = std::atan2(R(2, 1), R(2, 2));
   }
   for (const MechanismInternalForce& f : m_.internal_forces) {
-    Pose X_WB, X_WF;
-    Eigen::Vector3d wB, vB, wF, vF;
-    FrameMotion(ws, f.B, &X_WB, &wB, &vB);
-    FrameMotion(ws, f.F, &X_WF, &wF, &vF);
-    const Eigen::Vector3d d = X_WF.translation - X_WB.translation;
-    const double distance = d.norm();
-    out(c, f.out_distance)[0] = distance;
-    out(c, f.out_speed)[0] = distance > 1e-12 ? d.dot(vF - vB) / distance : 0.0;
+    const LineOfAction line = InternalForceLine(ws, f);
+    out(c, f.out_distance)[0] = line.distance;
+    out(c, f.out_speed)[0] = line.speed;
   }
 }
 

@@ -51,6 +51,14 @@ class Mechanism final : public blocks::Block {
   /// Pose and velocity (angular, linear of the origin) of a frame, in W.
   void FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X_WF, Eigen::Vector3d* w,
                    Eigen::Vector3d* v) const;
+  /// Where an InternalForce acts: the distance between its frames' origins, the unit vector
+  /// from B to F (W), and the rate of the distance.
+  struct LineOfAction {
+    double distance = 0.0;
+    Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+    double speed = 0.0;
+  };
+  LineOfAction InternalForceLine(const Workspace& ws, const MechanismInternalForce& f) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
   void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
 

@@ -2,26 +2,15 @@
 
 #include <Eigen/Cholesky>
 #include <functional>
-#include <numeric>
 
 #include "blocks/multibody/algorithms.h"
+#include "blocks/union_find.h"
 
 namespace twinblocks::multibody {
 
 namespace {
 
-class UnionFind {
- public:
-  explicit UnionFind(int n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
-  int Find(int i) {
-    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
-    return i;
-  }
-  void Join(int a, int b) { parent_[Find(a)] = Find(b); }
-
- private:
-  std::vector<int> parent_;
-};
+using blocks::UnionFind;
 
 /// Two rigid bodies described in one frame, as one (mass, centre of mass and the parallel
 /// axis theorem).

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 
 #include "graph/compile.h"
@@ -30,6 +32,20 @@ std::string Figure(double value) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", value);
   return buf;
+}
+
+CliResult RunCli(const std::string& args, bool with_stdout) {
+  const std::string cmd =
+      std::string(TWINBLOCKS_CLI) + " " + args + (with_stdout ? " 2>&1" : " 2>&1 1>/dev/null");
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.text.append(buf, n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return r;
 }
 
 std::string SourcePath(const std::string& relative) {

@@ -33,6 +33,15 @@ std::vector<double> Times(const graph::Recording& rec);
 /// A measured figure as text for RecordProperty (4 significant digits).
 std::string Figure(double value);
 
+/// What the `twinblocks` program printed and how it exited.
+struct CliResult {
+  int status = -1;   ///< exit status, or 128 + signal
+  std::string text;  ///< stderr, and stdout too when asked for
+};
+
+/// Runs the `twinblocks` program built with the tests with `args` (shell words).
+CliResult RunCli(const std::string& args, bool with_stdout = false);
+
 /// Absolute path of a file in the source tree.
 std::string SourcePath(const std::string& relative);
 

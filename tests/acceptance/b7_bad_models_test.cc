@@ -1,30 +1,15 @@
 // B7 Bad multibody models: each gives one line naming the file, the line of the block at
 // fault and what is wrong, and exit status 2, through the real `twinblocks` program.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <string>
+
+#include "tests/acceptance/acceptance_helpers.h"
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string stderr_text;
-};
-
-CliResult RunCli(const std::string& args) {
-  const std::string cmd = std::string(TWINBLOCKS_CLI) + " " + args + " 2>&1 1>/dev/null";
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.stderr_text.append(buf, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return r;
-}
+using twinblocks::testing::CliResult;
+using twinblocks::testing::RunCli;
 
 struct BadModel {
   const char* file;
@@ -41,14 +26,14 @@ TEST_P(B7BadModels, OneLineWithFileLineBlockAndStatus2) {
   for (const char* command : {"check", "run"}) {
     const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
     const CliResult r = RunCli(std::string(command) + " " + path + output);
-    EXPECT_EQ(r.status, 2) << command << ": " << r.stderr_text;
-    ASSERT_FALSE(r.stderr_text.empty());
-    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1)
-        << "more than one line: " << r.stderr_text;
+    EXPECT_EQ(r.status, 2) << command << ": " << r.text;
+    ASSERT_FALSE(r.text.empty());
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1)
+        << "more than one line: " << r.text;
     const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
-    EXPECT_NE(r.stderr_text.find(where), std::string::npos) << r.stderr_text;
-    EXPECT_NE(r.stderr_text.find(c.block), std::string::npos) << r.stderr_text;
-    EXPECT_NE(r.stderr_text.find(c.says), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(c.block), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(c.says), std::string::npos) << r.text;
   }
 }
 

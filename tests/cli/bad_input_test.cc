@@ -1,31 +1,15 @@
 // A7 Bad input: each case gives one line with file:line and exit status 2, never a crash.
 // The cases run the real `twinblocks` program, so CI's sanitizer build checks them too.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <string>
+
+#include "tests/acceptance/acceptance_helpers.h"
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string stderr_text;
-};
-
-CliResult RunCli(const std::string& args) {
-  // stdout is dropped: the contract is about the error line on stderr.
-  const std::string cmd = std::string(TWINBLOCKS_CLI) + " " + args + " 2>&1 1>/dev/null";
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.stderr_text.append(buf, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return r;
-}
+using twinblocks::testing::CliResult;
+using twinblocks::testing::RunCli;
 
 struct BadCase {
   const char* file;
@@ -41,13 +25,13 @@ TEST_P(A7BadInput, OneLineWithFileLineAndStatus2) {
   for (const char* command : {"check", "run"}) {
     const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
     const CliResult r = RunCli(std::string(command) + " " + path + output);
-    EXPECT_EQ(r.status, 2) << command << ": " << r.stderr_text;
-    ASSERT_FALSE(r.stderr_text.empty());
-    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1)
-        << "more than one line: " << r.stderr_text;
+    EXPECT_EQ(r.status, 2) << command << ": " << r.text;
+    ASSERT_FALSE(r.text.empty());
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1)
+        << "more than one line: " << r.text;
     const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
-    EXPECT_NE(r.stderr_text.find(where), std::string::npos) << r.stderr_text;
-    EXPECT_NE(r.stderr_text.find(c.says), std::string::npos) << r.stderr_text;
+    EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(c.says), std::string::npos) << r.text;
   }
 }
 
@@ -74,21 +58,21 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CliUsage, UnknownOptionIsOneLineAndStatus2) {
   const CliResult r = RunCli("run --no-such-option x.xml");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+  EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
 }
 
 TEST(CliUsage, UnknownSolverIsOneLineAndStatus2) {
   const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
   const CliResult r = RunCli("run " + model + " --solver ode99 -o /dev/null");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.stderr_text.find("ode99"), std::string::npos) << r.stderr_text;
-  EXPECT_NE(r.stderr_text.find("ode45"), std::string::npos) << "lists the valid solvers";
+  EXPECT_NE(r.text.find("ode99"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("ode45"), std::string::npos) << "lists the valid solvers";
 }
 
 TEST(CliUsage, UnknownBlockTypeDocIsStatus2WithSuggestion) {
   const CliResult r = RunCli("blocks Gian");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.stderr_text.find("Gain"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(r.text.find("Gain"), std::string::npos) << r.text;
 }
 
 }  // namespace

@@ -1,34 +1,21 @@
 // `twinblocks run` writes a model's <plot>s as SVG next to the results file, says so unless
 // --quiet, skips them with --no-plots, and writes them after a failed run too (exit 3).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <pugixml.hpp>
 #include <string>
 
+#include "tests/acceptance/acceptance_helpers.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-struct CliResult {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
+using twinblocks::testing::CliResult;
 
 CliResult RunCli(const std::string& args) {
-  const std::string cmd = std::string(TWINBLOCKS_CLI) + " " + args + " 2>&1";
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return r;
+  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
 }
 
 // A fresh directory for one test's files.
@@ -73,11 +60,11 @@ TEST(CliPlotTest, RunWritesEachPlotNextToTheResults) {
   fs::create_directories(dir / "out");
   const CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "out" / "osc.csv").string());
-  ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("wrote " + (dir / "out" / "positions.svg").string()), std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("wrote " + (dir / "out" / "speed.svg").string()), std::string::npos)
-      << r.out;
+  ASSERT_EQ(r.status, 0) << r.text;
+  EXPECT_NE(r.text.find("wrote " + (dir / "out" / "positions.svg").string()), std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("wrote " + (dir / "out" / "speed.svg").string()), std::string::npos)
+      << r.text;
   EXPECT_EQ(CountSeries(dir / "out" / "positions.svg"), 2);
   EXPECT_EQ(CountSeries(dir / "out" / "speed.svg"), 1);
   // 2001 rows: decimated below 2000 points per series, so the file stays small.
@@ -94,14 +81,14 @@ TEST(CliPlotTest, QuietAndNoPlots) {
   Write(dir / "osc.xml", kOscillator);
   CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " --no-plots -o " + (dir / "osc.csv").string());
-  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_FALSE(fs::exists(dir / "positions.svg"));
-  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
+  EXPECT_EQ(r.text.find("wrote"), std::string::npos) << r.text;
 
   r = RunCli("run " + (dir / "osc.xml").string() + " --quiet -o " + (dir / "osc.csv").string());
-  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_TRUE(fs::exists(dir / "positions.svg"));
-  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
+  EXPECT_EQ(r.text.find("wrote"), std::string::npos) << r.text;
 }
 
 TEST(CliPlotTest, AFailedRunStillPlotsItsResultsSoFar) {
@@ -112,7 +99,7 @@ TEST(CliPlotTest, AFailedRunStillPlotsItsResultsSoFar) {
   Write(dir / "blowup.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "blowup.xml").string() + " -o " + (dir / "blowup.csv").string());
-  EXPECT_EQ(r.status, 3) << r.out;
+  EXPECT_EQ(r.status, 3) << r.text;
   EXPECT_EQ(CountSeries(dir / "x.svg"), 1);
 }
 
@@ -123,9 +110,9 @@ TEST(CliPlotTest, APlotOfNoSignalIsBadInputAtThePlotsLine) {
   Write(dir / "osc.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "osc.csv").string());
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("osc.xml:12: plot 'speed.svg': cannot plot 'v.q'"), std::string::npos)
-      << r.out;
+  EXPECT_EQ(r.status, 2) << r.text;
+  EXPECT_NE(r.text.find("osc.xml:12: plot 'speed.svg': cannot plot 'v.q'"), std::string::npos)
+      << r.text;
 }
 
 }  // namespace
