@@ -76,7 +76,11 @@ int Run(const RunArgs& args) {
 
   const std::string output = args.output.empty() ? DefaultOutput(args.model) : args.output;
   {
-    // Find an unwritable output before spending the run on it.
+    // Find an unwritable output before spending the run on it; make its folder, as the demo
+    // and most users expect of `-o out/run.csv`.
+    const std::filesystem::path parent = std::filesystem::path(output).parent_path();
+    std::error_code ignored;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
     std::ofstream probe(output, std::ios::app);
     if (!probe) throw UsageError("cannot write results to '" + output + "'");
   }
