@@ -44,7 +44,15 @@ BlockNode Block(const std::string& type, const std::string& name, std::vector<Pa
 }
 
 std::string Vector3Text(const Eigen::Vector3d& v) {
-  return "[" + FormatNumber(v.x()) + ", " + FormatNumber(v.y()) + ", " + FormatNumber(v.z()) + "]";
+  // Appended, not `"[" + ...`, which trips GCC 12's -Wrestrict.
+  std::string text("[");
+  text += FormatNumber(v.x());
+  text += ", ";
+  text += FormatNumber(v.y());
+  text += ", ";
+  text += FormatNumber(v.z());
+  text += "]";
+  return text;
 }
 
 std::string Matrix3Text(const Eigen::Matrix3d& m) {
@@ -125,16 +133,17 @@ std::string DhLinkDefineName(DhConvention convention, DhActuation actuation) {
 
 std::vector<Define> DhLinkDefines() {
   // In a define the texts are the define's parameter names, substituted at instantiation.
-  DhLinkTexts names;
-  names.alpha = "alpha";
-  names.a = "a";
-  names.d = "d";
-  names.offset = "offset";
-  names.mass = "mass";
-  names.com = "com";
-  names.inertia = "inertia";
-  names.q0 = "q0";
-  names.damping = "damping";
+  // Built in place, not assigned: GCC 12 warns falsely (-Wrestrict) on short literal
+  // assignments to std::string.
+  const DhLinkTexts names{.alpha = "alpha",
+                         .a = "a",
+                         .d = "d",
+                         .offset = "offset",
+                         .mass = "mass",
+                         .com = "com",
+                         .inertia = "inertia",
+                         .q0 = "q0",
+                         .damping = "damping"};
   std::vector<Define> defines;
   for (DhConvention c : {DhConvention::kModified, DhConvention::kStandard}) {
     for (DhActuation a : {DhActuation::kTorque, DhActuation::kMotion, DhActuation::kNone}) {

@@ -111,7 +111,7 @@ TEST(B4Conservation, FreeAsymmetricBoxKeepsEnergyAndMomentumAndFlips) {
   }
   const std::vector<double> t = Times(out.recording);
   double e0 = 0.0, worst_e = 0.0, worst_l = 0.0, l0_norm = 0.0, worst_p = 0.0;
-  Eigen::Vector3d L0;
+  Eigen::Vector3d L0 = Eigen::Vector3d::Zero();
   int flips = 0;
   double last_sign = 0.0;
   for (size_t r = 0; r < t.size(); ++r) {
