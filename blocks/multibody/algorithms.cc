@@ -145,6 +145,8 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
     const int p = tree.parent(i);
     if (p >= 0) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
   }
+  // A drive's reflected inertia is driven by the joint's acceleration alone.
+  if (a != nullptr) data->tau += tree.armature().cwiseProduct(*a);
   return data->tau;
 }
 
@@ -210,11 +212,11 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
         const int m = joint.type() == JointType::kRevolute ? k : 3 + k;
         const double sign = s[m];
         U = sign * I_A.col(m);
-        D_inv = 1.0 / I_A(m, m);
+        D_inv = 1.0 / (I_A(m, m) + tree.armature()[iv]);
         u_i = u[iv] - sign * p_A[m];
       } else {
         U.noalias() = I_A * s;
-        D_inv = 1.0 / s.dot(U);
+        D_inv = 1.0 / (s.dot(U) + tree.armature()[iv]);
         u_i = u[iv] - s.dot(p_A);
       }
       data->D_inv[i](0, 0) = D_inv;
@@ -227,7 +229,8 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       p_a += UD * u_i;
     } else {
       InertiaTimes(I_A, S, &data->U[i]);
-      const JointMatrix D = S.transpose() * data->U[i];
+      JointMatrix D = S.transpose() * data->U[i];
+      D.diagonal() += tree.armature().segment(iv, nv);
       data->D_inv[i] = D.inverse();
       JointVector S_p(nv);
       TransposeTimes(S, p_A, S_p);
@@ -274,6 +277,8 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
         } else {
           TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
         }
+        data->tau.segment(iv, nv) +=
+            tree.armature().segment(iv, nv).cwiseProduct(data->qdd.segment(iv, nv));
       } else {
         data->tau.segment(iv, nv) = u.segment(iv, nv);
       }
@@ -394,6 +399,7 @@ const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
       SetMassBlock(joint_j.motion_subspace(), F, jv, iv, &data->M);
     }
   }
+  data->M.diagonal() += tree.armature();
   return data->M;
 }
 
@@ -430,6 +436,10 @@ double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data) {
     energy += 0.5 * data.V[i].dot(tree.body(i).inertia.Apply(data.V[i]));
   }
   return energy;
+}
+
+double DriveKineticEnergy(const KinematicTree& tree, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  return 0.5 * v.dot(tree.armature().cwiseProduct(v));
 }
 
 double PotentialEnergy(const KinematicTree& tree, const KinematicTreeData& data) {

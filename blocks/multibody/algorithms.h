@@ -103,6 +103,10 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
 /// ForwardKinematics(tree, data, q, v) (or Rnea, Aba). Reads data.V only.
 double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data);
 
+/// Kinetic energy of the drives reflected onto the joints, 1/2 sum armature_k v_k^2 (J): add
+/// it to KineticEnergy, which counts the bodies only.
+double DriveKineticEnergy(const KinematicTree& tree, const Eigen::Ref<const Eigen::VectorXd>& v);
+
 /// Gravitational potential energy -sum_i m_i g . p_WCm_i (J), zero with every centre of mass at
 /// W's origin, from the poses of the last ForwardKinematics. Reads data.X_WB only (Rnea and Aba
 /// do not fill it).

@@ -106,11 +106,18 @@ KinematicTree::KinematicTree(std::vector<BodySpec> bodies, const Eigen::Vector3d
     if (!b.X_PJ.rotation.allFinite() || !b.X_PJ.translation.allFinite()) {
       throw std::invalid_argument(who + ": X_PJ not finite");
     }
+    if (!(b.armature >= 0.0) || !std::isfinite(b.armature)) {
+      throw std::invalid_argument(who + ": armature must be >= 0 and finite");
+    }
     inertia_matrices_.push_back(I.Matrix());
     idx_q_.push_back(nq_);
     idx_v_.push_back(nv_);
     nq_ += b.joint.nq();
     nv_ += b.joint.nv();
+  }
+  armature_.resize(nv_);
+  for (int i = 0; i < num_bodies(); ++i) {
+    armature_.segment(idx_v_[i], bodies_[i].joint.nv()).setConstant(bodies_[i].armature);
   }
 }
 

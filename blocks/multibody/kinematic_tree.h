@@ -99,6 +99,11 @@ struct BodySpec {
   Joint joint = Joint::Revolute(Eigen::Vector3d::UnitZ());
   Pose X_PJ;               ///< joint frame J in the parent's body frame (or in W)
   SpatialInertia inertia;  ///< of the body, in its body frame B
+  /// Inertia of a drive reflected onto each of the joint's velocities (kg m^2 for rotations,
+  /// kg for translations): a rotor of inertia J_m behind a gear of ratio n adds n^2 J_m
+  /// (seed 003 eq. 29's B_m). It adds to the mass matrix's diagonal, as Pinocchio's and
+  /// MuJoCo's armature; the rotor's gyroscopic coupling with the link is neglected, as there.
+  double armature = 0.0;
 };
 
 /// A tree of rigid bodies joined by joints, rooted at the world. Immutable after construction.
@@ -120,6 +125,8 @@ class KinematicTree {
   int idx_q(int i) const { return idx_q_[i]; }  ///< first entry of body i's joint in q
   int idx_v(int i) const { return idx_v_[i]; }  ///< first entry of body i's joint in v
   const Eigen::Vector3d& gravity() const { return gravity_W_; }  ///< g in W (m/s^2)
+  /// Per velocity coordinate: the armature of its joint (nv x 1).
+  const Eigen::VectorXd& armature() const { return armature_; }
   /// Body i's spatial inertia as a 6 x 6 matrix in its body frame (kept to save the
   /// conversion in Crba and Aba).
   const Matrix6d& inertia_matrix(int i) const { return inertia_matrices_[i]; }
@@ -129,6 +136,7 @@ class KinematicTree {
   std::vector<Matrix6d> inertia_matrices_;
   std::vector<int> idx_q_;
   std::vector<int> idx_v_;
+  Eigen::VectorXd armature_;
   int nq_ = 0;
   int nv_ = 0;
   Eigen::Vector3d gravity_W_;
