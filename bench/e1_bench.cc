@@ -135,7 +135,8 @@ void BM_E1EqualAccuracy(benchmark::State& state) {
   for (auto _ : state) {
     ours_best = std::min(ours_best, RunE1(ours));
 #ifdef TWINBLOCKS_HAVE_MUJOCO
-    mujoco_best = std::min(std::isnan(mujoco_best) ? 1e300 : mujoco_best, mujoco_run(40000, nullptr));
+    mujoco_best =
+        std::min(std::isnan(mujoco_best) ? 1e300 : mujoco_best, mujoco_run(40000, nullptr));
 #endif
   }
   state.counters["ours_ms"] = 1e3 * ours_best;

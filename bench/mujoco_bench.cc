@@ -105,7 +105,8 @@ void BM_AbaVsMjForward(benchmark::State& state) {
       mb::ForwardKinematics(t.tree, &t.data, t.q);
       benchmark::DoNotOptimize(t.data.X_WB.back());
     });
-    rnea_ns += time([&] { benchmark::DoNotOptimize(mb::Rnea(t.tree, &t.data, t.q, t.v, t.tau)[0]); });
+    rnea_ns +=
+        time([&] { benchmark::DoNotOptimize(mb::Rnea(t.tree, &t.data, t.q, t.v, t.tau)[0]); });
     crba_ns += time([&] { benchmark::DoNotOptimize(mb::Crba(t.tree, &t.data, t.q)(0, 0)); });
     aba_ns += time([&] { benchmark::DoNotOptimize(mb::Aba(t.tree, &t.data, t.q, t.v, t.tau)[0]); });
     mj_ns += time([&] {

@@ -15,7 +15,8 @@ inline graph::Model MakeSignalChain(int num_blocks) {
   model.AddBlock("", "Sine", "source", {{"amplitude", "1"}, {"frequency", "2"}});
   std::string previous = "source.y";
   for (int i = 1; i < num_blocks - 1; ++i) {
-    const std::string name = "g" + std::to_string(i);
+    std::string name("g");  // appended, not "g" + ..., which trips GCC 12's -Wrestrict
+    name += std::to_string(i);
     // Gains alternate slightly above and below 1 so the signal stays of order one.
     model.AddBlock("", "Gain", name, {{"k", i % 2 == 0 ? "1.001" : "0.999"}});
     model.Connect("", previous, name + ".u");

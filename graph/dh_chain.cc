@@ -136,14 +136,14 @@ std::vector<Define> DhLinkDefines() {
   // Built in place, not assigned: GCC 12 warns falsely (-Wrestrict) on short literal
   // assignments to std::string.
   const DhLinkTexts names{.alpha = "alpha",
-                         .a = "a",
-                         .d = "d",
-                         .offset = "offset",
-                         .mass = "mass",
-                         .com = "com",
-                         .inertia = "inertia",
-                         .q0 = "q0",
-                         .damping = "damping"};
+                          .a = "a",
+                          .d = "d",
+                          .offset = "offset",
+                          .mass = "mass",
+                          .com = "com",
+                          .inertia = "inertia",
+                          .q0 = "q0",
+                          .damping = "damping"};
   std::vector<Define> defines;
   for (DhConvention c : {DhConvention::kModified, DhConvention::kStandard}) {
     for (DhActuation a : {DhActuation::kTorque, DhActuation::kMotion, DhActuation::kNone}) {

@@ -150,15 +150,14 @@ void Compiler::ResolveLogs() {
                                "'arm/j1.q', or 'arm/j1.wrench[2]' for one element)");
       }
       if (ps->element >= s->width) {
-        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text + "': '" +
-                               ps->signal + "' has width " + std::to_string(s->width) +
+        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text + "': '" + ps->signal +
+                               "' has width " + std::to_string(s->width) +
                                ", so its elements are [0] ... [" + std::to_string(s->width - 1) +
                                "]");
       }
-      const bool logged =
-          std::any_of(system_.logged_.begin(), system_.logged_.end(), [&](const LoggedSignal& l) {
-            return l.offset == s->offset && l.width == s->width;
-          });
+      const bool logged = std::any_of(
+          system_.logged_.begin(), system_.logged_.end(),
+          [&](const LoggedSignal& l) { return l.offset == s->offset && l.width == s->width; });
       if (!logged) system_.logged_.push_back(*s);
     }
   }

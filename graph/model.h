@@ -112,10 +112,10 @@ struct LogSpec {
 /// written as SVG after a run (`twinblocks run`), so that an experiment's figures come out of
 /// the model file itself rather than a separate script. Its signals are logged automatically.
 struct PlotSpec {
-  std::string file;                 ///< as written; relative to the results directory
-  std::string title;                ///< "" for none
-  std::string xlabel = "time (s)";  ///< the default when the attribute is not written
-  std::string ylabel;               ///< "" for none
+  std::string file;                  ///< as written; relative to the results directory
+  std::string title;                 ///< "" for none
+  std::string xlabel = "time (s)";   ///< the default when the attribute is not written
+  std::string ylabel;                ///< "" for none
   std::vector<std::string> signals;  ///< "path.port" or "path.port[i]" (one element), in order
   bool log_y = false;                ///< yscale="log": |y| on a logarithmic axis, zeros skipped
   SourceLocation where;

@@ -27,8 +27,9 @@ const blocks::BlockType& MechanismBlockType() {
 }
 
 bool IsUnder(const std::string& path, const std::string& prefix) {
-  return prefix.empty() || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
-                            path[prefix.size()] == '/');
+  return prefix.empty() ||
+         (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+          path[prefix.size()] == '/');
 }
 
 }  // namespace
@@ -92,8 +93,9 @@ void Compiler::ReducePhysicalNetworks() {
       any = any || in_robot[e];
     }
     if (!any) {
-      FailBlock(fb, "robot '" + robot + "' has no frame blocks (World, Solid, joints...): name "
-                    "the subsystem that holds the robot's bodies and joints");
+      FailBlock(fb, "robot '" + robot +
+                        "' has no frame blocks (World, Solid, joints...): name "
+                        "the subsystem that holds the robot's bodies and joints");
     }
     int frame_element = -1, frame_port = -1;
     const std::string frame = user->frame_path();
@@ -107,7 +109,8 @@ void Compiler::ReducePhysicalNetworks() {
         for (size_t e = 0; e < elements.size() && frame_element < 0; ++e) {
           const blocks::Block& b = *elements[e].block;
           for (int p = 0; p < b.num_physical_ports(); ++p) {
-            if (nodes.Find(point_index_.at(elements[e].name + "." + b.physical_port(p).name)) == root) {
+            if (nodes.Find(point_index_.at(elements[e].name + "." + b.physical_port(p).name)) ==
+                root) {
               frame_element = static_cast<int>(e);
               frame_port = p;
               break;

@@ -8,10 +8,10 @@
 namespace twinblocks::drivetrain {
 
 struct FrictionParameters {
-  double breakaway_torque = 25.0;     ///< T_brk, N m: the peak at breakaway
-  double breakaway_velocity = 0.1;    ///< w_brk, rad/s
-  double coulomb_torque = 20.0;       ///< T_C, N m
-  double viscous = 0.001;             ///< f, N m s/rad
+  double breakaway_torque = 25.0;   ///< T_brk, N m: the peak at breakaway
+  double breakaway_velocity = 0.1;  ///< w_brk, rad/s
+  double coulomb_torque = 20.0;     ///< T_C, N m
+  double viscous = 0.001;           ///< f, N m s/rad
 };
 
 /// T(w) = sqrt(2e) (T_brk - T_C) exp(-(w/w_St)^2) (w/w_St) + T_C tanh(w/w_Coul) + f w, with

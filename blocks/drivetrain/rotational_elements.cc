@@ -18,9 +18,9 @@ namespace {
 double NonNegative(const Params& p, const char* name) {
   const double v = p.Scalar(name);
   if (!(v >= 0.0) || !std::isfinite(v)) {
-    throw BlockError("parameter '" + std::string(name) + "' must be zero or positive, got " +
-                         std::to_string(v),
-                     name);
+    throw BlockError(
+        "parameter '" + std::string(name) + "' must be zero or positive, got " + std::to_string(v),
+        name);
   }
   return v;
 }
@@ -28,9 +28,8 @@ double NonNegative(const Params& p, const char* name) {
 double Positive(const Params& p, const char* name) {
   const double v = p.Scalar(name);
   if (!(v > 0.0) || !std::isfinite(v)) {
-    throw BlockError("parameter '" + std::string(name) + "' must be positive, got " +
-                         std::to_string(v),
-                     name);
+    throw BlockError(
+        "parameter '" + std::string(name) + "' must be positive, got " + std::to_string(v), name);
   }
   return v;
 }
@@ -69,9 +68,10 @@ RotationalFrictionElement::RotationalFrictionElement(const Params& p) {
   friction.coulomb_torque = NonNegative(p, "coulomb_torque");
   friction.viscous = NonNegative(p, "viscous");
   if (friction.breakaway_torque < friction.coulomb_torque) {
-    throw BlockError("parameter 'brk_torque' must be at least 'coulomb_torque' (the breakaway "
-                     "torque is the Coulomb torque plus the Stribeck peak)",
-                     "brk_torque");
+    throw BlockError(
+        "parameter 'brk_torque' must be at least 'coulomb_torque' (the breakaway "
+        "torque is the Coulomb torque plus the Stribeck peak)",
+        "brk_torque");
   }
 }
 
@@ -225,7 +225,8 @@ BlockType DCMotorType() {
               {"J", ParamKind::kScalar, "0", "rotor inertia, kg m^2"},
               {"b", ParamKind::kScalar, "0", "rotor viscous friction, N m s/rad"}};
   t.inputs = {{"v", "armature voltage, V"}};
-  t.outputs = {{"i", "armature current, A"}, {"tau", "electromagnetic torque Kt i, N m"},
+  t.outputs = {{"i", "armature current, A"},
+               {"tau", "electromagnetic torque Kt i, N m"},
                {"w", "rotor speed relative to C, rad/s"}};
   t.physical_ports = kRC;
   t.create = [](const Params& p) { return std::make_unique<DCMotorElement>(p); };
@@ -253,7 +254,8 @@ BlockType PmsmType() {
               {"bandwidth", ParamKind::kScalar, "2000", "current-loop bandwidth, Hz"},
               {"mode", ParamKind::kWord, "foc", "what the input commands", {"foc", "voltage"}}};
   t.inputs = {{"tau_ref", "torque command, N m (mode foc)"}, {"vdq", "[vd, vq], V (mode voltage)"}};
-  t.outputs = {{"idq", "[id, iq], A"}, {"tau", "electromagnetic torque, N m"},
+  t.outputs = {{"idq", "[id, iq], A"},
+               {"tau", "electromagnetic torque, N m"},
                {"w", "rotor speed relative to C, rad/s"}};
   t.physical_ports = kRC;
   t.create = [](const Params& p) { return std::make_unique<PmsmElement>(p); };

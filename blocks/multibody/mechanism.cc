@@ -39,8 +39,8 @@ Eigen::Matrix3d RotationOf(const double* wxyz) {
 }
 
 void WriteNormalizedQuaternion(const double* wxyz, double* out) {
-  const double n = std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] +
-                             wxyz[3] * wxyz[3]);
+  const double n =
+      std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] + wxyz[3] * wxyz[3]);
   for (int k = 0; k < 4; ++k) out[k] = wxyz[k] / n;
 }
 
@@ -196,8 +196,8 @@ Mechanism::LineOfAction Mechanism::InternalForceLine(const Workspace& ws,
   LineOfAction line;
   line.distance = d.norm();
   // Coincident origins have no line: no force, rather than a direction made of round-off.
-  line.direction = line.distance > 1e-12 ? Eigen::Vector3d(d / line.distance)
-                                         : Eigen::Vector3d::Zero();
+  line.direction =
+      line.distance > 1e-12 ? Eigen::Vector3d(d / line.distance) : Eigen::Vector3d::Zero();
   line.speed = line.direction.dot(vF - vB);
   return line;
 }
@@ -238,8 +238,8 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       if (filter_x_[n] >= 0) {
         // Critically damped second-order filter: qf'' = (u - qf)/tc^2 - 2 qf'/tc.
         const double tc = j.filter_tc;
-        ws.u[j.v_index] = (in(c, j.in_actuation)[0] - ws.q[j.q_index]) / (tc * tc) -
-                          2.0 * ws.v[j.v_index] / tc;
+        ws.u[j.v_index] =
+            (in(c, j.in_actuation)[0] - ws.q[j.q_index]) / (tc * tc) - 2.0 * ws.v[j.v_index] / tc;
       } else {
         ws.u[j.v_index] = in(c, j.in_actuation)[2];
       }

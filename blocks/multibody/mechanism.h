@@ -63,9 +63,9 @@ class Mechanism final : public blocks::Block {
   void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
 
   MechanismModel m_;
-  std::vector<int> x_of_q_;    ///< per tree q coordinate: its state, -1 when prescribed
-  std::vector<int> x_of_v_;    ///< per tree v coordinate: its state, -1 when prescribed
-  std::vector<int> filter_x_;  ///< per joint: first of its two filter states, -1 if none
+  std::vector<int> x_of_q_;        ///< per tree q coordinate: its state, -1 when prescribed
+  std::vector<int> x_of_v_;        ///< per tree v coordinate: its state, -1 when prescribed
+  std::vector<int> filter_x_;      ///< per joint: first of its two filter states, -1 if none
   bool needs_kinematics_ = false;  ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };

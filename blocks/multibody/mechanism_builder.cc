@@ -20,8 +20,9 @@ SpatialInertia Combine(const SpatialInertia& a, const SpatialInertia& b) {
   const Eigen::Vector3d com = (a.mass() * a.com() + b.mass() * b.com()) / m;
   auto shifted = [&com](const SpatialInertia& s) {
     const Eigen::Vector3d d = s.com() - com;
-    return Eigen::Matrix3d(s.inertia_com() + s.mass() * (d.squaredNorm() * Eigen::Matrix3d::Identity() -
-                                                          d * d.transpose()));
+    return Eigen::Matrix3d(s.inertia_com() +
+                           s.mass() *
+                               (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose()));
   };
   return {m, com, shifted(a) + shifted(b)};
 }
@@ -41,8 +42,13 @@ class FrameTreeBuilder {
 
   FrameTreeBuilder(const std::vector<NetworkElement>& elements, int num_nodes,
                    const std::vector<unsigned char>& subset)
-      : elements_(elements), subset_(subset), uf_(num_nodes), rigid_(num_nodes),
-        node_pose_(num_nodes), posed_(num_nodes, 0), node_location_(num_nodes) {}
+      : elements_(elements),
+        subset_(subset),
+        uf_(num_nodes),
+        rigid_(num_nodes),
+        node_pose_(num_nodes),
+        posed_(num_nodes, 0),
+        node_location_(num_nodes) {}
 
   /// Builds the tree rooted at node `root_node` (World's W, or a robot's attachment).
   void Build(int root_node, const Eigen::Vector3d& gravity) {
@@ -123,7 +129,8 @@ class FrameTreeBuilder {
           if (err > 1e-9) {
             throw NetworkError(edge.element,
                                "rigid connections form a loop that does not close (mismatch " +
-                                   std::to_string(err) + "): " + Quote(elements_[edge.element].name) +
+                                   std::to_string(err) +
+                                   "): " + Quote(elements_[edge.element].name) +
                                    " disagrees with another path between the same frames");
           }
           continue;
@@ -154,7 +161,8 @@ class FrameTreeBuilder {
     return total;
   }
 
-  void Visit(int cluster, int body, std::vector<unsigned char>* visited, std::vector<unsigned char>* used) {
+  void Visit(int cluster, int body, std::vector<unsigned char>* visited,
+             std::vector<unsigned char>* used) {
     for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
       if (!subset_[e] || (*used)[e]) continue;
       const auto* j = dynamic_cast<const JointElement*>(elements_[e].block);
@@ -180,8 +188,8 @@ class FrameTreeBuilder {
       const int parent_node = reversed ? nf : nb;
       const int child_node = reversed ? nb : nf;
       PoseCluster(child_node);
-      const int child_body = AddJointBodies(e, *j, body, node_pose_[parent_node], reversed,
-                                            ClusterInertia(other));
+      const int child_body =
+          AddJointBodies(e, *j, body, node_pose_[parent_node], reversed, ClusterInertia(other));
       AssignLocations(other, child_body);
       Visit(other, child_body, visited, used);
     }
@@ -194,7 +202,8 @@ class FrameTreeBuilder {
     rec.element = e;
     rec.reversed = reversed;
     rec.X_PJ = X_PJ;
-    auto add = [&](const Joint& joint, const Pose& X, const SpatialInertia& I, const std::string& n) {
+    auto add = [&](const Joint& joint, const Pose& X, const SpatialInertia& I,
+                   const std::string& n) {
       BodySpec spec;
       spec.name = n;
       spec.parent = parent;
@@ -257,7 +266,8 @@ class FrameTreeBuilder {
 };
 
 /// Index of the only World among the marked elements, -1 if none. @throws on a second one.
-int FindWorld(const std::vector<NetworkElement>& elements, const std::vector<unsigned char>& subset) {
+int FindWorld(const std::vector<NetworkElement>& elements,
+              const std::vector<unsigned char>& subset) {
   int world = -1;
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     if (!subset[e] || dynamic_cast<const WorldElement*>(elements[e].block) == nullptr) continue;
@@ -327,8 +337,9 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   const std::vector<unsigned char> all(elements.size(), 1);
   const int world = FindWorld(elements, all);
   if (world < 0) {
-    throw NetworkError(0, "the model has frame blocks but no World block; add one and connect "
-                          "the mechanism's base to its W port");
+    throw NetworkError(0,
+                       "the model has frame blocks but no World block; add one and connect "
+                       "the mechanism's base to its W port");
   }
   CheckPortsConnected(elements, num_nodes);
   const auto* w = static_cast<const WorldElement*>(elements[world].block);
@@ -345,7 +356,8 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     output_base[e] = static_cast<int>(m.outputs.size());
     for (int i = 0; i < b.num_inputs(); ++i) {
       const auto& port = b.input_port(i);
-      m.inputs.push_back({elements[e].name + "." + port.name, port.width, port.feedthrough, 0, e, i});
+      m.inputs.push_back(
+          {elements[e].name + "." + port.name, port.width, port.feedthrough, 0, e, i});
     }
     for (int i = 0; i < b.num_outputs(); ++i) {
       const auto& port = b.output_port(i);
@@ -398,10 +410,12 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     j.q0 = el.q0;
     j.v0 = el.qd0;
     if (el.kind == JointKind::kSpherical) {
-      const Eigen::Matrix3d R = Eigen::Quaterniond(el.q0[0], el.q0[1], el.q0[2], el.q0[3]).toRotationMatrix();
+      const Eigen::Matrix3d R =
+          Eigen::Quaterniond(el.q0[0], el.q0[1], el.q0[2], el.q0[3]).toRotationMatrix();
       j.v0 = R.transpose() * el.qd0;  // w0 is given in B; the tree's omega is in F
     } else if (el.kind == JointKind::kFree) {
-      const Eigen::Matrix3d R = Eigen::Quaterniond(el.q0[3], el.q0[4], el.q0[5], el.q0[6]).toRotationMatrix();
+      const Eigen::Matrix3d R =
+          Eigen::Quaterniond(el.q0[3], el.q0[4], el.q0[5], el.q0[6]).toRotationMatrix();
       j.v0.resize(6);
       j.v0 << R.transpose() * el.qd0.tail<3>(), R.transpose() * el.qd0.head<3>();
     }

@@ -1,7 +1,6 @@
 #include "tests/acceptance/acceptance_helpers.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdio>

@@ -80,11 +80,10 @@ TEST(B1E1ForwardDynamics, MatchesMuJoCoTo1e6RadOverTheFirstSecond) {
 }
 
 TEST(B1E1ForwardDynamics, EnergyBalanceAndInverseDynamicsHoldOverFourSeconds) {
-  const RunOutput out = RunModelFile(
-      "models/robot6dof/e1_forward_dynamics.xml", [](auto* s) {
-        s->rtol = 1e-12;
-        s->atol = 1e-14;
-      });
+  const RunOutput out = RunModelFile("models/robot6dof/e1_forward_dynamics.xml", [](auto* s) {
+    s->rtol = 1e-12;
+    s->atol = 1e-14;
+  });
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const mb::KinematicTree tree = mb::testing::ReferenceArm();
   mb::KinematicTreeData data(tree);

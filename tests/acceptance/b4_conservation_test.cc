@@ -25,24 +25,23 @@ TEST(B4Conservation, ReleasedArmKeepsItsEnergyOverTenSeconds) {
   const double alpha[] = {0, -90, 0, -90, 90, -90}, a[] = {0, 0.15, 0.4, 0.1, 0, 0},
                d[] = {0.5, 0, 0, 0.54, 0, 0.1}, mass[] = {20, 15, 10, 5, 3, 1},
                q0[] = {0.3, -0.8, 0.5, 1.0, -0.6, 0.2};
-  const char* com[] = {"[0.075, 0, 0]", "[0.2, 0, 0]", "[0.05, 0.27, 0]",
+  const char* com[] = {"[0.075, 0, 0]", "[0.2, 0, 0]",  "[0.05, 0.27, 0]",
                        "[0, 0, 0]",     "[0, 0.05, 0]", "[0, 0, 0.05]"};
   const double inertia[] = {0.2, 0.15, 0.1, 0.05, 0.03, 0.01};
   for (int i = 0; i < 6; ++i) {
     const std::string I = std::to_string(inertia[i]);
     xml += "<block type=\"ModifiedDhLinkPassive\" name=\"link" + std::to_string(i + 1) +
            "\" alpha=\"deg(" + std::to_string(alpha[i]) + ")\" a=\"" + std::to_string(a[i]) +
-           "\" d=\"" + std::to_string(d[i]) + "\" offset=\"0\" mass=\"" +
-           std::to_string(mass[i]) + "\" com=\"" + com[i] + "\" inertia=\"[[" + I +
-           ",0,0],[0," + I + ",0],[0,0," + I + "]]\" q0=\"" + std::to_string(q0[i]) +
-           "\" damping=\"0\"/>\n";
+           "\" d=\"" + std::to_string(d[i]) + "\" offset=\"0\" mass=\"" + std::to_string(mass[i]) +
+           "\" com=\"" + com[i] + "\" inertia=\"[[" + I + ",0,0],[0," + I + ",0],[0,0," + I +
+           "]]\" q0=\"" + std::to_string(q0[i]) + "\" damping=\"0\"/>\n";
     xml += "<log signal=\"link" + std::to_string(i + 1) + ".q\"/><log signal=\"link" +
            std::to_string(i + 1) + ".qd\"/>\n";
   }
   xml += "<connect from=\"world.W\" to=\"link1.B\"/>\n";
   for (int i = 1; i < 6; ++i) {
-    xml += "<connect from=\"link" + std::to_string(i) + ".F\" to=\"link" +
-           std::to_string(i + 1) + ".B\"/>\n";
+    xml += "<connect from=\"link" + std::to_string(i) + ".F\" to=\"link" + std::to_string(i + 1) +
+           ".B\"/>\n";
   }
   xml += "</model>";
   const RunOutput out = RunModelText(xml);

@@ -53,7 +53,8 @@ TEST(B5ClosedForms, PendulumAt170DegreesHasTheEllipticIntegralPeriod) {
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const double L = 0.5, g = 9.81, theta0 = 170.0 * std::numbers::pi / 180.0;
   const double period = 4.0 * std::sqrt(L / g) * EllipticK(std::sin(theta0 / 2.0));
-  const std::vector<double> down = DownCrossings(Times(out.recording), Column(out.recording, "hinge.q"));
+  const std::vector<double> down =
+      DownCrossings(Times(out.recording), Column(out.recording, "hinge.q"));
   ASSERT_GE(down.size(), 2u);
   const double measured = down[1] - down[0];
   const double rel = std::abs(measured - period) / period;

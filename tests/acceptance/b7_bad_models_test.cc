@@ -28,8 +28,7 @@ TEST_P(B7BadModels, OneLineWithFileLineBlockAndStatus2) {
     const CliResult r = RunCli(std::string(command) + " " + path + output);
     EXPECT_EQ(r.status, 2) << command << ": " << r.text;
     ASSERT_FALSE(r.text.empty());
-    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1)
-        << "more than one line: " << r.text;
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << "more than one line: " << r.text;
     const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
     EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
     EXPECT_NE(r.text.find(c.block), std::string::npos) << r.text;

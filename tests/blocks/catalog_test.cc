@@ -116,17 +116,18 @@ constexpr const char* kArmDh =
 
 TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
-  const std::map<std::string, testing::ParamTexts> required = {{"Expression", {{"expr", "u1"}}},
-                                                               {"Selector", {{"indices", "[0]"}}},
-                                                               {"Solid", {{"radius", "0.05"}}},
-                                                               {"Trajectory", {{"qr", "1"}}},
-                                                               {"InverseKinematics", {{"dh", kArmDh}}},
-                                                               {"ForwardKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
-                                                               {"Jacobian", {{"robot", "arm"}, {"frame", "j6.F"}}},
-                                                               {"InverseDynamics", {{"robot", "arm"}}},
-                                                               {"MassMatrix", {{"robot", "arm"}}},
-                                                               {"GravityTorque", {{"robot", "arm"}}},
-                                                               {"VelocityProductTorque", {{"robot", "arm"}}}};
+  const std::map<std::string, testing::ParamTexts> required = {
+      {"Expression", {{"expr", "u1"}}},
+      {"Selector", {{"indices", "[0]"}}},
+      {"Solid", {{"radius", "0.05"}}},
+      {"Trajectory", {{"qr", "1"}}},
+      {"InverseKinematics", {{"dh", kArmDh}}},
+      {"ForwardKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
+      {"Jacobian", {{"robot", "arm"}, {"frame", "j6.F"}}},
+      {"InverseDynamics", {{"robot", "arm"}}},
+      {"MassMatrix", {{"robot", "arm"}}},
+      {"GravityTorque", {{"robot", "arm"}}},
+      {"VelocityProductTorque", {{"robot", "arm"}}}};
   for (const BlockType& t : Catalog().types()) {
     if (t.is_virtual || t.name == "FromFile") continue;
     SCOPED_TRACE(t.name);

@@ -51,7 +51,8 @@ TEST(RigidTransformBlock, EveryRotationFormGivesTheSameRotation) {
   const std::vector<testing::ParamTexts> forms = {
       {{"rotation", "rpy"}, {"rpy", "[0.5, -0.2, 0.3]"}},
       {{"rotation", "axis_angle"},
-       {"axis", "[" + text(aa.axis().x()) + "," + text(aa.axis().y()) + "," + text(aa.axis().z()) + "]"},
+       {"axis",
+        "[" + text(aa.axis().x()) + "," + text(aa.axis().y()) + "," + text(aa.axis().z()) + "]"},
        {"angle", text(aa.angle())}},
       {{"rotation", "quaternion"},
        {"quaternion", "[" + text(2 * q.w()) + "," + text(2 * q.x()) + "," + text(2 * q.y()) + "," +
@@ -139,13 +140,14 @@ TEST(RevoluteJointBlock, PortsFollowTheActuation) {
 }
 
 TEST(RevoluteJointBlock, RefusesAZeroAxisAndEmptyLimits) {
-  EXPECT_NE(std::string(CatchBlockError([] { MakeBlock("RevoluteJoint", {{"axis", "[0,0,0]"}}); })
-                            .what())
+  EXPECT_NE(std::string(CatchBlockError([] {
+                          MakeBlock("RevoluteJoint", {{"axis", "[0,0,0]"}});
+                        }).what())
                 .find("non-zero direction"),
             std::string::npos);
   EXPECT_NE(std::string(CatchBlockError([] {
-              MakeBlock("RevoluteJoint", {{"lower", "1"}, {"upper", "0.5"}});
-            }).what())
+                          MakeBlock("RevoluteJoint", {{"lower", "1"}, {"upper", "0.5"}});
+                        }).what())
                 .find("lower < upper"),
             std::string::npos);
   auto j = MakeBlock("RevoluteJoint", {{"axis", "[0, 3, 4]"}});

@@ -37,7 +37,8 @@ TEST(Armature, AddsToTheMassMatrixDiagonalInEveryAlgorithm) {
     const Eigen::VectorXd a = Eigen::VectorXd::NullaryExpr(6, [&] { return 5 * u(rng); });
     const Eigen::MatrixXd M0 = Crba(bare, &d0, q);
     const Eigen::MatrixXd M = Crba(tree, &d, q);
-    EXPECT_LT((M - M0 - Eigen::MatrixXd(tree.armature().asDiagonal())).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((M - M0 - Eigen::MatrixXd(tree.armature().asDiagonal())).cwiseAbs().maxCoeff(),
+              1e-12);
     // RNEA = M a + c + g with the armature's torque.
     const Eigen::VectorXd tau = Rnea(tree, &d, q, v, a);
     const Eigen::VectorXd nle = NonlinearEffects(tree, &d, q, v);

@@ -1,0 +1,29 @@
+#pragma once
+
+// Solid: a rigid body's mass, inertia and shape at a frame.
+
+#include <Eigen/Core>
+#include <string>
+
+#include "blocks/multibody/frame_element.h"
+#include "blocks/multibody/solid_geometry.h"
+#include "blocks/multibody/spatial.h"
+
+namespace twinblocks::multibody {
+
+/// A rigid body's mass and shape, attached at its reference frame R.
+class SolidElement final : public FrameElement {
+ public:
+  explicit SolidElement(const blocks::Params& p);
+  ShapeKind shape = ShapeKind::kNone;
+  SpatialInertia inertia;                          ///< about R's origin, in R
+  double radius = 0.0;                             ///< m (sphere, cylinder, capsule)
+  double length = 0.0;                             ///< m (cylinder, capsule)
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();  ///< m (box)
+  std::string file;                                ///< mesh file, resolved
+  Eigen::Vector3d color = Eigen::Vector3d(0.7, 0.7, 0.7);
+};
+
+blocks::BlockType SolidType();
+
+}  // namespace twinblocks::multibody
