@@ -1,5 +1,6 @@
 #include "blocks/block_registry.h"
 #include "blocks/discrete/register_discrete_blocks.h"
+#include "blocks/drivetrain/register_drivetrain_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
@@ -17,6 +18,7 @@ const BlockRegistry& Catalog() {
     RegisterLogicBlocks(r);
     RegisterRoutingBlocks(r);
     RegisterMultibodyBlocks(r);
+    RegisterDrivetrainBlocks(r);
     RegisterRoboticsBlocks(r);
     return r;
   }();

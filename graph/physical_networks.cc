@@ -64,7 +64,7 @@ void Compiler::ReducePhysicalNetworks() {
     e.name = fb.path;
     for (int i = 0; i < fb.block->num_physical_ports(); ++i) {
       const blocks::Block::PhysicalPort& port = fb.block->physical_port(i);
-      if (port.domain != "frame") {
+      if (port.domain != "frame" && port.domain != "rotational") {
         FailBlock(fb, "physical port '" + port.name + "' of domain '" + port.domain +
                           "' has no network solver yet");
       }
@@ -146,9 +146,9 @@ void Compiler::ReducePhysicalNetworks() {
     if (flat_[f].type->name == "World") world = &flat_[f];
   }
   FlatBlock mech;
-  mech.path = (world ? world->path : std::string("world")) + ":mechanism";
+  mech.path = (world ? world->path : flat_[element_flat.front()].path) + ":mechanism";
   mech.type = &MechanismBlockType();
-  mech.where = world ? world->where : SourceLocation{model_.file, 0};
+  mech.where = world ? world->where : flat_[element_flat.front()].where;
   std::vector<std::pair<int, std::string>> origin;
   for (const multibody::MechanismPort& p : model.inputs) {
     origin.emplace_back(element_flat[p.element],

@@ -125,12 +125,9 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     filter_tc = p.Scalar("filter_tc");
     cut = p.Bool("cut");
     const bool revolute = kind == JointKind::kRevolute;
-    if (actuation == Actuation::kPort) {
-      throw BlockError(
-          "actuation 'port' (a rotational shaft) is not available yet: the "
-          "drivetrain domain comes with the drivetrain blocks; use torque or motion",
-          "actuation");
-    }
+    // actuation=port: the joint's relative motion is a rotational node that gears, friction
+    // and torque sources act on (spec/blocks.md, Drivetrain).
+    if (actuation == Actuation::kPort) shaft_port = DeclarePhysicalPort("shaft", "rotational");
     if (actuation == Actuation::kTorque) {
       in_actuation = DeclareInput(revolute ? "tau" : "f", 1, blocks::FeedthroughToStage(1));
     }

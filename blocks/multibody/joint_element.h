@@ -36,6 +36,7 @@ class JointElement final : public FrameElement {
 
   /// Signal ports, -1 where the joint has none.
   int in_actuation = -1;  ///< tau / f, or motion
+  int shaft_port = -1;    ///< physical port index of `shaft` (actuation=port)
   int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
   int out_quaternion = -1, out_w = -1, out_position = -1, out_v = -1;
 

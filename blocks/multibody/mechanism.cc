@@ -13,20 +13,25 @@ using blocks::BlockError;
 using blocks::Context;
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
-  explicit Workspace(const KinematicTree& tree)
+  Workspace(const KinematicTree& tree, int num_clusters)
       : data(tree),
         q(tree.nq()),
         v(tree.nv()),
         u(tree.nv()),
         passive(tree.nv()),
         qdot(tree.nq()),
-        f_ext(tree.num_bodies(), Vector6d::Zero()) {}
+        f_ext(tree.num_bodies(), Vector6d::Zero()),
+        cluster_angle(num_clusters),
+        cluster_speed(num_clusters),
+        cluster_force(num_clusters) {}
   KinematicTreeData data;
   Eigen::VectorXd q, v;
   Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
   Eigen::VectorXd passive;  ///< spring, damper and stop forces per coordinate
   Eigen::VectorXd qdot;
   std::vector<Vector6d> f_ext;
+  /// Per drivetrain cluster: its coordinate (rad), rate (rad/s) and generalized force (N m).
+  Eigen::VectorXd cluster_angle, cluster_speed, cluster_force;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
 };
@@ -97,6 +102,18 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
                        {}, m_.inputs[j.in_actuation].name);
     }
   }
+  // A drivetrain cluster of its own (not on a joint) has an angle and a speed.
+  cluster_x_.assign(m_.drivetrain.clusters.size(), -1);
+  cluster_joint_.assign(m_.drivetrain.clusters.size(), -1);
+  for (size_t j = 0; j < m_.joints.size(); ++j) {
+    if (m_.joint_cluster[j] >= 0) cluster_joint_[m_.joint_cluster[j]] = static_cast<int>(j);
+  }
+  for (size_t c = 0; c < cluster_x_.size(); ++c) {
+    if (cluster_joint_[c] < 0) {
+      cluster_x_[c] = nx;
+      nx += 2;
+    }
+  }
   DeclareContinuousStates(nx);
 }
 
@@ -117,11 +134,17 @@ std::string Mechanism::DescribeContinuousState(int i) const {
       return "motion filter of joint '" + j.name + "'";
     }
   }
+  for (size_t c = 0; c < cluster_x_.size(); ++c) {
+    if (cluster_x_[c] >= 0 && (i == cluster_x_[c] || i == cluster_x_[c] + 1)) {
+      return std::string(i == cluster_x_[c] ? "angle" : "speed") + " of drivetrain shaft " +
+             std::to_string(c);
+    }
+  }
   return {};
 }
 
 std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
-  return std::make_unique<Workspace>(*m_.tree);
+  return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()));
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -137,6 +160,12 @@ void Mechanism::DoInitialize(Context& c) const {
     // The filter starts at rest at the joint's q0: set q0 to where the motion starts.
     xs[filter_x_[n]] = m_.joints[n].q0[0];
     xs[filter_x_[n] + 1] = 0.0;
+  }
+  // Shafts of their own start at rest at angle 0.
+  for (int x0 : cluster_x_) {
+    if (x0 < 0) continue;
+    xs[x0] = 0.0;
+    xs[x0 + 1] = 0.0;
   }
 }
 
@@ -160,8 +189,45 @@ void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
       ws.v[j.v_index] = motion[1];
     }
   }
+  // Drivetrain clusters: a joint's coordinate, or their own states.
+  for (size_t c = 0; c < cluster_x_.size(); ++c) {
+    if (cluster_joint_[c] >= 0) {
+      const MechanismJoint& j = m_.joints[cluster_joint_[c]];
+      ws.cluster_angle[c] = ws.q[j.q_index];
+      ws.cluster_speed[c] = ws.v[j.v_index];
+    } else {
+      ws.cluster_angle[c] = xs[cluster_x_[c]];
+      ws.cluster_speed[c] = xs[cluster_x_[c] + 1];
+    }
+  }
   ws.kinematics_valid = false;
   ws.dynamics_valid = false;
+}
+
+void Mechanism::NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
+                           const drivetrain::NodeCoordinate& C, double* phi, double* w) const {
+  auto angle = [&ws](const drivetrain::NodeCoordinate& n) {
+    return n.cluster < 0 ? 0.0 : n.k * ws.cluster_angle[n.cluster];
+  };
+  auto speed = [&ws](const drivetrain::NodeCoordinate& n) {
+    return n.cluster < 0 ? 0.0 : n.k * ws.cluster_speed[n.cluster];
+  };
+  *phi = angle(R) - angle(C);
+  *w = speed(R) - speed(C);
+}
+
+void Mechanism::DrivetrainForces(const Context& c, Workspace& ws) const {
+  ws.cluster_force.setZero();
+  for (size_t i = 0; i < m_.drivetrain.forces.size(); ++i) {
+    const drivetrain::RotationalForce& f = m_.drivetrain.forces[i];
+    double phi, w;
+    NodeMotion(ws, f.R, f.C, &phi, &w);
+    const double input = m_.force_input[i] >= 0 ? in(c, m_.force_input[i])[0] : 0.0;
+    const double T = drivetrain::RotationalForceTorque(f, phi, w, input);
+    // Virtual work: T on R, -T on C, each turning at k times its cluster's coordinate.
+    if (f.R.cluster >= 0) ws.cluster_force[f.R.cluster] += f.R.k * T;
+    if (f.C.cluster >= 0) ws.cluster_force[f.C.cluster] -= f.C.k * T;
+  }
 }
 
 void Mechanism::EnsureKinematics(Workspace& ws) const {
@@ -248,6 +314,13 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     for (int k = 0; k < j.nv; ++k) ws.u[j.v_index + k] = ws.passive[j.v_index + k];
     if (j.actuation == Actuation::kTorque) ws.u[j.v_index] += in(c, j.in_actuation)[0];
   }
+  if (!m_.drivetrain.clusters.empty()) {
+    DrivetrainForces(c, ws);
+    for (size_t n = 0; n < m_.joints.size(); ++n) {
+      const int cluster = m_.joint_cluster[n];
+      if (cluster >= 0) ws.u[m_.joints[n].v_index] += ws.cluster_force[cluster];
+    }
+  }
 
   const std::vector<Vector6d>* f_ext = nullptr;
   if (has_external_forces_) {
@@ -320,6 +393,10 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
         break;
     }
   }
+  for (size_t i = 0; i < m_.drivetrain.sensors.size(); ++i) {
+    const drivetrain::RotationalSensor& sensor = m_.drivetrain.sensors[i];
+    NodeMotion(ws, sensor.R, sensor.C, out(c, m_.sensor_phi[i]), out(c, m_.sensor_w[i]));
+  }
   if (!needs_kinematics_) return;
   EnsureKinematics(ws);
   for (const MechanismSensor& s : m_.sensors) {
@@ -364,6 +441,10 @@ void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {
     if (j.out_torque >= 0) {
       double actuator = 0.0;
       if (j.actuation == Actuation::kTorque) actuator = ws.u[j.v_index] - ws.passive[j.v_index];
+      // Through a shaft: what the drivetrain delivers to the joint.
+      if (j.actuation == Actuation::kPort) {
+        actuator = ws.cluster_force[m_.joint_cluster[&j - m_.joints.data()]];
+      }
       // The actuator supplies what the motion needs beyond the joint's own springs and stops.
       if (j.prescribed) actuator = data.tau[j.v_index] - ws.passive[j.v_index];
       out(c, j.out_torque)[0] = actuator;
@@ -413,6 +494,11 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
     const MechanismJoint& j = m_.joints[n];
     dx[filter_x_[n]] = ws.v[j.v_index];
     dx[filter_x_[n] + 1] = ws.u[j.v_index];
+  }
+  for (size_t cl = 0; cl < cluster_x_.size(); ++cl) {
+    if (cluster_x_[cl] < 0) continue;
+    dx[cluster_x_[cl]] = ws.cluster_speed[cl];
+    dx[cluster_x_[cl] + 1] = ws.cluster_force[cl] / m_.drivetrain.clusters[cl].inertia;
   }
 }
 

@@ -59,14 +59,21 @@ class Mechanism final : public blocks::Block {
     double speed = 0.0;
   };
   LineOfAction InternalForceLine(const Workspace& ws, const MechanismInternalForce& f) const;
+  /// Angle and speed of R relative to C in a drivetrain.
+  void NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
+                  const drivetrain::NodeCoordinate& C, double* phi, double* w) const;
+  /// Generalized forces of the drivetrain's elements on its clusters (ws.cluster_force).
+  void DrivetrainForces(const blocks::Context& c, Workspace& ws) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
   void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
 
   MechanismModel m_;
-  std::vector<int> x_of_q_;        ///< per tree q coordinate: its state, -1 when prescribed
-  std::vector<int> x_of_v_;        ///< per tree v coordinate: its state, -1 when prescribed
-  std::vector<int> filter_x_;      ///< per joint: first of its two filter states, -1 if none
-  bool needs_kinematics_ = false;  ///< sensors or forces need world poses
+  std::vector<int> x_of_q_;         ///< per tree q coordinate: its state, -1 when prescribed
+  std::vector<int> x_of_v_;         ///< per tree v coordinate: its state, -1 when prescribed
+  std::vector<int> filter_x_;       ///< per joint: first of its two filter states, -1 if none
+  std::vector<int> cluster_x_;      ///< per drivetrain cluster: its angle state, -1 on a joint
+  std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
+  bool needs_kinematics_ = false;   ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };
 

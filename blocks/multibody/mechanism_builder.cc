@@ -40,10 +40,13 @@ class FrameTreeBuilder {
     Pose X_PJ;  ///< joint frame in the parent body
   };
 
+  /// @param armature  per element: the drive inertia reflected onto its joint (or empty).
   FrameTreeBuilder(const std::vector<NetworkElement>& elements, int num_nodes,
-                   const std::vector<unsigned char>& subset)
+                   const std::vector<unsigned char>& subset,
+                   const std::vector<double>& armature = {})
       : elements_(elements),
         subset_(subset),
+        armature_(armature),
         uf_(num_nodes),
         rigid_(num_nodes),
         node_pose_(num_nodes),
@@ -63,7 +66,10 @@ class FrameTreeBuilder {
     // Whatever was not reached hangs in the air: name it.
     for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
       if (!subset_[e]) continue;
-      for (int n : elements_[e].nodes) {
+      const blocks::Block& b = *elements_[e].block;
+      for (int p = 0; p < b.num_physical_ports(); ++p) {
+        if (b.physical_port(p).domain != "frame") continue;
+        const int n = elements_[e].nodes[p];
         if (!visited_cluster[uf_.Find(n)]) {
           throw NetworkError(e, Quote(elements_[e].name) +
                                     " is not connected to World through joints and rigid "
@@ -72,6 +78,11 @@ class FrameTreeBuilder {
       }
     }
     tree_ = std::make_shared<KinematicTree>(bodies_, gravity);
+  }
+
+  /// A network with no frames (a drivetrain on its own): no bodies.
+  void BuildEmpty() {
+    tree_ = std::make_shared<KinematicTree>(std::vector<BodySpec>{}, Eigen::Vector3d::Zero());
   }
 
   const std::shared_ptr<const KinematicTree>& tree() const { return tree_; }
@@ -225,9 +236,11 @@ class FrameTreeBuilder {
     switch (j.kind) {
       case JointKind::kRevolute:
         rec.first_body = rec.body = add(Joint::Revolute(sign * j.axis), X_PJ, inertia, name);
+        if (!armature_.empty()) bodies_.back().armature = armature_[e];
         break;
       case JointKind::kPrismatic:
         rec.first_body = rec.body = add(Joint::Prismatic(sign * j.axis), X_PJ, inertia, name);
+        if (!armature_.empty()) bodies_.back().armature = armature_[e];
         break;
       case JointKind::kSpherical:
         rec.first_body = rec.body = add(Joint::Spherical(), X_PJ, inertia, name);
@@ -255,6 +268,7 @@ class FrameTreeBuilder {
 
   const std::vector<NetworkElement>& elements_;
   const std::vector<unsigned char>& subset_;
+  std::vector<double> armature_;
   UnionFind uf_;
   std::vector<std::vector<RigidEdge>> rigid_;
   std::vector<Pose> node_pose_;
@@ -335,16 +349,48 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   m.name = name;
   if (elements.empty()) return m;
   const std::vector<unsigned char> all(elements.size(), 1);
-  const int world = FindWorld(elements, all);
-  if (world < 0) {
-    throw NetworkError(0,
-                       "the model has frame blocks but no World block; add one and connect "
-                       "the mechanism's base to its W port");
-  }
   CheckPortsConnected(elements, num_nodes);
-  const auto* w = static_cast<const WorldElement*>(elements[world].block);
-  FrameTreeBuilder builder(elements, num_nodes, all);
-  builder.Build(elements[world].nodes[0], w->gravity);
+
+  // Rotational networks first: the drive inertia they reflect onto a joint is part of its
+  // body's dynamics (armature).
+  std::vector<drivetrain::RotationalNetworkElement> rotational;
+  std::vector<drivetrain::Shaft> shafts;
+  bool has_frames = false;
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    const blocks::Block& b = *elements[e].block;
+    if (const auto* j = dynamic_cast<const JointElement*>(&b); j != nullptr && j->shaft_port >= 0) {
+      shafts.push_back({elements[e].nodes[j->shaft_port], e, e});
+    }
+    bool frame = false, rot = false;
+    for (int p = 0; p < b.num_physical_ports(); ++p) {
+      (b.physical_port(p).domain == "frame" ? frame : rot) = true;
+    }
+    has_frames = has_frames || frame;
+    if (rot && !frame) rotational.push_back({&b, elements[e].name, elements[e].nodes, e});
+  }
+  try {
+    m.drivetrain = drivetrain::BuildDrivetrain(rotational, shafts, num_nodes);
+  } catch (const drivetrain::RotationalNetworkError& err) {
+    throw NetworkError(err.element(), err.what());
+  }
+  std::vector<double> armature(elements.size(), 0.0);
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    armature[shafts[s].element] = m.drivetrain.clusters[m.drivetrain.shaft_cluster[s]].inertia;
+  }
+
+  FrameTreeBuilder builder(elements, num_nodes, all, armature);
+  if (has_frames) {
+    const int world = FindWorld(elements, all);
+    if (world < 0) {
+      throw NetworkError(0,
+                         "the model has frame blocks but no World block; add one and connect "
+                         "the mechanism's base to its W port");
+    }
+    const auto* w = static_cast<const WorldElement*>(elements[world].block);
+    builder.Build(elements[world].nodes[0], w->gravity);
+  } else {
+    builder.BuildEmpty();
+  }
   m.tree = builder.tree();
   const KinematicTree& tree = *m.tree;
 
@@ -441,6 +487,26 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
                                    f->length0, in(e, f->in_f), out(e, f->out_distance),
                                    out(e, f->out_speed)});
     }
+  }
+
+  // The drivetrain's clusters on joints ride on their velocity coordinates; its sources and
+  // sensors are signal ports of the mechanism like any element's.
+  m.cluster_v_index.assign(m.drivetrain.clusters.size(), -1);
+  m.joint_cluster.assign(m.joints.size(), -1);
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    const int cluster = m.drivetrain.shaft_cluster[s];
+    for (size_t j = 0; j < builder.joints().size(); ++j) {
+      if (builder.joints()[j].element != shafts[s].element) continue;
+      m.cluster_v_index[cluster] = m.joints[j].v_index;
+      m.joint_cluster[j] = cluster;
+    }
+  }
+  for (const drivetrain::RotationalForce& f : m.drivetrain.forces) {
+    m.force_input.push_back(f.element_port >= 0 ? input_base[f.element] + f.element_port : -1);
+  }
+  for (const drivetrain::RotationalSensor& sensor : m.drivetrain.sensors) {
+    m.sensor_phi.push_back(output_base[sensor.element] + sensor.out_phi);
+    m.sensor_w.push_back(output_base[sensor.element] + sensor.out_w);
   }
 
   try {

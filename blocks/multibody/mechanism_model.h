@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks/drivetrain/rotational_network.h"
 #include "blocks/multibody/frame_elements.h"
 #include "blocks/multibody/kinematic_tree.h"
 #include "blocks/multibody/spatial.h"
@@ -96,6 +97,13 @@ struct MechanismModel {
   std::vector<MechanismPort> inputs, outputs;
   std::vector<unsigned char> prescribed;  ///< per tree body
   Eigen::VectorXd q0, v0;                 ///< the tree's initial coordinates
+
+  /// The rotational networks on the joints' shafts and of their own (empty without any).
+  drivetrain::DrivetrainModel drivetrain;
+  std::vector<int> cluster_v_index;       ///< per drivetrain cluster: its joint's v index, or -1
+  std::vector<int> force_input;           ///< per drivetrain force: Mechanism input, or -1
+  std::vector<int> sensor_phi, sensor_w;  ///< per drivetrain sensor: Mechanism outputs
+  std::vector<int> joint_cluster;         ///< per joint: the cluster on its shaft, or -1
 };
 
 }  // namespace twinblocks::multibody

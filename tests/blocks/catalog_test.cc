@@ -120,6 +120,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"Expression", {{"expr", "u1"}}},
       {"Selector", {{"indices", "[0]"}}},
       {"Solid", {{"radius", "0.05"}}},
+      {"Inertia", {{"J", "0.01"}}},
       {"Trajectory", {{"qr", "1"}}},
       {"InverseKinematics", {{"dh", kArmDh}}},
       {"ForwardKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},

@@ -1,0 +1,172 @@
+#include "blocks/drivetrain/rotational_network.h"
+
+#include <cmath>
+#include <map>
+
+#include "blocks/drivetrain/rotational_elements.h"
+#include "blocks/union_find.h"
+
+namespace twinblocks::drivetrain {
+
+namespace {
+
+struct GearEdge {
+  int to;
+  double k_ratio;  ///< k_to = k_ratio * k_from
+  int element;
+};
+
+}  // namespace
+
+DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& elements,
+                                const std::vector<Shaft>& shafts, int num_nodes) {
+  DrivetrainModel model;
+  // Gear trains: nodes joined by gears turn together at fixed ratios.
+  blocks::UnionFind trains(num_nodes);
+  std::vector<std::vector<GearEdge>> gears(num_nodes);
+  std::vector<int> reference_of(num_nodes, -1);  // a RotationalReference's element on the node
+  for (const RotationalNetworkElement& e : elements) {
+    if (const auto* g = dynamic_cast<const SimpleGearElement*>(e.block)) {
+      // w_B = ratio w_F.
+      gears[e.nodes[1]].push_back({e.nodes[0], g->ratio, e.element});
+      gears[e.nodes[0]].push_back({e.nodes[1], 1.0 / g->ratio, e.element});
+      trains.Join(e.nodes[0], e.nodes[1]);
+    } else if (dynamic_cast<const RotationalReferenceElement*>(e.block) != nullptr) {
+      reference_of[e.nodes[0]] = e.element;
+    }
+  }
+  std::vector<int> used_nodes;
+  for (const RotationalNetworkElement& e : elements) {
+    for (int n : e.nodes) used_nodes.push_back(n);
+  }
+  for (const Shaft& s : shafts) used_nodes.push_back(s.node);
+
+  // Each train's coordinate: a joint's (k = 1 at its shaft), fixed (a reference), or its own.
+  std::vector<NodeCoordinate> coordinate(num_nodes);
+  std::vector<unsigned char> assigned(num_nodes, 0);
+  std::map<int, int> cluster_of_train;
+  auto walk = [&](int start, int cluster, double k0) {
+    std::vector<int> queue{start};
+    coordinate[start] = {cluster, k0};
+    assigned[start] = 1;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      const int n = queue[i];
+      for (const GearEdge& g : gears[n]) {
+        const double k = coordinate[n].k * g.k_ratio;
+        if (assigned[g.to]) {
+          if (std::abs(coordinate[g.to].k - k) > 1e-12 * std::max(1.0, std::abs(k))) {
+            throw RotationalNetworkError(
+                g.element,
+                "this gear forces a speed ratio that contradicts another gear path "
+                "between the same shafts (" +
+                    std::to_string(coordinate[g.to].k) + " against " + std::to_string(k) + ")");
+          }
+          continue;
+        }
+        coordinate[g.to] = {cluster, k};
+        assigned[g.to] = 1;
+        queue.push_back(g.to);
+      }
+    }
+  };
+  model.shaft_cluster.assign(shafts.size(), -1);
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    const int train = trains.Find(shafts[s].node);
+    if (cluster_of_train.count(train)) {
+      const int other = model.clusters[cluster_of_train[train]].joint;
+      throw RotationalNetworkError(shafts[s].element,
+                                   "its shaft is geared rigidly to the shaft of another joint (#" +
+                                       std::to_string(other) +
+                                       "): coupled joints are a closed loop, not supported yet");
+    }
+    const int cluster = static_cast<int>(model.clusters.size());
+    model.clusters.push_back({shafts[s].joint, 0.0});
+    cluster_of_train[train] = cluster;
+    model.shaft_cluster[s] = cluster;
+    walk(shafts[s].node, cluster, 1.0);
+  }
+  for (int n : used_nodes) {
+    if (assigned[n]) continue;
+    const int train = trains.Find(n);
+    // A train with a reference is fixed: every node at k = 0.
+    int reference = -1;
+    for (int m : used_nodes) {
+      if (trains.Find(m) == train && reference_of[m] >= 0) reference = reference_of[m];
+    }
+    if (reference >= 0) {
+      walk(n, -1, 0.0);
+      continue;
+    }
+    const int cluster = static_cast<int>(model.clusters.size());
+    model.clusters.push_back({-1, 0.0});
+    cluster_of_train[train] = cluster;
+    walk(n, cluster, 1.0);
+  }
+  // A joint's train must not also hold a reference: that would lock the joint.
+  for (size_t s = 0; s < shafts.size(); ++s) {
+    for (int n : used_nodes) {
+      if (trains.Find(n) == trains.Find(shafts[s].node) && reference_of[n] >= 0) {
+        throw RotationalNetworkError(shafts[s].element,
+                                     "its shaft is geared rigidly to a RotationalReference, "
+                                     "which would lock the joint; connect the reference to a "
+                                     "motor's or friction's C port instead");
+      }
+    }
+  }
+
+  for (const RotationalNetworkElement& e : elements) {
+    const blocks::Block* b = e.block;
+    if (const auto* in = dynamic_cast<const InertiaElement*>(b)) {
+      const NodeCoordinate& c = coordinate[e.nodes[0]];
+      if (c.cluster >= 0) model.clusters[c.cluster].inertia += in->J * c.k * c.k;
+    } else if (const auto* f = dynamic_cast<const RotationalFrictionElement*>(b)) {
+      RotationalForce force;
+      force.kind = RotationalForceKind::kFriction;
+      force.R = coordinate[e.nodes[0]];
+      force.C = coordinate[e.nodes[1]];
+      force.friction = f->friction;
+      force.element = e.element;
+      model.forces.push_back(force);
+    } else if (const auto* sd = dynamic_cast<const RotationalSpringDamperElement*>(b)) {
+      RotationalForce force;
+      force.kind = RotationalForceKind::kSpringDamper;
+      force.R = coordinate[e.nodes[0]];
+      force.C = coordinate[e.nodes[1]];
+      force.k = sd->k;
+      force.c = sd->c;
+      force.element = e.element;
+      model.forces.push_back(force);
+    } else if (const auto* ts = dynamic_cast<const TorqueSourceElement*>(b)) {
+      RotationalForce force;
+      force.kind = RotationalForceKind::kTorqueSource;
+      force.R = coordinate[e.nodes[0]];
+      force.C = coordinate[e.nodes[1]];
+      force.element = e.element;
+      force.element_port = ts->in_tau;
+      model.forces.push_back(force);
+    } else if (const auto* ms = dynamic_cast<const MotionSensorElement*>(b)) {
+      model.sensors.push_back(
+          {coordinate[e.nodes[0]], coordinate[e.nodes[1]], e.element, ms->out_phi, ms->out_w});
+    } else if (dynamic_cast<const DCMotorElement*>(b) != nullptr ||
+               dynamic_cast<const PmsmElement*>(b) != nullptr) {
+      throw RotationalNetworkError(e.element, "motors do not run in rotational networks yet");
+    }
+  }
+  for (size_t c = 0; c < model.clusters.size(); ++c) {
+    if (model.clusters[c].joint < 0 && !(model.clusters[c].inertia > 0.0)) {
+      int culprit = elements.empty() ? -1 : elements[0].element;
+      for (const RotationalNetworkElement& e : elements) {
+        for (int n : e.nodes) {
+          if (coordinate[n].cluster == static_cast<int>(c)) culprit = e.element;
+        }
+      }
+      throw RotationalNetworkError(
+          culprit,
+          "a shaft that is neither on a joint nor fixed has no inertia: add an Inertia, "
+          "connect it to a joint's shaft, or to a RotationalReference");
+    }
+  }
+  return model;
+}
+
+}  // namespace twinblocks::drivetrain

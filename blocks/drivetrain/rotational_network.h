@@ -1,0 +1,105 @@
+#pragma once
+
+// Rotational networks reduced to generalized coordinates (DESIGN.md, "rotational networks"):
+// ideal gears merge the shafts they join into one coordinate, each node turning at k times
+// it; a cluster holding a joint's shaft rides on the joint's coordinate (k = 1 at the shaft),
+// one holding a RotationalReference is fixed, any other gets a coordinate of its own.
+// Inertias add J k^2 to their cluster's coordinate; the other elements add generalized
+// forces by virtual work, k_R T_R + k_C T_C.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "blocks/block.h"
+#include "blocks/drivetrain/friction_model.h"
+
+namespace twinblocks::drivetrain {
+
+/// One element of a rotational network as the builder sees it.
+struct RotationalNetworkElement {
+  const blocks::Block* block = nullptr;
+  std::string name;        ///< its path, for messages
+  std::vector<int> nodes;  ///< node of each rotational port, in the block's port order
+  int element = -1;        ///< the caller's index of the element, for errors
+};
+
+/// A joint shaft: the node a joint's `shaft` port is on, and which joint (caller's index).
+struct Shaft {
+  int node = -1;
+  int joint = -1;
+  int element = -1;  ///< caller's element index of the joint
+};
+
+/// A problem with the network; `element` is the caller's index of the element at fault.
+class RotationalNetworkError : public std::runtime_error {
+ public:
+  RotationalNetworkError(int element, const std::string& what)
+      : std::runtime_error(what), element_(element) {}
+  int element() const { return element_; }
+
+ private:
+  int element_;
+};
+
+/// Where a node's angle comes from: k times its cluster's coordinate.
+struct NodeCoordinate {
+  int cluster = -1;  ///< -1: fixed (angle 0)
+  double k = 0.0;
+};
+
+struct RotationalCluster {
+  int joint = -1;        ///< the joint whose coordinate it rides on, or -1 (own coordinate)
+  double inertia = 0.0;  ///< sum J k^2, kg m^2
+};
+
+enum class RotationalForceKind { kFriction, kSpringDamper, kTorqueSource };
+
+/// An element that acts between R and C (torque T on R, -T on C).
+struct RotationalForce {
+  RotationalForceKind kind = RotationalForceKind::kFriction;
+  NodeCoordinate R, C;
+  FrictionParameters friction;
+  double k = 0.0, c = 0.0;  ///< spring-damper
+  int element = -1;         ///< caller's index
+  int element_port = -1;    ///< the torque source's input, in the element's inputs
+};
+
+struct RotationalSensor {
+  NodeCoordinate R, C;
+  int element = -1;
+  int out_phi = -1, out_w = -1;  ///< in the element's outputs
+};
+
+struct DrivetrainModel {
+  std::vector<RotationalCluster> clusters;
+  std::vector<RotationalForce> forces;
+  std::vector<RotationalSensor> sensors;
+  /// Per shaft given to the builder: the cluster it drives.
+  std::vector<int> shaft_cluster;
+
+  bool empty() const { return clusters.empty() && forces.empty() && sensors.empty(); }
+};
+
+/// Reduces the rotational elements and joint shafts of a model. A cluster of its own must
+/// have inertia.
+/// @throws RotationalNetworkError naming the element at fault: contradictory gear ratios, two
+///         joints geared together, a joint held by a reference, a free shaft with no inertia.
+DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& elements,
+                                const std::vector<Shaft>& shafts, int num_nodes);
+
+/// Torque T that the element puts on R (C takes -T) at relative angle phi and speed w of R
+/// against C; `input` is a torque source's input.
+inline double RotationalForceTorque(const RotationalForce& f, double phi, double w, double input) {
+  switch (f.kind) {
+    case RotationalForceKind::kFriction:
+      return -FrictionTorque(f.friction, w);
+    case RotationalForceKind::kSpringDamper:
+      return -(f.k * phi + f.c * w);
+    case RotationalForceKind::kTorqueSource:
+      return input;
+  }
+  return 0.0;
+}
+
+}  // namespace twinblocks::drivetrain
