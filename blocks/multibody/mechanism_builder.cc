@@ -315,7 +315,9 @@ void CheckPortsConnected(const std::vector<NetworkElement>& elements, int num_no
 
 /// The mechanism must be able to accelerate every free coordinate: the mass matrix restricted
 /// to them must be positive definite. A massless body at the end of a chain is the usual cause.
-void CheckMass(const MechanismModel& m) {
+/// @returns -1 when it can; else the index of a joint with no mass along its motion, or
+///          m.joints.size() when the fault is spread over several joints.
+int FindMasslessJoint(const MechanismModel& m) {
   const KinematicTree& tree = *m.tree;
   KinematicTreeData data(tree);
   const Eigen::MatrixXd& M = Crba(tree, &data, m.q0);
@@ -324,21 +326,23 @@ void CheckMass(const MechanismModel& m) {
     if (j.prescribed) continue;
     for (int k = 0; k < j.nv; ++k) free.push_back(j.v_index + k);
   }
-  if (free.empty()) return;
+  if (free.empty()) return -1;
   Eigen::MatrixXd Mf(free.size(), free.size());
   for (size_t a = 0; a < free.size(); ++a) {
     for (size_t b = 0; b < free.size(); ++b) Mf(a, b) = M(free[a], free[b]);
   }
   const double scale = std::max(1.0, Mf.diagonal().cwiseAbs().maxCoeff());
-  for (const MechanismJoint& j : m.joints) {
+  for (size_t n = 0; n < m.joints.size(); ++n) {
+    const MechanismJoint& j = m.joints[n];
     if (j.prescribed) continue;
     for (int k = 0; k < j.nv; ++k) {
-      if (!(M(j.v_index + k, j.v_index + k) > 1e-12 * scale)) {
-        throw std::runtime_error(j.name);
-      }
+      if (!(M(j.v_index + k, j.v_index + k) > 1e-12 * scale)) return static_cast<int>(n);
     }
   }
-  if (Eigen::LLT<Eigen::MatrixXd>(Mf).info() != Eigen::Success) throw std::runtime_error("");
+  if (Eigen::LLT<Eigen::MatrixXd>(Mf).info() != Eigen::Success) {
+    return static_cast<int>(m.joints.size());
+  }
+  return -1;
 }
 
 }  // namespace
@@ -509,19 +513,14 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     m.sensor_w.push_back(output_base[sensor.element] + sensor.out_w);
   }
 
-  try {
-    CheckMass(m);
-  } catch (const std::runtime_error& err) {
-    const std::string joint = err.what();
-    int culprit = 0;
-    for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
-      if (elements[e].name == joint) culprit = e;
-    }
-    throw NetworkError(culprit,
-                       (joint.empty() ? std::string("the mechanism")
-                                      : "the bodies moved by joint " + Quote(joint)) +
-                           " have no mass or inertia along its motion, so it cannot be "
-                           "accelerated: give the Solids beyond it mass, or prescribe its motion");
+  if (const int joint = FindMasslessJoint(m); joint >= 0) {
+    const bool one = joint < static_cast<int>(m.joints.size());
+    throw NetworkError(one ? builder.joints()[joint].element : 0,
+                       (one ? "the bodies moved by joint " + Quote(m.joints[joint].name) +
+                                  " have no mass or inertia along its motion"
+                            : std::string("the mechanism's mass matrix is singular")) +
+                           ", so it cannot be accelerated: give the Solids beyond it mass, or "
+                           "prescribe its motion");
   }
   return m;
 }
