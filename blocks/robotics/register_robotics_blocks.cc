@@ -1,5 +1,6 @@
 #include "blocks/robotics/register_robotics_blocks.h"
 
+#include "blocks/robotics/computed_torque.h"
 #include "blocks/robotics/forward_kinematics.h"
 #include "blocks/robotics/gravity_torque.h"
 #include "blocks/robotics/inverse_dynamics.h"
@@ -20,6 +21,7 @@ void RegisterRoboticsBlocks(BlockRegistry& r) {
   r.Add(MassMatrixType());
   r.Add(GravityTorqueType());
   r.Add(VelocityProductTorqueType());
+  r.Add(ComputedTorqueType());
 }
 
 }  // namespace twinblocks::blocks

@@ -4,7 +4,7 @@
 
 namespace twinblocks::blocks {
 
-/// Adds the robotics blocks (trajectories, kinematics, inverse dynamics) to `r`.
+/// Adds the robotics blocks (trajectories, kinematics, inverse dynamics, control) to `r`.
 void RegisterRoboticsBlocks(BlockRegistry& r);
 
 }  // namespace twinblocks::blocks
