@@ -308,12 +308,28 @@ int Compiler::ResolveEndpoint(const std::string& text, const SourceLocation& whe
       for (int i = 0; i < b.num_outputs(); ++i) {
         valid.push_back(b.output_port(i).name + " (output)");
       }
+      for (int i = 0; i < b.num_physical_ports(); ++i) {
+        valid.push_back(b.physical_port(i).name + " (" + b.physical_port(i).domain + ")");
+      }
     } else if (ln.flat >= 0) {
       valid.push_back(flat_[ln.flat].type->name == "Goto" ? "u (input)" : "y (output)");
     } else if (ln.instance_ports != nullptr) {
       for (const PortDecl& d : *ln.instance_ports) valid.push_back(d.name);
     }
     const std::string type = ln.flat >= 0 ? flat_[ln.flat].type->name : std::string();
+    // A port the type has under other parameters (a joint's shaft, tau or motion): say when.
+    if (ln.flat >= 0 && flat_[ln.flat].block) {
+      const blocks::BlockType& t = *flat_[ln.flat].type;
+      for (const auto* docs : {&t.inputs, &t.outputs, &t.physical_ports}) {
+        for (const blocks::PortDoc& d : *docs) {
+          if (d.name != port_name) continue;
+          throw ModelError(where, path, type,
+                           "no port '" + port_name + "' with these parameters (" + type +
+                               " has it as: " + d.doc +
+                               "); its ports are: " + (valid.empty() ? "none" : Join(valid)));
+        }
+      }
+    }
     throw ModelError(
         where, path, type,
         "no port '" + port_name + "'; its ports are: " + (valid.empty() ? "none" : Join(valid)));

@@ -13,7 +13,8 @@ void RegisterDrivetrainBlocks(BlockRegistry& r) {
   r.Add(RotationalSpringDamperType());
   r.Add(TorqueSourceType());
   r.Add(MotionSensorType());
-  // DCMotor and PMSM join when their electrical states run in the mechanism.
+  r.Add(DCMotorType());
+  r.Add(PmsmType());
 }
 
 }  // namespace twinblocks::blocks

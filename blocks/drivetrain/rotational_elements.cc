@@ -103,7 +103,8 @@ DCMotorElement::DCMotorElement(const Params& p)
       b(NonNegative(p, "b")) {
   RotationalPort("R");
   RotationalPort("C");
-  in_v = DeclareInput("v", 1, blocks::FeedthroughToStage(1));
+  // The voltage drives the current's rate only: no output of the mechanism needs it at once.
+  in_v = DeclareInput("v", 1, blocks::kNoFeedthrough);
   out_i = DeclareOutput("i", 1, 0);
   out_tau = DeclareOutput("tau", 1, 0);
   out_w = DeclareOutput("w", 1, 0);
@@ -124,11 +125,15 @@ PmsmElement::PmsmElement(const Params& p)
   if (pole_pairs < 1) throw BlockError("parameter 'p' (pole pairs) must be at least 1", "p");
   RotationalPort("R");
   RotationalPort("C");
+  // The command reaches the currents through their rates; only the applied voltage (with the
+  // dynamics, stage 1) depends on it at once, so a controller reading joint angles and speeds
+  // is no algebraic loop.
   in_command = foc ? DeclareInput("tau_ref", 1, blocks::FeedthroughToStage(1))
                    : DeclareInput("vdq", 2, blocks::FeedthroughToStage(1));
   out_idq = DeclareOutput("idq", 2, 0);
   out_tau = DeclareOutput("tau", 1, 0);
   out_w = DeclareOutput("w", 1, 0);
+  out_vdq = DeclareOutput("vdq", 2, 1);
 }
 
 BlockType RotationalReferenceType() {
@@ -256,7 +261,8 @@ BlockType PmsmType() {
   t.inputs = {{"tau_ref", "torque command, N m (mode foc)"}, {"vdq", "[vd, vq], V (mode voltage)"}};
   t.outputs = {{"idq", "[id, iq], A"},
                {"tau", "electromagnetic torque, N m"},
-               {"w", "rotor speed relative to C, rad/s"}};
+               {"w", "rotor speed relative to C, rad/s"},
+               {"vdq", "[vd, vq] the inverter applies, V, |vdq| <= Vdc/sqrt(3)"}};
   t.physical_ports = kRC;
   t.create = [](const Params& p) { return std::make_unique<PmsmElement>(p); };
   return t;

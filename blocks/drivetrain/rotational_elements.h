@@ -85,7 +85,7 @@ class PmsmElement final : public RotationalElement {
   double Rs = 0.0, Ld = 0.0, Lq = 0.0, psi = 0.0, J = 0.0, b = 0.0;
   double Vdc = 0.0, i_max = 0.0, bandwidth = 0.0;  ///< V, A, Hz of the current loops
   bool foc = true;
-  int in_command, out_idq, out_tau, out_w;
+  int in_command, out_idq, out_tau, out_w, out_vdq;
 };
 
 blocks::BlockType RotationalReferenceType();

@@ -16,6 +16,34 @@ struct GearEdge {
   int element;
 };
 
+/// A motor's rotor inertia rides on R's cluster, its viscous friction acts between R and C,
+/// and its case must be held: the stator of a motor is mounted on something that does not
+/// turn with the network (in a joint's network, the joint's base body).
+void AddMotor(const RotationalNetworkElement& e, const std::vector<NodeCoordinate>& coordinate,
+              RotationalMotor motor, double J, double b, DrivetrainModel& model) {
+  motor.name = e.name;
+  motor.element = e.element;
+  motor.R = coordinate[e.nodes[0]];
+  motor.C = coordinate[e.nodes[1]];
+  if (motor.C.cluster >= 0) {
+    throw RotationalNetworkError(
+        e.element,
+        "the motor has no reference: its case C is on a turning shaft; connect C to a "
+        "RotationalReference (the motor's mount)");
+  }
+  if (motor.R.cluster >= 0) model.clusters[motor.R.cluster].inertia += J * motor.R.k * motor.R.k;
+  if (b > 0.0) {
+    RotationalForce viscous;
+    viscous.kind = RotationalForceKind::kSpringDamper;
+    viscous.R = motor.R;
+    viscous.C = motor.C;
+    viscous.c = b;
+    viscous.element = e.element;
+    model.forces.push_back(viscous);
+  }
+  model.motors.push_back(std::move(motor));
+}
+
 }  // namespace
 
 DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& elements,
@@ -147,9 +175,26 @@ DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& ele
     } else if (const auto* ms = dynamic_cast<const MotionSensorElement*>(b)) {
       model.sensors.push_back(
           {coordinate[e.nodes[0]], coordinate[e.nodes[1]], e.element, ms->out_phi, ms->out_w});
-    } else if (dynamic_cast<const DCMotorElement*>(b) != nullptr ||
-               dynamic_cast<const PmsmElement*>(b) != nullptr) {
-      throw RotationalNetworkError(e.element, "motors do not run in rotational networks yet");
+    } else if (const auto* dc = dynamic_cast<const DCMotorElement*>(b)) {
+      RotationalMotor motor;
+      motor.kind = MotorKind::kDC;
+      motor.dc = {dc->R, dc->L, dc->Kt, dc->Ke, dc->J, dc->b};
+      motor.in_command = dc->in_v;
+      motor.out_current = dc->out_i;
+      motor.out_tau = dc->out_tau;
+      motor.out_w = dc->out_w;
+      AddMotor(e, coordinate, motor, dc->J, dc->b, model);
+    } else if (const auto* pm = dynamic_cast<const PmsmElement*>(b)) {
+      RotationalMotor motor;
+      motor.kind = pm->foc ? MotorKind::kPmsmFoc : MotorKind::kPmsmVoltage;
+      motor.pmsm = {pm->pole_pairs, pm->Rs, pm->Ld,  pm->Lq,    pm->psi,
+                    pm->J,          pm->b,  pm->Vdc, pm->i_max, pm->bandwidth};
+      motor.in_command = pm->in_command;
+      motor.out_current = pm->out_idq;
+      motor.out_tau = pm->out_tau;
+      motor.out_w = pm->out_w;
+      motor.out_vdq = pm->out_vdq;
+      AddMotor(e, coordinate, motor, pm->J, pm->b, model);
     }
   }
   for (size_t c = 0; c < model.clusters.size(); ++c) {

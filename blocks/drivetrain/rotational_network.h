@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/drivetrain/dc_motor_model.h"
 #include "blocks/drivetrain/friction_model.h"
+#include "blocks/drivetrain/pmsm_model.h"
 
 namespace twinblocks::drivetrain {
 
@@ -71,20 +73,46 @@ struct RotationalSensor {
   int out_phi = -1, out_w = -1;  ///< in the element's outputs
 };
 
+enum class MotorKind { kDC, kPmsmFoc, kPmsmVoltage };
+
+/// A motor between R (rotor) and C (case, on a fixed node): electrical states of its own,
+/// torque on R from its currents. Its rotor inertia is already in R's cluster and its viscous
+/// friction is one of the forces.
+struct RotationalMotor {
+  MotorKind kind = MotorKind::kDC;
+  std::string name;
+  NodeCoordinate R, C;
+  DCMotorParameters dc;
+  PmsmParameters pmsm;
+  int element = -1;
+  int in_command = -1;                             ///< v, tau_ref or vdq, in the element's inputs
+  int out_current = -1, out_tau = -1, out_w = -1;  ///< in the element's outputs
+  int out_vdq = -1;                                ///< a PMSM's applied voltage
+
+  /// DC: i. PMSM, foc: i_d, i_q, then the PI integrators z_d, z_q. PMSM, voltage: i_d, i_q.
+  int num_states() const {
+    return kind == MotorKind::kDC ? 1 : kind == MotorKind::kPmsmFoc ? 4 : 2;
+  }
+};
+
 struct DrivetrainModel {
   std::vector<RotationalCluster> clusters;
   std::vector<RotationalForce> forces;
   std::vector<RotationalSensor> sensors;
+  std::vector<RotationalMotor> motors;
   /// Per shaft given to the builder: the cluster it drives.
   std::vector<int> shaft_cluster;
 
-  bool empty() const { return clusters.empty() && forces.empty() && sensors.empty(); }
+  bool empty() const {
+    return clusters.empty() && forces.empty() && sensors.empty() && motors.empty();
+  }
 };
 
 /// Reduces the rotational elements and joint shafts of a model. A cluster of its own must
 /// have inertia.
 /// @throws RotationalNetworkError naming the element at fault: contradictory gear ratios, two
-///         joints geared together, a joint held by a reference, a free shaft with no inertia.
+///         joints geared together, a joint held by a reference, a free shaft with no inertia,
+///         a motor whose case is not held by a RotationalReference.
 DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& elements,
                                 const std::vector<Shaft>& shafts, int num_nodes);
 

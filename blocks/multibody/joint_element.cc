@@ -190,6 +190,8 @@ BlockType RevoluteJointType() {
               {"motion", "[q, qd, qdd] (3) or q (1), rad (actuation=motion)"}};
   t.outputs = OneDofOutputs(true);
   t.physical_ports = internal::BaseFollowerPorts();
+  t.physical_ports.push_back(
+      {"shaft", "rotational, with actuation=port only: the joint's coordinate, for drivetrains"});
   t.create = [](const Params& p) {
     return std::make_unique<JointElement>(JointKind::kRevolute, p);
   };
@@ -205,6 +207,8 @@ BlockType PrismaticJointType() {
               {"motion", "[q, qd, qdd] (3) or q (1), m (actuation=motion)"}};
   t.outputs = OneDofOutputs(false);
   t.physical_ports = internal::BaseFollowerPorts();
+  t.physical_ports.push_back(
+      {"shaft", "rotational, with actuation=port only: the joint's coordinate, for drivetrains"});
   t.create = [](const Params& p) {
     return std::make_unique<JointElement>(JointKind::kPrismatic, p);
   };

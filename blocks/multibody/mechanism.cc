@@ -114,6 +114,11 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
       nx += 2;
     }
   }
+  motor_x_.clear();
+  for (const drivetrain::RotationalMotor& motor : m_.drivetrain.motors) {
+    motor_x_.push_back(nx);
+    nx += motor.num_states();
+  }
   DeclareContinuousStates(nx);
 }
 
@@ -139,6 +144,16 @@ std::string Mechanism::DescribeContinuousState(int i) const {
       return std::string(i == cluster_x_[c] ? "angle" : "speed") + " of drivetrain shaft " +
              std::to_string(c);
     }
+  }
+  for (size_t k = 0; k < motor_x_.size(); ++k) {
+    const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
+    const int local = i - motor_x_[k];
+    if (local < 0 || local >= motor.num_states()) continue;
+    static constexpr const char* kPmsm[] = {"current i_d", "current i_q", "PI integrator of i_d",
+                                            "PI integrator of i_q"};
+    return std::string(motor.kind == drivetrain::MotorKind::kDC ? "armature current"
+                                                                : kPmsm[local]) +
+           " of motor '" + motor.name + "'";
   }
   return {};
 }
@@ -166,6 +181,10 @@ void Mechanism::DoInitialize(Context& c) const {
     if (x0 < 0) continue;
     xs[x0] = 0.0;
     xs[x0 + 1] = 0.0;
+  }
+  // Motors start de-energized, their controllers reset.
+  for (size_t k = 0; k < motor_x_.size(); ++k) {
+    std::fill_n(xs + motor_x_[k], m_.drivetrain.motors[k].num_states(), 0.0);
   }
 }
 
@@ -227,6 +246,61 @@ void Mechanism::DrivetrainForces(const Context& c, Workspace& ws) const {
     // Virtual work: T on R, -T on C, each turning at k times its cluster's coordinate.
     if (f.R.cluster >= 0) ws.cluster_force[f.R.cluster] += f.R.k * T;
     if (f.C.cluster >= 0) ws.cluster_force[f.C.cluster] -= f.C.k * T;
+  }
+  // A motor's case is fixed: its torque acts on the rotor's cluster alone.
+  for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
+    const drivetrain::NodeCoordinate& R = m_.drivetrain.motors[k].R;
+    if (R.cluster >= 0) ws.cluster_force[R.cluster] += R.k * MotorTorque(c, static_cast<int>(k));
+  }
+}
+
+double Mechanism::MotorTorque(const Context& c, int k) const {
+  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
+  const double* s = x(c) + motor_x_[k];
+  if (motor.kind == drivetrain::MotorKind::kDC) return drivetrain::Torque(motor.dc, s[0]);
+  return drivetrain::Torque(motor.pmsm, Eigen::Vector2d(s[0], s[1]));
+}
+
+Mechanism::MotorDrive Mechanism::PmsmDrive(const Context& c, const Workspace& ws, int k) const {
+  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
+  const double* s = x(c) + motor_x_[k];
+  const double* command = in(c, m_.motor_ports[k].command);
+  MotorDrive drive;
+  double phi;
+  NodeMotion(ws, motor.R, motor.C, &phi, &drive.w);
+  if (motor.kind == drivetrain::MotorKind::kPmsmFoc) {
+    const drivetrain::FocOutput foc = drivetrain::Foc(
+        motor.pmsm, command[0], Eigen::Vector2d(s[0], s[1]), drive.w, Eigen::Vector2d(s[2], s[3]));
+    drive.vdq = foc.vdq;
+    drive.integrator_rates = foc.integrator_rates;
+  } else {
+    // The averaged inverter cannot apply more than Vdc / sqrt(3): longer commands are scaled
+    // down along their own direction, as in foc mode.
+    drive.vdq = {command[0], command[1]};
+    const double v_max = drivetrain::MaxVoltage(motor.pmsm);
+    if (drive.vdq.norm() > v_max) drive.vdq *= v_max / drive.vdq.norm();
+  }
+  return drive;
+}
+
+void Mechanism::MotorDerivatives(Context& c, const Workspace& ws, int k) const {
+  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
+  const double* s = x(c) + motor_x_[k];
+  double* ds = xdot(c) + motor_x_[k];
+  if (motor.kind == drivetrain::MotorKind::kDC) {
+    double phi, w;
+    NodeMotion(ws, motor.R, motor.C, &phi, &w);
+    ds[0] = drivetrain::CurrentRate(motor.dc, s[0], in(c, m_.motor_ports[k].command)[0], w);
+    return;
+  }
+  const MotorDrive drive = PmsmDrive(c, ws, k);
+  const Eigen::Vector2d rates =
+      drivetrain::CurrentRates(motor.pmsm, Eigen::Vector2d(s[0], s[1]), drive.vdq, drive.w);
+  ds[0] = rates[0];
+  ds[1] = rates[1];
+  if (motor.kind == drivetrain::MotorKind::kPmsmFoc) {
+    ds[2] = drive.integrator_rates[0];
+    ds[3] = drive.integrator_rates[1];
   }
 }
 
@@ -397,6 +471,15 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     const drivetrain::RotationalSensor& sensor = m_.drivetrain.sensors[i];
     NodeMotion(ws, sensor.R, sensor.C, out(c, m_.sensor_phi[i]), out(c, m_.sensor_w[i]));
   }
+  for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
+    const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
+    const MechanismMotorPorts& ports = m_.motor_ports[k];
+    const double* s = x(c) + motor_x_[k];
+    std::copy_n(s, motor.kind == drivetrain::MotorKind::kDC ? 1 : 2, out(c, ports.current));
+    out(c, ports.tau)[0] = MotorTorque(c, static_cast<int>(k));
+    double phi;
+    NodeMotion(ws, motor.R, motor.C, &phi, out(c, ports.w));
+  }
   if (!needs_kinematics_) return;
   EnsureKinematics(ws);
   for (const MechanismSensor& s : m_.sensors) {
@@ -436,6 +519,11 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
 
 void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {
   const KinematicTreeData& data = ws.data;
+  for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
+    if (m_.motor_ports[k].vdq < 0) continue;
+    const Eigen::Vector2d vdq = PmsmDrive(c, ws, static_cast<int>(k)).vdq;
+    std::copy_n(vdq.data(), 2, out(c, m_.motor_ports[k].vdq));
+  }
   for (const MechanismJoint& j : m_.joints) {
     if (j.out_qdd >= 0) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
     if (j.out_torque >= 0) {
@@ -500,6 +588,7 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
     dx[cluster_x_[cl]] = ws.cluster_speed[cl];
     dx[cluster_x_[cl] + 1] = ws.cluster_force[cl] / m_.drivetrain.clusters[cl].inertia;
   }
+  for (size_t k = 0; k < motor_x_.size(); ++k) MotorDerivatives(c, ws, static_cast<int>(k));
 }
 
 }  // namespace twinblocks::multibody

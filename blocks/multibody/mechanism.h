@@ -12,8 +12,11 @@
 //
 // Continuous states: the positions and velocities of the joints that are not
 // motion-actuated (quaternions for spherical and free joints, normalized wherever they are
-// used), then two per motion input given as q alone (its filter).
+// used), then two per motion input given as q alone (its filter), two per drivetrain shaft of
+// its own (angle, speed), and each motor's electrical states (its currents, and the PI
+// integrators of a PMSM under field-oriented control).
 
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +67,17 @@ class Mechanism final : public blocks::Block {
                   const drivetrain::NodeCoordinate& C, double* phi, double* w) const;
   /// Generalized forces of the drivetrain's elements on its clusters (ws.cluster_force).
   void DrivetrainForces(const blocks::Context& c, Workspace& ws) const;
+  /// Electromagnetic torque of a motor from its electrical states, N m.
+  double MotorTorque(const blocks::Context& c, int motor) const;
+  /// What a PMSM's inverter applies now, its rotor speed, and its PI integrators' rates.
+  struct MotorDrive {
+    Eigen::Vector2d vdq = Eigen::Vector2d::Zero();
+    Eigen::Vector2d integrator_rates = Eigen::Vector2d::Zero();
+    double w = 0.0;
+  };
+  MotorDrive PmsmDrive(const blocks::Context& c, const Workspace& ws, int motor) const;
+  /// The rates of a motor's electrical states, written to xdot.
+  void MotorDerivatives(blocks::Context& c, const Workspace& ws, int motor) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
   void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
 
@@ -73,6 +87,7 @@ class Mechanism final : public blocks::Block {
   std::vector<int> filter_x_;       ///< per joint: first of its two filter states, -1 if none
   std::vector<int> cluster_x_;      ///< per drivetrain cluster: its angle state, -1 on a joint
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
+  std::vector<int> motor_x_;        ///< per motor: its first electrical state
   bool needs_kinematics_ = false;   ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };

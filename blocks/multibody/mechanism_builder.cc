@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <functional>
 
+#include "blocks/drivetrain/rotational_elements.h"
 #include "blocks/multibody/algorithms.h"
 #include "blocks/union_find.h"
 
@@ -303,12 +304,24 @@ void CheckPortsConnected(const std::vector<NetworkElement>& elements, int num_no
     if (dynamic_cast<const WorldElement*>(elements[e].block) != nullptr) continue;
     const blocks::Block& b = *elements[e].block;
     for (int p = 0; p < b.num_physical_ports(); ++p) {
-      if (count[elements[e].nodes[p]] < 2) {
-        throw NetworkError(e, "frame port '" + b.physical_port(p).name + "' of " +
-                                  Quote(elements[e].name) +
-                                  " is not connected; every frame port of a " +
-                                  "frame block must be joined to another frame");
+      if (count[elements[e].nodes[p]] >= 2) continue;
+      const std::string& port = b.physical_port(p).name;
+      if (b.physical_port(p).domain == "frame") {
+        throw NetworkError(e, "frame port '" + port + "' of " + Quote(elements[e].name) +
+                                  " is not connected; every frame port of a frame block must be "
+                                  "joined to another frame");
       }
+      if (dynamic_cast<const drivetrain::DCMotorElement*>(&b) != nullptr ||
+          dynamic_cast<const drivetrain::PmsmElement*>(&b) != nullptr) {
+        throw NetworkError(e, "motor " + Quote(elements[e].name) + " has no reference: its " +
+                                  (port == "C" ? "case C" : "rotor R") +
+                                  " is not connected; connect C to a RotationalReference (the "
+                                  "motor's mount) and R to the shaft it drives");
+      }
+      throw NetworkError(e, "rotational port '" + port + "' of " + Quote(elements[e].name) +
+                                " is not connected; a drivetrain element acts between shafts, "
+                                "connect it to another rotational port (a RotationalReference "
+                                "for the case)");
     }
   }
 }
@@ -511,6 +524,11 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   for (const drivetrain::RotationalSensor& sensor : m.drivetrain.sensors) {
     m.sensor_phi.push_back(output_base[sensor.element] + sensor.out_phi);
     m.sensor_w.push_back(output_base[sensor.element] + sensor.out_w);
+  }
+  for (const drivetrain::RotationalMotor& motor : m.drivetrain.motors) {
+    const int e = motor.element;
+    m.motor_ports.push_back({in(e, motor.in_command), out(e, motor.out_current),
+                             out(e, motor.out_tau), out(e, motor.out_w), out(e, motor.out_vdq)});
   }
 
   if (const int joint = FindMasslessJoint(m); joint >= 0) {

@@ -87,6 +87,13 @@ struct MechanismPort {
   int element_port = -1;  ///< that element's input or output index
 };
 
+/// A motor's signal ports on the Mechanism.
+struct MechanismMotorPorts {
+  int command = -1;                    ///< input: v, tau_ref or vdq
+  int current = -1, tau = -1, w = -1;  ///< outputs: i or idq, torque, rotor speed
+  int vdq = -1;                        ///< output: a PMSM's applied voltage
+};
+
 struct MechanismModel {
   std::string name;  ///< for messages
   std::shared_ptr<const KinematicTree> tree;
@@ -104,6 +111,7 @@ struct MechanismModel {
   std::vector<int> force_input;           ///< per drivetrain force: Mechanism input, or -1
   std::vector<int> sensor_phi, sensor_w;  ///< per drivetrain sensor: Mechanism outputs
   std::vector<int> joint_cluster;         ///< per joint: the cluster on its shaft, or -1
+  std::vector<MechanismMotorPorts> motor_ports;  ///< per drivetrain motor
 };
 
 }  // namespace twinblocks::multibody

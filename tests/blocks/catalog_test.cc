@@ -121,11 +121,13 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"Selector", {{"indices", "[0]"}}},
       {"Solid", {{"radius", "0.05"}}},
       {"Inertia", {{"J", "0.01"}}},
+      {"DCMotor", {{"R", "1"}, {"L", "0.01"}, {"Kt", "0.1"}, {"Ke", "0.1"}}},
       {"Trajectory", {{"qr", "1"}}},
       {"InverseKinematics", {{"dh", kArmDh}}},
       {"ForwardKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
       {"Jacobian", {{"robot", "arm"}, {"frame", "j6.F"}}},
       {"InverseDynamics", {{"robot", "arm"}}},
+      {"ComputedTorque", {{"robot", "arm"}}},
       {"MassMatrix", {{"robot", "arm"}}},
       {"GravityTorque", {{"robot", "arm"}}},
       {"VelocityProductTorque", {{"robot", "arm"}}}};

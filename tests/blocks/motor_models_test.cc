@@ -7,17 +7,18 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <numbers>
 
 #include "blocks/drivetrain/dc_motor_model.h"
 #include "blocks/drivetrain/pmsm_model.h"
 #include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
+#include "tests/acceptance/dc_motor_step_response.h"
 
 namespace twinblocks::drivetrain {
 namespace {
 
+using twinblocks::testing::DCMotorStepResponse;
 using twinblocks::testing::Figure;
 
 // ---------------------------------------------------------------------------------------------
@@ -40,26 +41,6 @@ class FreeDCMotor : public solvers::OdeProblem {
   DCMotorParameters p_;
   double v_;
 };
-
-/// The step response from rest by hand. The system matrix [[-R/L, -Ke/L], [Kt/J, -b/J]] has
-/// trace T = -(R/L + b/J) and determinant D = (R b + Ke Kt)/(L J), eigenvalues
-/// l = T/2 +- sqrt(T^2/4 - D) (a complex pair when underdamped). Steady state:
-/// w_ss = Kt v / (R b + Ke Kt). With w(0) = 0 and w'(0) = Kt i(0)/J = 0:
-///   w(t) = w_ss (1 + (l2 e^{l1 t} - l1 e^{l2 t}) / (l1 - l2)),
-///   w'(t) = w_ss l1 l2 (e^{l1 t} - e^{l2 t}) / (l1 - l2),   i(t) = (J w' + b w) / Kt,
-/// real for a complex pair too (the imaginary parts cancel).
-Eigen::Vector2d DCMotorStepResponse(const DCMotorParameters& p, double v, double t) {
-  using C = std::complex<double>;
-  const double T = -(p.R / p.L + p.b / p.J);
-  const double D = (p.R * p.b + p.Ke * p.Kt) / (p.L * p.J);
-  const C root = std::sqrt(C(T * T / 4.0 - D, 0.0));
-  const C l1 = T / 2.0 + root, l2 = T / 2.0 - root;
-  const double w_ss = p.Kt * v / (p.R * p.b + p.Ke * p.Kt);
-  const C e1 = std::exp(l1 * t), e2 = std::exp(l2 * t);
-  const double w = w_ss * (1.0 + ((l2 * e1 - l1 * e2) / (l1 - l2)).real());
-  const double wdot = w_ss * (l1 * l2 * (e1 - e2) / (l1 - l2)).real();
-  return {(p.J * wdot + p.b * w) / p.Kt, w};
-}
 
 struct DCMotorCase {
   const char* name;
