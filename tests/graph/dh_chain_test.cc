@@ -55,11 +55,14 @@ std::vector<DhJointSpec> TwoLinkTable() {
 TEST(DhChainTest, LibraryFileHoldsExactlyTheDefines) {
   const Model lib = xml::ReadModelFile(kLibrary);
   const std::vector<Define> made = DhLinkDefines();
-  ASSERT_EQ(lib.defines.size(), 6u);
+  // The file's last define, ModifiedDhLinkShaft (actuation="port", for drivetrains), has no
+  // DhActuation here yet.
+  ASSERT_EQ(lib.defines.size(), 7u);
   ASSERT_EQ(made.size(), 6u);
   for (size_t i = 0; i < made.size(); ++i) {
     EXPECT_EQ(lib.defines[i], made[i]) << made[i].name;
   }
+  EXPECT_EQ(lib.defines[6].name, "ModifiedDhLinkShaft");
   std::vector<std::string> names;
   for (const Define& d : made) names.push_back(d.name);
   EXPECT_EQ(names, (std::vector<std::string>{"ModifiedDhLink", "ModifiedDhLinkMotion",
