@@ -222,7 +222,8 @@ BlockType DCMotorType() {
   BlockType t = Base("DCMotor", "A DC motor: armature circuit and rotor.", "Simscape DC Motor");
   t.doc =
       "L di/dt = v - R i - Ke w; the rotor (inertia J, viscous b) turns R relative to C with "
-      "torque Kt i - b w, and C takes the reaction.";
+      "torque Kt i - b w, and C takes the reaction. State: i. The rotor inertia J rides on R; "
+      "the case C must be held by a RotationalReference.";
   t.params = {{"R", ParamKind::kScalar, "", "armature resistance, ohm", {}, true},
               {"L", ParamKind::kScalar, "", "armature inductance, H", {}, true},
               {"Kt", ParamKind::kScalar, "", "torque constant, N m/A", {}, true},
@@ -246,7 +247,11 @@ BlockType PmsmType() {
       "psi); torque 1.5 p (psi iq + (Ld - Lq) id iq). The averaged inverter limits |vdq| to "
       "Vdc/sqrt(3). mode=foc: the input is the torque command; field-oriented control sets "
       "id* = 0, iq* = tau_ref / (1.5 p psi), limited to i_max, with PI current loops of the "
-      "given bandwidth (Kp = L 2 pi bw, Ki = Rs 2 pi bw). mode=voltage: the input is [vd, vq].";
+      "given bandwidth (Kp = L 2 pi bw, Ki = Rs 2 pi bw), decoupling feed-forward of the speed "
+      "voltages and back-emf (so each loop is exactly first order at bw), and anti-windup by "
+      "conditional integration while the voltage limits. mode=voltage: the input is [vd, vq]. "
+      "States: id, iq (and the two PI integrators in foc). The rotor inertia J rides on R; the "
+      "case C must be held by a RotationalReference.";
   t.params = {{"p", ParamKind::kScalar, "4", "pole pairs"},
               {"Rs", ParamKind::kScalar, "0.5", "stator resistance, ohm"},
               {"Ld", ParamKind::kScalar, "1.5e-3", "d-axis inductance, H"},
