@@ -1,6 +1,7 @@
 #include "blocks/drivetrain/rotational_network.h"
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "blocks/drivetrain/rotational_elements.h"
@@ -9,6 +10,13 @@
 namespace twinblocks::drivetrain {
 
 namespace {
+
+/// A ratio as people write it: 50, 0.02, 1.5e-05.
+std::string Number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
 
 struct GearEdge {
   int to;
@@ -87,7 +95,7 @@ DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& ele
                 g.element,
                 "this gear forces a speed ratio that contradicts another gear path "
                 "between the same shafts (" +
-                    std::to_string(coordinate[g.to].k) + " against " + std::to_string(k) + ")");
+                    Number(coordinate[g.to].k) + " against " + Number(k) + ")");
           }
           continue;
         }

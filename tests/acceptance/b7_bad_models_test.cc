@@ -1,5 +1,6 @@
-// B7 Bad multibody models: each gives one line naming the file, the line of the block at
-// fault and what is wrong, and exit status 2, through the real `twinblocks` program.
+// B7 Bad multibody models, and C6 wrong drivetrain wiring: each gives one line naming the file,
+// the line of the block at fault and what is wrong, and exit status 2, through the real
+// `twinblocks` program.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +55,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "input 'tau' is not connected"},
         BadModel{"frame_to_signal.xml", 5, "", "port kind mismatch"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+// C6: a gear with one side open, a motor without a reference (case open, or on a turning
+// shaft), a `shaft` on a joint that is not actuation=port, two gears forcing contradictory
+// ratios on one shaft.
+INSTANTIATE_TEST_SUITE_P(
+    C6DrivetrainWiring, B7BadModels,
+    ::testing::Values(
+        BadModel{"gear_side_open.xml", 4, "block 'gear' (SimpleGear)",
+                 "rotational port 'B' of 'gear' is not connected"},
+        BadModel{"motor_without_reference.xml", 6, "block 'motor' (PMSM)",
+                 "has no reference: its case C is not connected"},
+        BadModel{"motor_case_turning.xml", 5, "block 'motor' (DCMotor)",
+                 "has no reference: its case C is on a turning shaft"},
+        BadModel{"shaft_without_port_actuation.xml", 11, "block 'hinge' (RevoluteJoint)",
+                 "no port 'shaft' with these parameters (RevoluteJoint has it as: rotational, "
+                 "with actuation=port only"},
+        BadModel{"contradictory_gears.xml", 6, "block 'g2' (SimpleGear)",
+                 "forces a speed ratio that contradicts another gear path between the same "
+                 "shafts (50 against 30)"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));
