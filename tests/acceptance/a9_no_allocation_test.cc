@@ -87,6 +87,23 @@ TEST_P(A9NoAllocation, RobotArmExperimentsStepLoopAllocatesNothing) {
   }
 }
 
+// Drivetrains in the mechanism (gears, friction, PMSMs with their current loops) and the
+// computed-torque controller: the digital twin and its variants. Fixed steps below the current
+// loops' stability limit (2 kHz bandwidth).
+TEST_P(A9NoAllocation, DigitalTwinStepLoopAllocatesNothing) {
+  for (const char* file : {"models/robot6dof/twin.xml", "models/robot6dof/e4_gears_pmsm.xml",
+                           "models/robot6dof/e1_gears.xml", "models/robot6dof/e1_friction.xml"}) {
+    SCOPED_TRACE(file);
+    const graph::System system = graph::Compile(xml::ReadModelFile(SourcePath(file)));
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = GetParam();
+    settings.step = 5e-5;
+    settings.t_end = 0.05;
+    settings.output_interval = 0.005;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
                          ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk"),
                          [](const auto& info) {
