@@ -71,6 +71,47 @@ TEST(Drivetrain, GearReflectsTheRotorInertiaOntoTheJoint) {
   }
 }
 
+TEST(Drivetrain, CompliantCouplingKeepsTwoCoordinates) {
+  // A wheel on a hinge coupled by a torsion spring to a rotor of its own, driven by a constant
+  // torque: the two-mass oscillator. With theta_c the inertia-weighted mean angle and r the
+  // spring's twist, theta_c = tau t^2 / (2 (I + J)), r = tau / (J w^2) (1 - cos w t),
+  // w^2 = k (1/I + 1/J), and the hinge turns by q = theta_c - J r / (I + J).
+  const char* xml = R"xml(<model name="coupled">
+    <simulation solver="ode45" t_end="1" rtol="1e-11" atol="1e-13" output_interval="0.01"/>
+    <block type="World" name="world" gravity="[0, 0, 0]"/>
+    <block type="RevoluteJoint" name="hinge" actuation="port"/>
+    <block type="Solid" name="wheel" shape="cylinder" radius="0.2" length="0.05" mass="4"/>
+    <block type="RotationalSpringDamper" name="coupling" k="50" c="0"/>
+    <block type="Inertia" name="rotor" J="0.02"/>
+    <block type="TorqueSource" name="motor"/>
+    <block type="RotationalReference" name="stator"/>
+    <block type="MotionSensor" name="twist"/>
+    <block type="Constant" name="tau" value="0.3"/>
+    <connect from="world.W" to="hinge.B"/>
+    <connect from="hinge.F" to="wheel.R"/>
+    <connect from="hinge.shaft" to="coupling.C"/>
+    <connect from="coupling.R" to="rotor.I"/>
+    <connect from="motor.R" to="rotor.I"/>
+    <connect from="motor.C" to="stator.R"/>
+    <connect from="twist.R" to="rotor.I"/>
+    <connect from="twist.C" to="hinge.shaft"/>
+    <connect from="tau.y" to="motor.tau"/>
+    <log signal="hinge.q"/><log signal="twist.phi"/>
+  </model>)xml";
+  const RunOutput out = RunModelText(xml);
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const double I = 0.5 * 4 * 0.04, J = 0.02, k = 50, tau = 0.3;
+  const double w = std::sqrt(k * (1 / I + 1 / J));
+  const auto t = Times(out.recording);
+  const auto q = Column(out.recording, "hinge.q"), r = Column(out.recording, "twist.phi");
+  for (size_t i = 0; i < t.size(); ++i) {
+    const double twist = tau / (J * w * w) * (1 - std::cos(w * t[i]));
+    const double mean = tau * t[i] * t[i] / (2 * (I + J));
+    EXPECT_NEAR(r[i], twist, 1e-9);
+    EXPECT_NEAR(q[i], mean - J * twist / (I + J), 1e-9);
+  }
+}
+
 TEST(Drivetrain, FrictionBreaksAwayAtTheBreakawayTorque) {
   // A slow torque ramp on a light joint with the reference arm's friction: it creeps below
   // w_brk and breaks away when the torque reaches T_brk (13 N m).
