@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "graph/compile.h"
 #include "graph/suggest.h"
+#include "graph/summary.h"
 
 namespace twinblocks::cli {
 
@@ -71,6 +72,13 @@ int Check(const std::string& path, const std::vector<std::string>& sets) {
     std::string signals;
     for (const std::string& s : p.signals) signals += " " + s;
     std::printf("  %-32s%s%s\n", p.file.c_str(), signals.c_str(), p.log_y ? " (log y)" : "");
+  }
+  if (!model.summaries.empty()) std::printf("\nsummaries (printed by run):\n");
+  for (const graph::SummarySpec& m : model.summaries) {
+    std::string signals;
+    for (const std::string& s : m.signals) signals += " " + s;
+    std::printf("  %-8s%s%s\n", std::string(graph::SummaryOpName(m.op)).c_str(), signals.c_str(),
+                m.label.empty() ? "" : ("  (" + m.label + ")").c_str());
   }
   return kExitOk;
 }

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "graph/summary.h"
 #include "graph/svg_plot.h"
 #include "solvers/integrator.h"
 
@@ -28,6 +29,7 @@ struct RunArgs {
   std::string output;
   bool quiet = false;
   bool no_plots = false;
+  bool no_summary = false;
 };
 
 std::string DefaultOutput(const std::string& model) {
@@ -39,6 +41,49 @@ std::string DefaultOutput(const std::string& model) {
 std::string PlotPath(const std::string& output, const std::string& file) {
   const std::filesystem::path dir = std::filesystem::path(output).parent_path();
   return (dir / file).lexically_normal().string();
+}
+
+// Where the summary CSV goes: next to the results file, named after it ("out/run.csv" gives
+// "out/run_summary.csv").
+std::string SummaryPath(const std::string& output) {
+  const std::filesystem::path path(output);
+  return (path.parent_path() / (path.stem().string() + "_summary.csv")).string();
+}
+
+// Prints the model's summaries, one grep-able line per value, and writes them as CSV; false
+// (after saying why on stderr) when the CSV cannot be written. After a failed run the values
+// cover the rows recorded before the failure, which a note says first.
+bool PrintSummaries(const graph::Model& model, const graph::System& system,
+                    const graph::Recording& recording, const std::string& output, bool quiet,
+                    bool failed) {
+  std::vector<graph::SummaryValue> values;
+  try {
+    values = graph::Summarize(model.summaries, system, recording);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "twinblocks: %s\n", e.what());
+    return false;
+  }
+  if (failed && recording.num_rows() > 0) {
+    std::printf("note: the run failed; the summaries cover its results up to t = %.10g s\n",
+                recording.time(recording.num_rows() - 1));
+  } else if (failed) {
+    std::printf("note: the run failed before its first row; the summaries are nan\n");
+  }
+  for (const graph::SummaryValue& v : values) {
+    std::printf("summary: %s %s = %.6g", std::string(graph::SummaryOpName(v.op)).c_str(),
+                v.signal.c_str(), v.value);
+    if (!v.label.empty()) std::printf("  (%s)", v.label.c_str());
+    std::printf("\n");
+  }
+  const std::string path = SummaryPath(output);
+  try {
+    graph::WriteSummaryCsv(values, path);
+    if (!quiet) std::printf("wrote %s\n", path.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "twinblocks: %s\n", e.what());
+    return false;
+  }
+  return true;
 }
 
 // Writes the model's plots; false (after saying why on stderr) when one cannot be written.
@@ -93,6 +138,14 @@ int Run(const RunArgs& args) {
       }
     }
   }
+  if (!args.no_summary && !model.summaries.empty()) {
+    const std::string path = SummaryPath(output);
+    std::ofstream probe(path, std::ios::app);
+    if (!probe) {
+      throw UsageError(model.summaries.front().where.ToString() + ": cannot write the summary '" +
+                       path + "'");
+    }
+  }
 
   graph::Simulator sim(system, settings);
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -123,7 +176,10 @@ int Run(const RunArgs& args) {
         "note: no signal is logged, so the results hold only time; add "
         "<log signal=\"block.port\"/> to the model or --log block.port\n");
   }
-  // Also after a failure: the figures of the results so far show how it went wrong.
+  // Also after a failure: the values and figures of the results so far show how it went wrong.
+  const bool summary_ok =
+      args.no_summary || model.summaries.empty() ||
+      PrintSummaries(model, system, sim.recording(), output, args.quiet, !outcome.ok);
   const bool plots_ok =
       args.no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
   if (!outcome.ok) {
@@ -131,7 +187,7 @@ int Run(const RunArgs& args) {
                  outcome.error.c_str(), outcome.t, output.c_str());
     return kExitSimulationFailed;
   }
-  return plots_ok ? kExitOk : kExitBadInput;
+  return plots_ok && summary_ok ? kExitOk : kExitBadInput;
 }
 
 }  // namespace
@@ -159,9 +215,13 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option(
       "-o,--output", args->output,
       "Results file (CSV); default: the model file name with .csv, in the current directory");
-  cmd->add_flag("--quiet,-q", args->quiet, "No progress line, no 'wrote' line per plot");
+  cmd->add_flag("--quiet,-q", args->quiet,
+                "No progress line, no 'wrote' line per plot or summary file (the 'summary:' "
+                "lines stay)");
   cmd->add_flag("--no-plots", args->no_plots,
                 "Do not write the model's <plot>s (SVG, next to the results file)");
+  cmd->add_flag("--no-summary", args->no_summary,
+                "Do not print the model's <summary>s nor write RESULTS_summary.csv");
   return [args] { return Run(*args); };
 }
 

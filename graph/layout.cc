@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graph/detail/compiler.h"
+#include "graph/summary.h"
 
 namespace twinblocks::graph {
 
@@ -138,27 +139,37 @@ void Compiler::AddLog(const std::string& signal, const std::string& as,
 void Compiler::ResolveLogs() {
   for (const LogSpec& log : model_.logs) AddLog(log.signal, log.as, log.where);
   for (const std::string& s : options_.extra_logs) AddLog(s, "", {});
-  // A plot's signals are logged too, unless a log already records the same output under
-  // some name: the plot writer finds its columns by buffer offset, whatever they are called.
+  // A plot's and a summary's signals are logged too, unless a log already records the same
+  // output under some name: their readers find the columns by buffer offset, whatever they are
+  // called. `owner` and `verb` word the errors: "plot 'p.svg'", "plot".
+  auto log_element_signal = [&](const std::string& text, const SourceLocation& where,
+                                const std::string& owner, const std::string& verb) {
+    const std::optional<PlotSignal> ps = ParsePlotSignal(text);
+    std::optional<LoggedSignal> s = ps ? ResolveSignal(ps->signal) : std::nullopt;
+    if (!s) {
+      FailAt(where, owner + ": cannot " + verb + " '" + text +
+                        "': no such signal (write path.port of a block output, e.g. "
+                        "'arm/j1.q', or 'arm/j1.wrench[2]' for one element)");
+    }
+    if (ps->element >= s->width) {
+      FailAt(where, owner + ": cannot " + verb + " '" + text + "': '" + ps->signal +
+                        "' has width " + std::to_string(s->width) +
+                        ", so its elements are [0] ... [" + std::to_string(s->width - 1) + "]");
+    }
+    const bool logged = std::any_of(
+        system_.logged_.begin(), system_.logged_.end(),
+        [&](const LoggedSignal& l) { return l.offset == s->offset && l.width == s->width; });
+    if (!logged) system_.logged_.push_back(*s);
+  };
   for (const PlotSpec& plot : model_.plots) {
     for (const std::string& text : plot.signals) {
-      const std::optional<PlotSignal> ps = ParsePlotSignal(text);
-      std::optional<LoggedSignal> s = ps ? ResolveSignal(ps->signal) : std::nullopt;
-      if (!s) {
-        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text +
-                               "': no such signal (write path.port of a block output, e.g. "
-                               "'arm/j1.q', or 'arm/j1.wrench[2]' for one element)");
-      }
-      if (ps->element >= s->width) {
-        FailAt(plot.where, "plot '" + plot.file + "': cannot plot '" + text + "': '" + ps->signal +
-                               "' has width " + std::to_string(s->width) +
-                               ", so its elements are [0] ... [" + std::to_string(s->width - 1) +
-                               "]");
-      }
-      const bool logged = std::any_of(
-          system_.logged_.begin(), system_.logged_.end(),
-          [&](const LoggedSignal& l) { return l.offset == s->offset && l.width == s->width; });
-      if (!logged) system_.logged_.push_back(*s);
+      log_element_signal(text, plot.where, "plot '" + plot.file + "'", "plot");
+    }
+  }
+  for (const SummarySpec& summary : model_.summaries) {
+    for (const std::string& text : summary.signals) {
+      log_element_signal(text, summary.where, "summary " + std::string(SummaryOpName(summary.op)),
+                         "summarize");
     }
   }
   for (const auto& [name, index] : point_index_) {

@@ -400,7 +400,7 @@ void Model::SetVariable(const std::string& var_name, const std::string& value) {
 bool Model::operator==(const Model& o) const {
   return name == o.name && format == o.format && variables == o.variables &&
          simulation == o.simulation && includes == o.includes && defines == o.defines &&
-         root == o.root && logs == o.logs && plots == o.plots;
+         root == o.root && logs == o.logs && plots == o.plots && summaries == o.summaries;
 }
 
 }  // namespace twinblocks::graph

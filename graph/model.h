@@ -125,6 +125,22 @@ struct PlotSpec {
   }
 };
 
+/// The statistic a `<summary>` computes over the rows of a run (graph/summary.h).
+enum class SummaryOp { kMax, kMin, kMaxAbs, kFinal, kMean, kRms };
+
+/// `<summary signal op label>`: a scalar result of a run (the largest tracking error of a
+/// joint, a final position), printed by `twinblocks run` and written to
+/// `<results>_summary.csv`. Its signals are logged automatically, as a plot's are.
+struct SummarySpec {
+  std::vector<std::string> signals;  ///< "path.port" or "path.port[i]" (one element), in order
+  SummaryOp op = SummaryOp::kMax;
+  std::string label;  ///< "" for none
+  SourceLocation where;
+  bool operator==(const SummarySpec& o) const {
+    return signals == o.signals && op == o.op && label == o.label;
+  }
+};
+
 /// A plot signal split into the signal it names and the element it picks.
 struct PlotSignal {
   std::string signal;  ///< "path.port"
@@ -163,6 +179,7 @@ class Model {
   Diagram root;
   std::vector<LogSpec> logs;
   std::vector<PlotSpec> plots;
+  std::vector<SummarySpec> summaries;
 
   /// The file the model was read from ("" for a model made in code): relative includes and
   /// data files are found from its directory.

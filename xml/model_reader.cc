@@ -15,6 +15,7 @@
 
 #include "blocks/math_expression.h"
 #include "graph/model_error.h"
+#include "graph/summary.h"
 #include "xml/detail/line_index.h"
 
 namespace twinblocks::xml {
@@ -80,8 +81,9 @@ struct IncludeState {
 };
 
 // The allowed children of a model, a subsystem and a define, for messages.
-const std::vector<std::string> kModelChildren = {
-    "var", "simulation", "include", "define", "block", "subsystem", "connect", "log", "plot"};
+const std::vector<std::string> kModelChildren = {"var",   "simulation", "include", "define",
+                                                 "block", "subsystem",  "connect", "log",
+                                                 "plot",  "summary"};
 const std::vector<std::string> kBodyChildren = {"inport", "outport",   "port",
                                                 "block",  "subsystem", "connect"};
 
@@ -254,6 +256,8 @@ class FileReader {
         ReadLog(n, model);
       } else if (tag == "plot") {
         ReadPlot(n, model);
+      } else if (tag == "summary") {
+        ReadSummary(n, model);
       } else if (!ReadDiagramElement(n, "", 0, /*has_boundary=*/false, &model->root)) {
         Fail(n, "unknown element " + Tag(tag) +
                     " in <model>; expected one of: " + JoinNames(kModelChildren));
@@ -362,6 +366,41 @@ class FileReader {
                        "<plot> has no signals; expected space-separated 'block.port' names");
     }
     model->plots.push_back(std::move(plot));
+  }
+
+  // As for a plot, whether the signals name a port (and an element within its width) is known
+  // only at compile, which reports it at this element's line.
+  void ReadSummary(pugi::xml_node n, graph::Model* model) const {
+    CheckAttributes(n, {"signal", "op", "label"});
+    CheckNoChildren(n);
+    graph::SummarySpec summary;
+    summary.where = Where(n);
+    std::istringstream words(Required(n, "signal"));
+    std::string signal;
+    while (words >> signal) {
+      if (!graph::ParsePlotSignal(signal)) {
+        throw ModelError(Where(n, n.attribute("signal")),
+                         "invalid summary signal '" + signal +
+                             "'; expected 'path/to/block.port' or 'block.port[i]' for one "
+                             "element");
+      }
+      summary.signals.push_back(signal);
+    }
+    if (summary.signals.empty()) {
+      throw ModelError(Where(n, n.attribute("signal")),
+                       "<summary> has no signal; expected 'block.port' (or several, "
+                       "space-separated)");
+    }
+    const std::string op = Required(n, "op");
+    const std::optional<graph::SummaryOp> parsed = graph::ParseSummaryOp(op);
+    if (!parsed) {
+      throw ModelError(
+          Where(n, n.attribute("op")),
+          "op=\"" + op + "\" on <summary>; expected one of: " + graph::SummaryOpNames());
+    }
+    summary.op = *parsed;
+    summary.label = n.attribute("label").value();
+    model->summaries.push_back(std::move(summary));
   }
 
   // "a/b/c.port": identifiers separated by '/', then one '.' and the port.

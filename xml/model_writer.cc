@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "graph/summary.h"
+
 namespace twinblocks::xml {
 
 namespace {
@@ -215,6 +217,16 @@ std::string WriteModelString(const graph::Model& model) {
     for (const std::string& s : p.signals) signals += (signals.empty() ? "" : " ") + s;
     w.Attribute("signals", signals);
     if (p.log_y) w.Attribute("yscale", "log");
+    w.Close();
+  }
+  next_section(!model.summaries.empty());
+  for (const graph::SummarySpec& s : model.summaries) {
+    w.Start("summary");
+    std::string signals;
+    for (const std::string& signal : s.signals) signals += (signals.empty() ? "" : " ") + signal;
+    w.Attribute("signal", signals);
+    w.Attribute("op", graph::SummaryOpName(s.op));
+    if (!s.label.empty()) w.Attribute("label", s.label);
     w.Close();
   }
   w.End();

@@ -485,6 +485,62 @@ TEST(ModelReaderPlotTest, Errors) {
                   "<plot> holds no elements");
 }
 
+// ---------------------------------------------------------------------------------------------
+// <summary>
+
+TEST(ModelReaderSummaryTest, ReadsEveryAttribute) {
+  Model m = ReadModelString(
+      InModel("<summary signal=\"err.y\" op=\"max_abs\" label=\"max tracking error (rad)\"/>\n"
+              "<summary op=\"rms\"\n"
+              "         signal=\"arm/j1.q  arm/j2.wrench[5]\"/>"));
+  ASSERT_EQ(m.summaries.size(), 2u);
+  const graph::SummarySpec& s = m.summaries[0];
+  EXPECT_EQ(s.signals, (std::vector<std::string>{"err.y"}));
+  EXPECT_EQ(s.op, graph::SummaryOp::kMaxAbs);
+  EXPECT_EQ(s.label, "max tracking error (rad)");
+  EXPECT_EQ(s.where.line, 2);
+  EXPECT_EQ(m.summaries[1].signals, (std::vector<std::string>{"arm/j1.q", "arm/j2.wrench[5]"}));
+  EXPECT_EQ(m.summaries[1].op, graph::SummaryOp::kRms);
+  EXPECT_EQ(m.summaries[1].label, "");
+  EXPECT_EQ(m.summaries[1].where.line, 3);
+}
+
+TEST(ModelReaderSummaryTest, ReadsEveryOp) {
+  const std::vector<std::pair<std::string, graph::SummaryOp>> ops = {
+      {"max", graph::SummaryOp::kMax},        {"min", graph::SummaryOp::kMin},
+      {"max_abs", graph::SummaryOp::kMaxAbs}, {"final", graph::SummaryOp::kFinal},
+      {"mean", graph::SummaryOp::kMean},      {"rms", graph::SummaryOp::kRms}};
+  for (const auto& [name, op] : ops) {
+    Model m = ReadModelString(InModel("<summary signal=\"a.y\" op=\"" + name + "\"/>"));
+    ASSERT_EQ(m.summaries.size(), 1u) << name;
+    EXPECT_EQ(m.summaries[0].op, op) << name;
+  }
+}
+
+TEST(ModelReaderSummaryTest, Errors) {
+  // The op's own line, with the valid ops listed.
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y\"\n op=\"avg\"/>")),
+                  "model.xml:3: op=\"avg\" on <summary>; expected one of: max, min, max_abs, "
+                  "final, mean, rms");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y\" op=\"MAX\"/>")),
+                  "model.xml:2: op=\"MAX\" on <summary>");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y\"/>")),
+                  "model.xml:2: <summary> needs the attribute 'op'");
+  EXPECT_CONTAINS(ReadError(InModel("<summary op=\"max\"/>")),
+                  "model.xml:2: <summary> needs the attribute 'signal'");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\" \" op=\"max\"/>")),
+                  "model.xml:2: <summary> has no signal");
+  EXPECT_CONTAINS(ReadError(InModel("<summary op=\"max\"\n signal=\"a.y a b.y[x]\"/>")),
+                  "model.xml:3: invalid summary signal 'a'");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y[-1]\" op=\"max\"/>")),
+                  "invalid summary signal 'a.y[-1]'");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y\" op=\"max\" as=\"z\"/>")),
+                  "model.xml:2: unknown attribute 'as' on <summary>; expected one of: signal, op, "
+                  "label");
+  EXPECT_CONTAINS(ReadError(InModel("<summary signal=\"a.y\" op=\"max\"><log/></summary>")),
+                  "<summary> holds no elements");
+}
+
 TEST(ModelReaderPlotTest, PlotSignalForms) {
   using graph::ParsePlotSignal;
   ASSERT_TRUE(ParsePlotSignal("a/b/c.port"));

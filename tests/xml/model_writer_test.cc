@@ -196,6 +196,42 @@ TEST(ModelWriterTest, PlotsRoundTrip) {
   EXPECT_EQ(WriteModelString(back), text);
 }
 
+TEST(ModelWriterTest, SummariesRoundTrip) {
+  Model m;
+  m.AddBlock("", "Constant", "c");
+  graph::SummarySpec full;
+  full.signals = {"arm/j1.q", "err.y[3]"};
+  full.op = graph::SummaryOp::kMaxAbs;
+  full.label = "max \"tracking\" error, <rad> & more";
+  graph::SummarySpec plain;
+  plain.signals = {"c.y"};
+  plain.op = graph::SummaryOp::kFinal;
+  m.summaries = {full, plain};
+  const std::string text = WriteModelString(m);
+  EXPECT_NE(text.find("  <summary signal=\"c.y\" op=\"final\"/>\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("<summary signal=\"arm/j1.q err.y[3]\" op=\"max_abs\" label=\"max "
+                      "&quot;tracking&quot; error, &lt;rad&gt; &amp; more\"/>"),
+            std::string::npos)
+      << text;
+  Model back = ReadModelString(text);
+  EXPECT_TRUE(back == m);
+  EXPECT_EQ(back.summaries, m.summaries);
+  EXPECT_EQ(WriteModelString(back), text);
+
+  // Every op is written by its name and reads back.
+  for (graph::SummaryOp op :
+       {graph::SummaryOp::kMax, graph::SummaryOp::kMin, graph::SummaryOp::kMaxAbs,
+        graph::SummaryOp::kFinal, graph::SummaryOp::kMean, graph::SummaryOp::kRms}) {
+    m.summaries = {plain};
+    m.summaries[0].op = op;
+    EXPECT_EQ(ReadModelString(WriteModelString(m)).summaries, m.summaries);
+  }
+  // A summary differs from its model's copy in any of its parts.
+  Model other = m;
+  other.summaries[0].label = "x";
+  EXPECT_FALSE(other == m);
+}
+
 TEST(ModelWriterTest, FileRoundTrip) {
   test::TempFiles files("writer");
   Model m = RichModel();

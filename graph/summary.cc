@@ -1,0 +1,181 @@
+#include "graph/summary.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+namespace twinblocks::graph {
+
+namespace {
+
+constexpr SummaryOp kAllOps[] = {SummaryOp::kMax,   SummaryOp::kMin,  SummaryOp::kMaxAbs,
+                                 SummaryOp::kFinal, SummaryOp::kMean, SummaryOp::kRms};
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A CSV field: quoted (with quotes doubled) only when it needs to be.
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string ShortestDouble(double v) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, end);
+}
+
+}  // namespace
+
+std::string_view SummaryOpName(SummaryOp op) {
+  switch (op) {
+    case SummaryOp::kMax:
+      return "max";
+    case SummaryOp::kMin:
+      return "min";
+    case SummaryOp::kMaxAbs:
+      return "max_abs";
+    case SummaryOp::kFinal:
+      return "final";
+    case SummaryOp::kMean:
+      return "mean";
+    case SummaryOp::kRms:
+      return "rms";
+  }
+  throw std::logic_error("SummaryOpName: not a SummaryOp (" + std::to_string(static_cast<int>(op)) +
+                         ")");
+}
+
+std::optional<SummaryOp> ParseSummaryOp(std::string_view name) {
+  for (SummaryOp op : kAllOps) {
+    if (SummaryOpName(op) == name) return op;
+  }
+  return std::nullopt;
+}
+
+std::string SummaryOpNames() {
+  std::string names;
+  for (SummaryOp op : kAllOps)
+    names += (names.empty() ? "" : ", ") + std::string(SummaryOpName(op));
+  return names;
+}
+
+double SummarizeColumn(const Recording& recording, int column, SummaryOp op) {
+  if (column < 0 || column >= recording.num_columns()) {
+    throw std::logic_error("SummarizeColumn: column " + std::to_string(column) + " is not in [0, " +
+                           std::to_string(recording.num_columns()) + ")");
+  }
+  const int n = recording.num_rows();
+  if (n == 0) return kNaN;
+  for (int r = 0; r < n; ++r) {
+    if (std::isnan(recording.value(r, column))) return kNaN;
+  }
+  auto y = [&](int r) { return recording.value(r, column); };
+  switch (op) {
+    case SummaryOp::kMax:
+    case SummaryOp::kMin:
+    case SummaryOp::kMaxAbs: {
+      double best = op == SummaryOp::kMaxAbs ? std::abs(y(0)) : y(0);
+      for (int r = 1; r < n; ++r) {
+        const double v = op == SummaryOp::kMaxAbs ? std::abs(y(r)) : y(r);
+        best = op == SummaryOp::kMin ? std::min(best, v) : std::max(best, v);
+      }
+      return best;
+    }
+    case SummaryOp::kFinal:
+      return y(n - 1);
+    case SummaryOp::kMean:
+    case SummaryOp::kRms: {
+      const bool rms = op == SummaryOp::kRms;
+      const double span = recording.time(n - 1) - recording.time(0);
+      double sum = 0.0;
+      if (span > 0.0) {
+        // ∫ over each step of the line from a to b: (a + b) / 2 dt, and of its square
+        // (a² + ab + b²) / 3 dt.
+        for (int r = 1; r < n; ++r) {
+          const double a = y(r - 1), b = y(r);
+          const double dt = recording.time(r) - recording.time(r - 1);
+          sum += dt * (rms ? (a * a + a * b + b * b) / 3.0 : 0.5 * (a + b));
+        }
+        sum /= span;
+      } else {
+        // No time to weight by: the rows count equally.
+        for (int r = 0; r < n; ++r) sum += rms ? y(r) * y(r) : y(r);
+        sum /= n;
+      }
+      return rms ? std::sqrt(sum) : sum;
+    }
+  }
+  throw std::logic_error("SummarizeColumn: not a SummaryOp (" +
+                         std::to_string(static_cast<int>(op)) + ")");
+}
+
+std::vector<SummaryValue> Summarize(const std::vector<SummarySpec>& summaries, const System& system,
+                                    const Recording& recording) {
+  std::vector<SummaryValue> out;
+  for (const SummarySpec& summary : summaries) {
+    const std::string what = "summary " + std::string(SummaryOpName(summary.op));
+    for (const std::string& text : summary.signals) {
+      const std::optional<PlotSignal> ps = ParsePlotSignal(text);
+      const std::optional<LoggedSignal> source =
+          ps ? system.FindSignal(ps->signal) : std::optional<LoggedSignal>();
+      // Found by buffer offset: the signal may be logged under an `as` name.
+      const LoggedSignal* logged = nullptr;
+      if (source) {
+        for (const LoggedSignal& l : system.logged_signals()) {
+          if (l.offset == source->offset && l.width == source->width) {
+            logged = &l;
+            break;
+          }
+        }
+      }
+      if (logged == nullptr || ps->element >= logged->width) {
+        throw std::runtime_error(what + ": '" + text + "' is not among the logged signals");
+      }
+      const int first = ps->element >= 0 ? ps->element : 0;
+      const int last = ps->element >= 0 ? ps->element : logged->width - 1;
+      for (int e = first; e <= last; ++e) {
+        const std::string column_name =
+            logged->width == 1 ? logged->name : logged->name + "[" + std::to_string(e) + "]";
+        const int col = recording.FindColumn(column_name);
+        if (col < 0) {
+          throw std::runtime_error(what + ": no column '" + column_name + "' in the results");
+        }
+        SummaryValue v;
+        v.signal = ps->element >= 0 || logged->width == 1
+                       ? text
+                       : ps->signal + "[" + std::to_string(e) + "]";
+        v.op = summary.op;
+        v.value = SummarizeColumn(recording, col, summary.op);
+        v.label = summary.label;
+        out.push_back(std::move(v));
+      }
+    }
+  }
+  return out;
+}
+
+void WriteSummaryCsv(const std::vector<SummaryValue>& values, const std::string& path) {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
+  if (!f) throw std::runtime_error("cannot write the summary to '" + path + "'");
+  std::string text = "signal,op,value,label\n";
+  for (const SummaryValue& v : values) {
+    text += CsvField(v.signal) + "," + std::string(SummaryOpName(v.op)) + "," +
+            ShortestDouble(v.value) + "," + CsvField(v.label) + "\n";
+  }
+  std::fputs(text.c_str(), f.get());
+  if (std::ferror(f.get()) || std::fflush(f.get()) != 0) {
+    throw std::runtime_error("error writing the summary to '" + path + "'");
+  }
+}
+
+}  // namespace twinblocks::graph
