@@ -20,9 +20,8 @@
 //   block's outputs, then every block's derivatives: what a solver's right-hand side call does),
 //   at the state the default run reaches at t = 1 s; baseline in the same loop: one Aba
 //   (articulated-body forward dynamics) of the bare arm's kinematic tree at the same q, qd and
-//   joint torques. Counters: ns_per_eval, ns_aba, ratio = twin evaluation / Aba, nx. No target;
-//   the Simulator keeps its right-hand side private, so DerivativeEvaluator below does what it
-//   does, from the System's public execution lists, on its own copy of the run's state.
+//   joint torques. Counters: ns_per_eval, ns_aba, ratio = twin evaluation / Aba, nx. No target.
+//   The evaluation is Simulator::EvaluateDerivatives, the solver's own right-hand side.
 // - BM_E2InverseDynamics: models/robot6dof/e2_inverse_dynamics.xml (open-loop RNEA torques on
 //   the ideal arm) with its own settings (ode45, rtol 1e-12). Counters: best_ms,
 //   real_time_factor, steps, max_tracking_error_rad. No target; seed 003 Table 4: 4.31 s in
@@ -189,79 +188,14 @@ void BM_E4TwinOde45(benchmark::State& state) {
   state.counters["ratio"] = ode45_best / default_best;
 }
 
-/// Evaluates a System's derivatives directly, as the simulator's right-hand side does, with its
-/// own copy of everything a run changes. The state is taken from a simulator that has run.
-class DerivativeEvaluator {
- public:
-  DerivativeEvaluator(const graph::System& system, const graph::Simulator& at)
-      : system_(system),
-        x_(at.state().x),
-        xdot_(Eigen::VectorXd::Zero(system.num_continuous_states())),
-        signals_(at.state().signals),
-        xd_(at.state().xd),
-        dwork_(at.state().dwork),
-        modes_(at.state().modes),
-        zc_(system.num_zero_crossings(), 0.0),
-        rate_hits_(system.rates().size(), 0) {
-    for (int i = 0; i < system.num_blocks(); ++i) {
-      workspaces_.push_back(system.block(i).MakeWorkspace());
-      workspace_ptrs_.push_back(workspaces_.back().get());
-    }
-    ctx_.t = at.time();
-    ctx_.signals = signals_.data();
-    ctx_.x = x_.data();
-    ctx_.xdot = xdot_.data();
-    ctx_.xd = xd_.data();
-    ctx_.dwork = dwork_.data();
-    ctx_.modes = modes_.data();
-    ctx_.zc = zc_.data();
-    ctx_.rate_hits = rate_hits_.data();
-    ctx_.workspaces = workspace_ptrs_.data();
-    ctx_.major = true;
-    // Initialize writes initial states: restore the run's afterwards.
-    for (int i = 0; i < system.num_blocks(); ++i) system.block(i).Initialize(ctx_);
-    x_ = at.state().x;
-    xd_ = at.state().xd;
-    dwork_ = at.state().dwork;
-    modes_ = at.state().modes;
-    for (const graph::ExecutionEntry& e : system.constant_order()) {
-      e.block->CalcOutputs(ctx_, e.stage);
-    }
-    for (const graph::ExecutionEntry& e : system.major_order()) {
-      e.block->CalcOutputs(ctx_, e.stage);
-    }
-    ctx_.major = false;
-  }
-
-  /// x' at the state taken, (nx x 1).
-  const Eigen::VectorXd& Eval() {
-    for (const graph::ExecutionEntry& e : system_.minor_order()) {
-      e.block->CalcOutputs(ctx_, e.stage);
-    }
-    for (const blocks::Block* b : system_.derivative_blocks()) b->CalcDerivatives(ctx_);
-    return xdot_;
-  }
-
-  const Eigen::VectorXd& x() const { return x_; }
-
- private:
-  const graph::System& system_;
-  Eigen::VectorXd x_, xdot_;  // (nx x 1)
-  std::vector<double> signals_, xd_, dwork_;
-  std::vector<int> modes_;
-  std::vector<double> zc_;
-  std::vector<unsigned char> rate_hits_;
-  std::vector<std::unique_ptr<blocks::BlockWorkspace>> workspaces_;
-  std::vector<blocks::BlockWorkspace*> workspace_ptrs_;
-  blocks::Context ctx_;
-};
-
 void BM_E4Derivatives(benchmark::State& state) {
   graph::SimulationSettingsValues s = Twin().settings();
   s.t_end = 1.0;  // mid-motion: every joint moving (joint 6 creeping), friction and loops active
   graph::Simulator sim(Twin(), s);
   if (!sim.Run().ok) std::abort();
-  DerivativeEvaluator twin(Twin(), sim);
+  // The solver's right-hand side at the state the run reached.
+  const Eigen::VectorXd x = sim.state().x;
+  Eigen::VectorXd xdot(x.size());
 
   // The bare arm at the same q, qd, with the motor torques the twin applies there.
   const mb::KinematicTree tree = mb::testing::ReferenceArm();
@@ -279,7 +213,10 @@ void BM_E4Derivatives(benchmark::State& state) {
   double twin_ns = 0.0, aba_ns = 0.0, calls = 0.0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    for (int k = 0; k < kInner; ++k) benchmark::DoNotOptimize(twin.Eval()[0]);
+    for (int k = 0; k < kInner; ++k) {
+      sim.EvaluateDerivatives(sim.time(), x, &xdot);
+      benchmark::DoNotOptimize(xdot[0]);
+    }
     const auto t1 = Clock::now();
     for (int k = 0; k < kInner; ++k) benchmark::DoNotOptimize(mb::Aba(tree, &data, q, v, tau)[0]);
     const auto t2 = Clock::now();

@@ -135,6 +135,13 @@ std::string Simulator::CurrentBlockDescription() const {
          system_.block_type(current_block_) + "): ";
 }
 
+void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::VectorXd* xdot) {
+  if (!initialized_) throw std::logic_error("EvaluateDerivatives before Initialize");
+  if (problem_->CalcDerivatives(t, x, *xdot) != 0) {
+    throw std::runtime_error(problem_->last_error());
+  }
+}
+
 void Simulator::CalcMinorOutputs(double t, double* x) {
   blocks::Context& c = ctx_;
   c.t = t;

@@ -71,6 +71,15 @@ class Simulator {
   /// and are reported in the outcome, with the results so far kept.
   SimulationOutcome Run();
 
+  /// The right-hand side the solver sees, once: a minor-step evaluation of every continuous
+  /// block at (t, x), writing dx/dt to `xdot` (sized num_continuous_states). Modes and
+  /// discrete states stay as the last major step left them; nothing allocates. For
+  /// benchmarks, linearization and co-simulation.
+  /// @pre Initialize() has run.
+  /// @throws std::runtime_error naming the block when a block fails, or the state whose
+  ///         derivative is not finite.
+  void EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::VectorXd* xdot);
+
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 

@@ -127,7 +127,9 @@ TEST_P(A4StepTime, StepAtOneIsHitExactly) {
       EXPECT_EQ(s[i], 1.0) << "at t = 1 the Step already gives its final value";
       EXPECT_NEAR(area[i], 0.0, 1e-12);
     }
-    if (t[i] < 1.0) EXPECT_EQ(s[i], 0.0);
+    if (t[i] < 1.0) {
+      EXPECT_EQ(s[i], 0.0);
+    }
   }
   EXPECT_TRUE(hit) << GetParam() << " never landed on t = 1";
   EXPECT_NEAR(area.back(), 2.0, 1e-9) << "the integral of the step over [0, 3]";

@@ -80,7 +80,9 @@ TEST_P(A5SampleHits, EverySolverLandsOnEverySampleHit) {
   }
   for (size_t i = 1; i < t.size(); ++i) {
     const double k = t[i] / 1e-3;
-    if (u[i] != u[i - 1]) EXPECT_EQ(k, std::round(k)) << "u changed between hits at " << t[i];
+    if (u[i] != u[i - 1]) {
+      EXPECT_EQ(k, std::round(k)) << "u changed between hits at " << t[i];
+    }
   }
 }
 

@@ -36,8 +36,12 @@ TEST(A6ContactDetector, RejectsSpikeAndSetsTenSamplesAfterContact) {
   }
   EXPECT_NEAR(first_set, 61 * Ts, 1e-12) << "the detector set at t = " << first_set;
   for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] < 61 * Ts - 1e-12) EXPECT_EQ(contact[i], 0.0) << "t = " << t[i];
-    if (t[i] > 61 * Ts + 1e-12) EXPECT_EQ(contact[i], 1.0) << "t = " << t[i];
+    if (t[i] < 61 * Ts - 1e-12) {
+      EXPECT_EQ(contact[i], 0.0) << "t = " << t[i];
+    }
+    if (t[i] > 61 * Ts + 1e-12) {
+      EXPECT_EQ(contact[i], 1.0) << "t = " << t[i];
+    }
   }
 }
 
