@@ -126,18 +126,7 @@ std::vector<SummaryValue> Summarize(const std::vector<SummarySpec>& summaries, c
     const std::string what = "summary " + std::string(SummaryOpName(summary.op));
     for (const std::string& text : summary.signals) {
       const std::optional<PlotSignal> ps = ParsePlotSignal(text);
-      const std::optional<LoggedSignal> source =
-          ps ? system.FindSignal(ps->signal) : std::optional<LoggedSignal>();
-      // Found by buffer offset: the signal may be logged under an `as` name.
-      const LoggedSignal* logged = nullptr;
-      if (source) {
-        for (const LoggedSignal& l : system.logged_signals()) {
-          if (l.offset == source->offset && l.width == source->width) {
-            logged = &l;
-            break;
-          }
-        }
-      }
+      const LoggedSignal* logged = ps ? system.FindLogged(ps->signal) : nullptr;
       if (logged == nullptr || ps->element >= logged->width) {
         throw std::runtime_error(what + ": '" + text + "' is not among the logged signals");
       }

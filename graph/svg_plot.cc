@@ -366,17 +366,7 @@ std::vector<PlotSeries> PlotSeriesFromRecording(const PlotSpec& plot, const Syst
   for (int r = 0; r < recording.num_rows(); ++r) time[r] = recording.time(r);
   for (const std::string& text : plot.signals) {
     const std::optional<PlotSignal> ps = ParsePlotSignal(text);
-    const std::optional<LoggedSignal> source =
-        ps ? system.FindSignal(ps->signal) : std::optional<LoggedSignal>();
-    const LoggedSignal* logged = nullptr;
-    if (source) {
-      for (const LoggedSignal& l : system.logged_signals()) {
-        if (l.offset == source->offset && l.width == source->width) {
-          logged = &l;
-          break;
-        }
-      }
-    }
+    const LoggedSignal* logged = ps ? system.FindLogged(ps->signal) : nullptr;
     if (logged == nullptr || ps->element >= logged->width) {
       throw std::runtime_error("plot '" + plot.file + "': '" + text +
                                "' is not among the logged signals");

@@ -30,4 +30,14 @@ std::optional<LoggedSignal> System::FindSignal(const std::string& path_port) con
   return std::nullopt;
 }
 
+const LoggedSignal* System::FindLogged(const std::string& path_port) const {
+  const std::optional<LoggedSignal> source = FindSignal(path_port);
+  if (!source) return nullptr;
+  // By buffer offset: the same output may be logged under an `as` name.
+  for (const LoggedSignal& l : logged_) {
+    if (l.offset == source->offset && l.width == source->width) return &l;
+  }
+  return nullptr;
+}
+
 }  // namespace twinblocks::graph

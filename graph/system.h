@@ -90,6 +90,9 @@ class System {
   const std::vector<LoggedSignal>& logged_signals() const { return logged_; }
   /// Looks up a block output "path.port" (setup time only). nullopt when there is none.
   std::optional<LoggedSignal> FindSignal(const std::string& path_port) const;
+  /// The logged signal that records block output "path.port", under whatever name it is
+  /// logged (an `as` name too); nullptr when it is not logged.
+  const LoggedSignal* FindLogged(const std::string& path_port) const;
 
   const SimulationSettingsValues& settings() const { return settings_; }
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <fstream>
 
 #include "graph/compile.h"
 #include "xml/model_reader.h"
@@ -72,6 +73,17 @@ std::vector<double> Times(const graph::Recording& rec) {
   std::vector<double> t;
   for (int r = 0; r < rec.num_rows(); ++r) t.push_back(rec.time(r));
   return t;
+}
+
+std::filesystem::path FreshDirectory(const std::string& prefix, const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / (prefix + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+void WriteText(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
 }
 
 }  // namespace twinblocks::testing

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -44,5 +45,12 @@ CliResult RunCli(const std::string& args, bool with_stdout = false);
 
 /// Absolute path of a file in the source tree.
 std::string SourcePath(const std::string& relative);
+
+/// An empty directory for one test's files, under the test's temporary directory
+/// (`prefix` + `name`, removed first if it is there).
+std::filesystem::path FreshDirectory(const std::string& prefix, const std::string& name);
+
+/// Writes `text` to `path`.
+void WriteText(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace twinblocks::testing

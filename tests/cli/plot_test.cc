@@ -13,20 +13,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
+using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::WriteText;
 
 CliResult RunCli(const std::string& args) {
   return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
 }
 
-// A fresh directory for one test's files.
-fs::path Fresh(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("twinblocks_cli_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+constexpr const char* kPrefix = "twinblocks_cli_";  // of each test's directory
 
 int CountSeries(const fs::path& svg) {
   pugi::xml_document doc;
@@ -55,8 +49,8 @@ const char kOscillator[] = R"(<?xml version="1.0" encoding="UTF-8"?>
 )";
 
 TEST(CliPlotTest, RunWritesEachPlotNextToTheResults) {
-  const fs::path dir = Fresh("plots");
-  Write(dir / "osc.xml", kOscillator);
+  const fs::path dir = FreshDirectory(kPrefix, "plots");
+  WriteText(dir / "osc.xml", kOscillator);
   fs::create_directories(dir / "out");
   const CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "out" / "osc.csv").string());
@@ -77,8 +71,8 @@ TEST(CliPlotTest, RunWritesEachPlotNextToTheResults) {
 }
 
 TEST(CliPlotTest, QuietAndNoPlots) {
-  const fs::path dir = Fresh("no_plots");
-  Write(dir / "osc.xml", kOscillator);
+  const fs::path dir = FreshDirectory(kPrefix, "no_plots");
+  WriteText(dir / "osc.xml", kOscillator);
   CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " --no-plots -o " + (dir / "osc.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
@@ -92,11 +86,11 @@ TEST(CliPlotTest, QuietAndNoPlots) {
 }
 
 TEST(CliPlotTest, AFailedRunStillPlotsItsResultsSoFar) {
-  const fs::path dir = Fresh("failed_run");
+  const fs::path dir = FreshDirectory(kPrefix, "failed_run");
   std::ifstream in(std::string(TWINBLOCKS_TEST_DATA) + "/blowup.xml");
   std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   model.insert(model.find("</model>"), "  <plot file=\"x.svg\" signals=\"x.y\" yscale=\"log\"/>\n");
-  Write(dir / "blowup.xml", model);
+  WriteText(dir / "blowup.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "blowup.xml").string() + " -o " + (dir / "blowup.csv").string());
   EXPECT_EQ(r.status, 3) << r.text;
@@ -104,10 +98,10 @@ TEST(CliPlotTest, AFailedRunStillPlotsItsResultsSoFar) {
 }
 
 TEST(CliPlotTest, APlotOfNoSignalIsBadInputAtThePlotsLine) {
-  const fs::path dir = Fresh("bad_plot");
+  const fs::path dir = FreshDirectory(kPrefix, "bad_plot");
   std::string model = kOscillator;
   model.replace(model.find("signals=\"v.y\""), 13, "signals=\"v.q\"");
-  Write(dir / "osc.xml", model);
+  WriteText(dir / "osc.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "osc.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;

@@ -16,19 +16,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
+using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::WriteText;
 
 CliResult RunCli(const std::string& args) {
   return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
 }
 
-fs::path Fresh(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("twinblocks_cli_summary_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void Write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+constexpr const char* kPrefix = "twinblocks_cli_summary_";  // of each test's directory
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path);
@@ -79,8 +74,8 @@ const std::vector<std::string> kExpectedLines = {
 };
 
 TEST(CliSummaryTest, RunPrintsEachValueAndWritesTheCsvNextToTheResults) {
-  const fs::path dir = Fresh("run");
-  Write(dir / "ramps.xml", kRamps);
+  const fs::path dir = FreshDirectory(kPrefix, "run");
+  WriteText(dir / "ramps.xml", kRamps);
   const CliResult r =
       RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "out" / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
@@ -107,8 +102,8 @@ TEST(CliSummaryTest, RunPrintsEachValueAndWritesTheCsvNextToTheResults) {
 }
 
 TEST(CliSummaryTest, QuietKeepsTheValuesAndNoSummaryDropsThem) {
-  const fs::path dir = Fresh("quiet");
-  Write(dir / "ramps.xml", kRamps);
+  const fs::path dir = FreshDirectory(kPrefix, "quiet");
+  WriteText(dir / "ramps.xml", kRamps);
   CliResult r =
       RunCli("run " + (dir / "ramps.xml").string() + " -q -o " + (dir / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
@@ -125,10 +120,10 @@ TEST(CliSummaryTest, QuietKeepsTheValuesAndNoSummaryDropsThem) {
 }
 
 TEST(CliSummaryTest, AModelWithoutSummariesWritesNoSummaryFile) {
-  const fs::path dir = Fresh("none");
+  const fs::path dir = FreshDirectory(kPrefix, "none");
   std::string model = kRamps;
   model.erase(model.find("  <summary"), model.find("</model>") - model.find("  <summary"));
-  Write(dir / "ramps.xml", model);
+  WriteText(dir / "ramps.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
@@ -138,12 +133,12 @@ TEST(CliSummaryTest, AModelWithoutSummariesWritesNoSummaryFile) {
 }
 
 TEST(CliSummaryTest, AFailedRunSummarizesItsResultsSoFarWithANote) {
-  const fs::path dir = Fresh("failed_run");
+  const fs::path dir = FreshDirectory(kPrefix, "failed_run");
   std::string model = ReadAll(std::string(TWINBLOCKS_TEST_DATA) + "/blowup.xml");
   model.insert(model.find("</model>"),
                "  <summary signal=\"x.y\" op=\"max\" label=\"peak\"/>\n"
                "  <summary signal=\"x.y\" op=\"min\"/>\n");
-  Write(dir / "blowup.xml", model);
+  WriteText(dir / "blowup.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "blowup.xml").string() + " -o " + (dir / "blowup.csv").string());
   EXPECT_EQ(r.status, 3) << r.text;
@@ -162,10 +157,10 @@ TEST(CliSummaryTest, AFailedRunSummarizesItsResultsSoFarWithANote) {
 }
 
 TEST(CliSummaryTest, ABadOpIsBadInputAtItsLine) {
-  const fs::path dir = Fresh("bad_op");
+  const fs::path dir = FreshDirectory(kPrefix, "bad_op");
   std::string model = kRamps;
   model.replace(model.find("op=\"mean\""), 9, "op=\"avg\"");
-  Write(dir / "ramps.xml", model);
+  WriteText(dir / "ramps.xml", model);
   const CliResult r =
       RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
@@ -179,10 +174,10 @@ TEST(CliSummaryTest, ABadOpIsBadInputAtItsLine) {
 }
 
 TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
-  const fs::path dir = Fresh("bad_signal");
+  const fs::path dir = FreshDirectory(kPrefix, "bad_signal");
   std::string model = kRamps;
   model.replace(model.find("both.y[1]\" op=\"rms\""), 9, "both.y[2]");
-  Write(dir / "ramps.xml", model);
+  WriteText(dir / "ramps.xml", model);
   CliResult r =
       RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
@@ -193,7 +188,7 @@ TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
 
   model = kRamps;
   model.replace(model.find("signal=\"err.y\""), 14, "signal=\"err.q\"");
-  Write(dir / "ramps.xml", model);
+  WriteText(dir / "ramps.xml", model);
   r = RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_NE(r.text.find("ramps.xml:11: summary max_abs: cannot summarize 'err.q': no such signal"),
@@ -202,8 +197,8 @@ TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
 }
 
 TEST(CliSummaryTest, CheckListsTheSummaries) {
-  const fs::path dir = Fresh("check");
-  Write(dir / "ramps.xml", kRamps);
+  const fs::path dir = FreshDirectory(kPrefix, "check");
+  WriteText(dir / "ramps.xml", kRamps);
   const CliResult r = RunCli("check " + (dir / "ramps.xml").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("summaries (printed by run):\n"
