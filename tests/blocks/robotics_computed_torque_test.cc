@@ -22,6 +22,7 @@
 #include "graph/model_error.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/blocks/block_test_helpers.h"
+#include "tests/blocks/robot_harness.h"
 #include "tests/multibody/test_trees.h"
 #include "xml/model_reader.h"
 
@@ -44,57 +45,19 @@ RobotModel MakeRobot(KinematicTree tree) {
 
 RobotModel ReferenceRobot() { return MakeRobot(multibody::testing::ReferenceArm()); }
 
-// Makes a ComputedTorque, binds the robot and configures it (every input nv wide unless
-// `widths` says otherwise), as the compiler does; then lays out inputs and output.
-class ComputedTorqueHarness {
+// A ComputedTorque bound to a robot and configured as the compiler does (q nq wide, the other
+// inputs nv, unless `widths` says otherwise).
+class ComputedTorqueHarness : public testing::RobotHarness {
  public:
   ComputedTorqueHarness(const ParamTexts& texts, const RobotModel& robot,
-                        std::vector<int> widths = {}) {
-    block_ = testing::MakeBlock("ComputedTorque", texts);
-    auto* user = dynamic_cast<multibody::RobotUser*>(block_.get());
-    if (user == nullptr) throw std::logic_error("ComputedTorque is not a RobotUser");
-    user->BindRobot(robot);
-    if (widths.empty()) widths.assign(block_->num_inputs(), robot.tree->nv());
-    block_->Configure(widths);
-    Block::Layout layout;
-    layout.index = 0;
-    layout.sample_time = SampleTime::Continuous();
-    block_->SetLayout(layout);
-    int offset = 0;
-    for (int i = 0; i < block_->num_inputs(); ++i) {
-      block_->SetInputOffset(i, offset);
-      offset += block_->input_port(i).width;
-    }
-    block_->SetOutputOffset(0, offset);
-    offset += block_->output_port(0).width;
-    signals_.assign(offset, 0.0);
-    workspace_ = block_->MakeWorkspace();
-    workspaces_ = {workspace_.get()};
-    c_.signals = signals_.data();
-    c_.workspaces = workspaces_.data();
-    block_->Initialize(c_);
-  }
-
-  const Block& block() const { return *block_; }
+                        std::vector<int> widths = {})
+      : RobotHarness("ComputedTorque", texts, robot, std::move(widths)) {}
 
   // Inputs in port order: q, qd, q_ref, qd_ref, qdd_ref.
   Eigen::VectorXd Tau(const std::vector<Eigen::VectorXd>& inputs) {
-    for (int i = 0; i < block_->num_inputs(); ++i) {
-      const Block::InputPort& p = block_->input_port(i);
-      EXPECT_EQ(inputs[i].size(), p.width) << p.name;
-      for (int k = 0; k < p.width; ++k) signals_[p.offset + k] = inputs[i][k];
-    }
-    block_->CalcOutputs(c_, 0);
-    const Block::OutputPort& p = block_->output_port(0);
-    return Eigen::Map<const Eigen::VectorXd>(signals_.data() + p.offset, p.width);
+    for (int i = 0; i < block().num_inputs(); ++i) SetInput(block().input_port(i).name, inputs[i]);
+    return Output("tau");
   }
-
- private:
-  std::unique_ptr<Block> block_;
-  std::vector<double> signals_;
-  std::unique_ptr<BlockWorkspace> workspace_;
-  std::vector<BlockWorkspace*> workspaces_;
-  Context c_;
 };
 
 // The law's parameters, expanded per joint, for the independent computation.

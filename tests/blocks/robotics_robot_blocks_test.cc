@@ -1,8 +1,7 @@
 // Tests of the blocks that compute with a robot model (RobotUser): ForwardKinematics,
 // Jacobian, InverseDynamics, MassMatrix, GravityTorque, VelocityProductTorque. BlockHarness
 // configures a block as it makes it, before a robot could be bound, so these tests run the
-// blocks through a small harness of their own that binds the robot first, as the compiler
-// does.
+// blocks through RobotHarness, which binds the robot first, as the compiler does.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +15,7 @@
 #include "blocks/multibody/jacobian.h"
 #include "blocks/multibody/robot_model.h"
 #include "tests/blocks/block_test_helpers.h"
+#include "tests/blocks/robot_harness.h"
 #include "tests/multibody/test_trees.h"
 
 namespace twinblocks::blocks {
@@ -28,6 +28,7 @@ using multibody::RobotModel;
 using testing::CatchBlockError;
 using ::testing::HasSubstr;
 using testing::ParamTexts;
+using testing::RobotHarness;
 
 RobotModel ReferenceRobot(int frame_body = 5, Pose X_BF = Pose::Translation({0, 0, 0.12})) {
   RobotModel robot;
@@ -37,69 +38,6 @@ RobotModel ReferenceRobot(int frame_body = 5, Pose X_BF = Pose::Translation({0, 
   robot.name = "arm";
   return robot;
 }
-
-// Makes the block, binds the robot, configures with the widths the robot asks for (or the
-// given ones), lays out inputs then outputs, and runs outputs at major steps.
-class RobotHarness {
- public:
-  RobotHarness(const std::string& type, const ParamTexts& texts, const RobotModel& robot,
-               std::vector<int> widths = {}) {
-    const BlockType& t = testing::TypeOf(type);
-    block_ = t.create(testing::MakeParams(t, texts));
-    user_ = dynamic_cast<multibody::RobotUser*>(block_.get());
-    if (user_ == nullptr) throw std::logic_error(type + " is not a RobotUser");
-    user_->BindRobot(robot);
-    if (widths.empty()) {
-      for (int i = 0; i < block_->num_inputs(); ++i) {
-        widths.push_back(block_->input_port(i).name == "q" ? robot.tree->nq() : robot.tree->nv());
-      }
-    }
-    block_->Configure(widths);
-    Block::Layout layout;
-    layout.index = 0;
-    layout.sample_time = SampleTime::Continuous();
-    block_->SetLayout(layout);
-    int offset = 0;
-    for (int i = 0; i < block_->num_inputs(); ++i) {
-      block_->SetInputOffset(i, offset);
-      offset += block_->input_port(i).width;
-    }
-    for (int i = 0; i < block_->num_outputs(); ++i) {
-      block_->SetOutputOffset(i, offset);
-      offset += block_->output_port(i).width;
-    }
-    signals_.assign(offset, 0.0);
-    dwork_.assign(block_->num_dwork(), 0.0);
-    workspace_ = block_->MakeWorkspace();
-    workspaces_ = {workspace_.get()};
-    c_.signals = signals_.data();
-    c_.dwork = dwork_.data();
-    c_.workspaces = workspaces_.data();
-    block_->Initialize(c_);
-  }
-
-  const Block& block() const { return *block_; }
-  multibody::RobotUser& user() { return *user_; }
-
-  void SetInput(const std::string& port, const Eigen::VectorXd& v) {
-    const Block::InputPort& p = block_->input_port(block_->FindInput(port));
-    ASSERT_EQ(v.size(), p.width) << port;
-    for (int k = 0; k < p.width; ++k) signals_[p.offset + k] = v[k];
-  }
-  Eigen::VectorXd Output(const std::string& port) {
-    block_->CalcOutputs(c_, 0);
-    const Block::OutputPort& p = block_->output_port(block_->FindOutput(port));
-    return Eigen::Map<const Eigen::VectorXd>(signals_.data() + p.offset, p.width);
-  }
-
- private:
-  std::unique_ptr<Block> block_;
-  multibody::RobotUser* user_ = nullptr;
-  std::vector<double> signals_, dwork_;
-  std::unique_ptr<BlockWorkspace> workspace_;
-  std::vector<BlockWorkspace*> workspaces_;
-  Context c_;
-};
 
 Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
   std::uniform_real_distribution<double> u(-scale, scale);
