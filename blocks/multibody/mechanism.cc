@@ -13,7 +13,7 @@ using blocks::BlockError;
 using blocks::Context;
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
-  Workspace(const KinematicTree& tree, int num_clusters)
+  Workspace(const KinematicTree& tree, int num_clusters, int num_motors)
       : data(tree),
         q(tree.nq()),
         v(tree.nv()),
@@ -23,7 +23,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         f_ext(tree.num_bodies(), Vector6d::Zero()),
         cluster_angle(num_clusters),
         cluster_speed(num_clusters),
-        cluster_force(num_clusters) {}
+        cluster_force(num_clusters),
+        motor_drive(num_motors) {}
   KinematicTreeData data;
   Eigen::VectorXd q, v;
   Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
@@ -32,6 +33,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   std::vector<Vector6d> f_ext;
   /// Per drivetrain cluster: its coordinate (rad), rate (rad/s) and generalized force (N m).
   Eigen::VectorXd cluster_angle, cluster_speed, cluster_force;
+  /// Per motor: what its PMSM drive applies, once per evaluation, for the applied-voltage
+  /// output and the current rates alike.
+  std::vector<MotorDrive> motor_drive;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
 };
@@ -159,7 +163,8 @@ std::string Mechanism::DescribeContinuousState(int i) const {
 }
 
 std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
-  return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()));
+  return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
+                                     static_cast<int>(m_.drivetrain.motors.size()));
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -293,7 +298,7 @@ void Mechanism::MotorDerivatives(Context& c, const Workspace& ws, int k) const {
     ds[0] = drivetrain::CurrentRate(motor.dc, s[0], in(c, m_.motor_ports[k].command)[0], w);
     return;
   }
-  const MotorDrive drive = PmsmDrive(c, ws, k);
+  const MotorDrive& drive = ws.motor_drive[k];
   const Eigen::Vector2d rates =
       drivetrain::CurrentRates(motor.pmsm, Eigen::Vector2d(s[0], s[1]), drive.vdq, drive.w);
   ds[0] = rates[0];
@@ -433,6 +438,11 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     f_ext = &ws.f_ext;
   }
   AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+  for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
+    if (m_.drivetrain.motors[k].kind != drivetrain::MotorKind::kDC) {
+      ws.motor_drive[k] = PmsmDrive(c, ws, static_cast<int>(k));
+    }
+  }
   ws.dynamics_valid = true;
 }
 
@@ -521,7 +531,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {
   const KinematicTreeData& data = ws.data;
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.motor_ports[k].vdq < 0) continue;
-    const Eigen::Vector2d vdq = PmsmDrive(c, ws, static_cast<int>(k)).vdq;
+    const Eigen::Vector2d& vdq = ws.motor_drive[k].vdq;
     std::copy_n(vdq.data(), 2, out(c, m_.motor_ports[k].vdq));
   }
   for (const MechanismJoint& j : m_.joints) {
