@@ -75,6 +75,22 @@ std::vector<double> Times(const graph::Recording& rec) {
   return t;
 }
 
+void ExpectOneLineBadInput(const std::string& path, const std::string& file, int line,
+                           const std::vector<std::string>& says) {
+  for (const char* command : {"check", "run"}) {
+    const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
+    const CliResult r = RunCli(std::string(command) + " " + path + output);
+    EXPECT_EQ(r.status, 2) << command << ": " << r.text;
+    ASSERT_FALSE(r.text.empty());
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << "more than one line: " << r.text;
+    const std::string where = file + ":" + std::to_string(line) + ":";
+    EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
+    for (const std::string& phrase : says) {
+      EXPECT_NE(r.text.find(phrase), std::string::npos) << r.text;
+    }
+  }
+}
+
 std::filesystem::path FreshDirectory(const std::string& prefix, const std::string& name) {
   const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / (prefix + name);
   std::filesystem::remove_all(dir);

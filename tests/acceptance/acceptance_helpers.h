@@ -43,6 +43,11 @@ struct CliResult {
 /// Runs the `twinblocks` program built with the tests with `args` (shell words).
 CliResult RunCli(const std::string& args, bool with_stdout = false);
 
+/// Runs `check` and `run` on a bad model file and expects, for each, exit status 2 and one line
+/// holding `file:line:` and every phrase in `says`.
+void ExpectOneLineBadInput(const std::string& path, const std::string& file, int line,
+                           const std::vector<std::string>& says);
+
 /// Absolute path of a file in the source tree.
 std::string SourcePath(const std::string& relative);
 

@@ -9,9 +9,6 @@
 
 namespace {
 
-using twinblocks::testing::CliResult;
-using twinblocks::testing::RunCli;
-
 struct BadModel {
   const char* file;
   int line;
@@ -24,17 +21,7 @@ class B7BadModels : public ::testing::TestWithParam<BadModel> {};
 TEST_P(B7BadModels, OneLineWithFileLineBlockAndStatus2) {
   const BadModel& c = GetParam();
   const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_models/" + c.file;
-  for (const char* command : {"check", "run"}) {
-    const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
-    const CliResult r = RunCli(std::string(command) + " " + path + output);
-    EXPECT_EQ(r.status, 2) << command << ": " << r.text;
-    ASSERT_FALSE(r.text.empty());
-    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << "more than one line: " << r.text;
-    const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
-    EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find(c.block), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find(c.says), std::string::npos) << r.text;
-  }
+  twinblocks::testing::ExpectOneLineBadInput(path, c.file, c.line, {c.block, c.says});
 }
 
 INSTANTIATE_TEST_SUITE_P(

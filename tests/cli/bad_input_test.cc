@@ -22,16 +22,7 @@ class A7BadInput : public ::testing::TestWithParam<BadCase> {};
 TEST_P(A7BadInput, OneLineWithFileLineAndStatus2) {
   const BadCase& c = GetParam();
   const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_input/" + c.file;
-  for (const char* command : {"check", "run"}) {
-    const std::string output = std::string(command) == "run" ? " -o /dev/null" : "";
-    const CliResult r = RunCli(std::string(command) + " " + path + output);
-    EXPECT_EQ(r.status, 2) << command << ": " << r.text;
-    ASSERT_FALSE(r.text.empty());
-    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << "more than one line: " << r.text;
-    const std::string where = std::string(c.file) + ":" + std::to_string(c.line) + ":";
-    EXPECT_NE(r.text.find(where), std::string::npos) << r.text;
-    EXPECT_NE(r.text.find(c.says), std::string::npos) << r.text;
-  }
+  twinblocks::testing::ExpectOneLineBadInput(path, c.file, c.line, {c.says});
 }
 
 INSTANTIATE_TEST_SUITE_P(
