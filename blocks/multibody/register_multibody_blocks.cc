@@ -1,5 +1,6 @@
 #include "blocks/multibody/register_multibody_blocks.h"
 
+#include "blocks/contact/spatial_contact_force.h"
 #include "blocks/multibody/frame_elements.h"
 
 namespace twinblocks::blocks {
@@ -18,6 +19,7 @@ void RegisterMultibodyBlocks(BlockRegistry& r) {
   r.Add(TransformSensorType());
   r.Add(ExternalForceTorqueType());
   r.Add(InternalForceType());
+  r.Add(contact::SpatialContactForceType());
 }
 
 }  // namespace twinblocks::blocks
