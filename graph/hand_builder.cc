@@ -226,8 +226,8 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
   Hand out;
   out.subsystem = JoinPath(diagram_path, spec.name);
   const std::string& hand = out.subsystem;
-  model.AddSubsystem(diagram_path, spec.name).ports = {Frame("base"), Frame("object"),
-                                                       Outport("contacts"), Outport("q")};
+  model.AddSubsystem(diagram_path, spec.name).ports = {
+      Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tips")};
   std::vector<Parameter> palm{{"length", FormatNumber(spec.palm.length)},
                               {"width", FormatNumber(spec.palm.width)},
                               {"thickness", FormatNumber(spec.palm.thickness)}};
@@ -242,13 +242,16 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     const std::string finger_name = Indexed("finger", k);
     const std::string path = hand + "/" + finger_name;
     model.AddSubsystem(hand, finger_name).ports = {Frame("base"), Frame("object"),
-                                                   Outport("contacts"), Outport("q")};
+                                                   Outport("contacts"), Outport("q"),
+                                                   Outport("tip")};
     model.AddBlock(path, "RigidTransform", "mount",
                    {{"translation", Vector3Text(finger.base_position)},
                     {"rotation", "matrix"},
                     {"matrix", Matrix3Text(finger.base_rotation)}});
     AddPhalanges(model, path, finger, settings, k, &out);
-    model.AddBlock(path, "Constant", "tip", {{"value", "0"}});
+    // Every frame port must be joined: the fingertip's frame goes to a sensor of its position.
+    model.AddBlock(path, "TransformSensor", "fingertip");
+    model.AddBlock(path, "Constant", "beyond_tip", {{"value", "0"}});
     model.AddBlock(path, "Mux", "contacts", {{"inputs", std::to_string(n)}});
     model.AddBlock(path, "Mux", "angles", {{"inputs", std::to_string(n)}});
 
@@ -260,11 +263,13 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     for (size_t j = 0; j + 1 < n; ++j) {
       model.Connect(path, Indexed("phalanx", j) + ".F", Indexed("phalanx", j + 1) + ".B");
     }
+    model.Connect(path, ".base", "fingertip.B");
+    model.Connect(path, Indexed("phalanx", n - 1) + ".F", "fingertip.F");
     for (size_t j = 0; j < n; ++j) model.Connect(path, ".object", Indexed("phalanx", j) + ".object");
     for (size_t j = 0; j + 1 < n; ++j) {
       model.Connect(path, Indexed("phalanx", j + 1) + ".hold", Indexed("phalanx", j) + ".distal");
     }
-    model.Connect(path, "tip.y", Indexed("phalanx", n - 1) + ".distal");
+    model.Connect(path, "beyond_tip.y", Indexed("phalanx", n - 1) + ".distal");
     for (size_t j = 0; j < n; ++j) {
       model.Connect(path, Indexed("phalanx", j) + ".contact", Indexed("contacts.u", j));
     }
@@ -273,12 +278,14 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     }
     model.Connect(path, "contacts.y", ".contacts");
     model.Connect(path, "angles.y", ".q");
+    model.Connect(path, "fingertip.position", ".tip");
   }
   out.contact_names.push_back("palm");
   out.contact_signals.push_back(hand + "/palm.contact");
 
   model.AddBlock(hand, "Mux", "contacts", {{"inputs", std::to_string(num_fingers + 1)}});
   model.AddBlock(hand, "Mux", "angles", {{"inputs", std::to_string(num_fingers)}});
+  model.AddBlock(hand, "Mux", "tips", {{"inputs", std::to_string(num_fingers)}});
   model.Connect(hand, ".base", "palm.base");
   model.Connect(hand, ".object", "palm.object");
   for (size_t k = 0; k < num_fingers; ++k) {
@@ -292,8 +299,12 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
   for (size_t k = 0; k < num_fingers; ++k) {
     model.Connect(hand, Indexed("finger", k) + ".q", Indexed("angles.u", k));
   }
+  for (size_t k = 0; k < num_fingers; ++k) {
+    model.Connect(hand, Indexed("finger", k) + ".tip", Indexed("tips.u", k));
+  }
   model.Connect(hand, "contacts.y", ".contacts");
   model.Connect(hand, "angles.y", ".q");
+  model.Connect(hand, "tips.y", ".tips");
   return out;
 }
 

@@ -146,10 +146,12 @@ struct Hand {
 
 /// Adds the hand as a subsystem `spec.name` of the diagram at `diagram_path`: frame ports base
 /// (the palm's top-face centre) and object (to join to the object's Solid), outports contacts
-/// (F1P1 ... FnPm, then the palm's: 0/1) and q (every joint angle, rad). Inside: palm (a Palm),
+/// (F1P1 ... FnPm, then the palm's: 0/1), q (every joint angle, rad) and tips (each fingertip's
+/// position in the base frame, m: the origin of its last DH frame). Inside: palm (a Palm),
 /// finger1 ... (subsystems of a RigidTransform `mount` to the finger's DH frame 0, phalanx1 ...
-/// chained B to F, a Constant `tip` = 0 as the fingertip's distal input, and Muxes `contacts`
-/// and `angles`). A phalanx is a Phalanx block, or, for a zero-length link, a subsystem with
+/// chained B to F, a TransformSensor `fingertip`, a Constant `beyond_tip` = 0 as the last
+/// phalanx's distal input, and Muxes `contacts` and `angles`), and Muxes `contacts`, `angles`,
+/// `tips`. A phalanx is a Phalanx block, or, for a zero-length link, a subsystem with
 /// the Phalanx body whose solid and contact are commented out. The defines it uses are added
 /// to the model's own defines where the model does not have them yet (from an include or
 /// earlier). Numbers are written in their shortest exact form.
