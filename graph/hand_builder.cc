@@ -205,6 +205,7 @@ void AddPhalanges(Model& model, const std::string& finger_path, const FingerSpec
       t.a = Operand(p.a);
       t.d = Operand(p.d);
       model.AddSubsystem(finger_path, name) = PhalanxBody(t);
+      model.SetCommented(path + "/link", true);  // the body's placement goes with it
       model.SetCommented(path + "/solid", true);
       model.SetCommented(path + "/contact", true);
       model.AddBlock(path, "Constant", "no_contact", {{"value", "0"}});

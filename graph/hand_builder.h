@@ -14,10 +14,10 @@
 // are made here by the same functions that write grasp.xml's, so that a hand built in code and
 // one written with the defines flatten to the same blocks.
 //
-// Like SGSim_Finger, the builder comments out the body (Solid) of a phalanx whose joint shares
-// its position with the next one (a zero-length link, a = d = 0: two joints at a finger's base
-// for flexion and abduction), and its contact with it; that phalanx's detector then reads a
-// zero force, so its contact signal stays 0.
+// Like SGSim_Finger, the builder comments out the body (Solid, and the transform that places
+// it) of a phalanx whose joint shares its position with the next one (a zero-length link,
+// a = d = 0: two joints at a finger's base for flexion and abduction), and its contact; that
+// phalanx's detector then reads a zero force, so its contact signal stays 0.
 
 #include <string>
 #include <string_view>
@@ -152,7 +152,8 @@ struct Hand {
 /// chained B to F, a TransformSensor `fingertip`, a Constant `beyond_tip` = 0 as the last
 /// phalanx's distal input, and Muxes `contacts` and `angles`), and Muxes `contacts`, `angles`,
 /// `tips`. A phalanx is a Phalanx block, or, for a zero-length link, a subsystem with
-/// the Phalanx body whose solid and contact are commented out. The defines it uses are added
+/// the Phalanx body whose link, solid and contact are commented out (and a Constant
+/// `no_contact` = 0 in place of the contact's normal force). The defines it uses are added
 /// to the model's own defines where the model does not have them yet (from an include or
 /// earlier). Numbers are written in their shortest exact form.
 /// @throws ModelError when the name is not an identifier or is taken, or base/object is not a
