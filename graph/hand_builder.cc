@@ -32,29 +32,28 @@ struct PhalanxField {
   const char* name;
   std::string PhalanxTexts::*text;
 };
-constexpr PhalanxField kPhalanxFields[] = {
-    {"alpha", &PhalanxTexts::alpha},
-    {"a", &PhalanxTexts::a},
-    {"d", &PhalanxTexts::d},
-    {"offset", &PhalanxTexts::offset},
-    {"radius", &PhalanxTexts::radius},
-    {"density", &PhalanxTexts::density},
-    {"q0", &PhalanxTexts::q0},
-    {"rate", &PhalanxTexts::rate},
-    {"filter_tc", &PhalanxTexts::filter_tc},
-    {"stiffness", &PhalanxTexts::stiffness},
-    {"damping", &PhalanxTexts::damping},
-    {"transition_width", &PhalanxTexts::transition_width},
-    {"friction", &PhalanxTexts::friction},
-    {"mu_s", &PhalanxTexts::mu_s},
-    {"mu_d", &PhalanxTexts::mu_d},
-    {"v_crit", &PhalanxTexts::v_crit},
-    {"threshold", &PhalanxTexts::threshold},
-    {"Ts", &PhalanxTexts::Ts}};
+constexpr PhalanxField kPhalanxFields[] = {{"alpha", &PhalanxTexts::alpha},
+                                           {"a", &PhalanxTexts::a},
+                                           {"d", &PhalanxTexts::d},
+                                           {"offset", &PhalanxTexts::offset},
+                                           {"radius", &PhalanxTexts::radius},
+                                           {"density", &PhalanxTexts::density},
+                                           {"q0", &PhalanxTexts::q0},
+                                           {"rate", &PhalanxTexts::rate},
+                                           {"filter_tc", &PhalanxTexts::filter_tc},
+                                           {"stiffness", &PhalanxTexts::stiffness},
+                                           {"damping", &PhalanxTexts::damping},
+                                           {"transition_width", &PhalanxTexts::transition_width},
+                                           {"friction", &PhalanxTexts::friction},
+                                           {"mu_s", &PhalanxTexts::mu_s},
+                                           {"mu_d", &PhalanxTexts::mu_d},
+                                           {"v_crit", &PhalanxTexts::v_crit},
+                                           {"threshold", &PhalanxTexts::threshold},
+                                           {"Ts", &PhalanxTexts::Ts}};
 
 // What the palm shares with the phalanges: contact and detection, in the Palm define's order.
-constexpr const char* kContactFields[] = {"stiffness", "damping", "transition_width",
-                                          "friction",  "mu_s",    "mu_d",
+constexpr const char* kContactFields[] = {"stiffness", "damping",   "transition_width",
+                                          "friction",  "mu_s",      "mu_d",
                                           "v_crit",    "threshold", "Ts"};
 
 std::string& Field(PhalanxTexts& t, std::string_view name) {
@@ -95,10 +94,10 @@ std::string Matrix3Text(const Eigen::Matrix3d& m) {
 
 // The contact parameters of a SpatialContactForce, from the texts.
 std::vector<Parameter> ContactParams(const PhalanxTexts& t) {
-  return {{"stiffness", t.stiffness},         {"damping", t.damping},
-          {"transition_width", t.transition_width}, {"friction", t.friction},
-          {"mu_s", t.mu_s},                   {"mu_d", t.mu_d},
-          {"v_crit", t.v_crit}};
+  return {
+      {"stiffness", t.stiffness}, {"damping", t.damping}, {"transition_width", t.transition_width},
+      {"friction", t.friction},   {"mu_s", t.mu_s},       {"mu_d", t.mu_d},
+      {"v_crit", t.v_crit}};
 }
 
 // Seed 000 section 2.2.3.2: the command grows by rate*Ts each sample while no contact is
@@ -106,13 +105,11 @@ std::vector<Parameter> ContactParams(const PhalanxTexts& t) {
 Diagram JointClosureBody() {
   Diagram d;
   d.ports = {Inport("contact"), Inport("distal"), Outport("q"), Outport("hold")};
-  d.blocks.push_back(
-      Block("LogicalOperator", "any_contact", {{"op", "OR"}, {"inputs", "2"}}));
+  d.blocks.push_back(Block("LogicalOperator", "any_contact", {{"op", "OR"}, {"inputs", "2"}}));
   d.blocks.push_back(Block("LogicalOperator", "free", {{"op", "NOT"}}));
   d.blocks.push_back(Block("Gain", "increment", {{"k", "rate*Ts"}}));
   d.blocks.push_back(Block("Sum", "command", {{"signs", "++"}}));
-  d.blocks.push_back(
-      Block("Delay", "last", {{"n", "1"}, {"x0", "q0"}, {"Ts", "Ts"}}));
+  d.blocks.push_back(Block("Delay", "last", {{"n", "1"}, {"x0", "q0"}, {"Ts", "Ts"}}));
   d.connections = {{".contact", "any_contact.u1", {}}, {".distal", "any_contact.u2", {}},
                    {"any_contact.y", "free.u1", {}},   {"free.y", "increment.u", {}},
                    {"last.y", "command.u1", {}},       {"increment.y", "command.u2", {}},
@@ -137,8 +134,8 @@ Diagram PalmBody(const PalmTexts& palm, const PhalanxTexts& t) {
   d.blocks.push_back(Block("SpatialContactForce", "contact", ContactParams(t)));
   d.blocks.push_back(
       Block("ContactDetector", "detector", {{"threshold", t.threshold}, {"Ts", t.Ts}}));
-  d.connections = {{".base", "centre.B", {}},        {"centre.F", "solid.R", {}},
-                   {"centre.F", "contact.B", {}},    {".object", "contact.F", {}},
+  d.connections = {{".base", "centre.B", {}},         {"centre.F", "solid.R", {}},
+                   {"centre.F", "contact.B", {}},     {".object", "contact.F", {}},
                    {"contact.fn", "detector.fn", {}}, {"detector.contact", ".contact", {}},
                    {"contact.fn", ".fn", {}}};
   return d;
@@ -242,9 +239,8 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     const size_t n = finger.phalanges.size();
     const std::string finger_name = Indexed("finger", k);
     const std::string path = hand + "/" + finger_name;
-    model.AddSubsystem(hand, finger_name).ports = {Frame("base"), Frame("object"),
-                                                   Outport("contacts"), Outport("q"),
-                                                   Outport("tip")};
+    model.AddSubsystem(hand, finger_name).ports = {
+        Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tip")};
     model.AddBlock(path, "RigidTransform", "mount",
                    {{"translation", Vector3Text(finger.base_position)},
                     {"rotation", "matrix"},
@@ -266,7 +262,8 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     }
     model.Connect(path, ".base", "fingertip.B");
     model.Connect(path, Indexed("phalanx", n - 1) + ".F", "fingertip.F");
-    for (size_t j = 0; j < n; ++j) model.Connect(path, ".object", Indexed("phalanx", j) + ".object");
+    for (size_t j = 0; j < n; ++j)
+      model.Connect(path, ".object", Indexed("phalanx", j) + ".object");
     for (size_t j = 0; j + 1 < n; ++j) {
       model.Connect(path, Indexed("phalanx", j + 1) + ".hold", Indexed("phalanx", j) + ".distal");
     }
@@ -322,15 +319,14 @@ void CheckShape(const HandSpec& spec) {
 
 Diagram PhalanxBody(const PhalanxTexts& t) {
   Diagram d;
-  d.ports = {Frame("B"),          Frame("F"),       Frame("object"), Inport("distal"),
+  d.ports = {Frame("B"),         Frame("F"),      Frame("object"), Inport("distal"),
              Outport("contact"), Outport("hold"), Outport("q"),    Outport("fn")};
-  d.blocks.push_back(Block("RigidTransform", "pre",
-                           {{"rotation", "axis_angle"}, {"axis", "[0, 0, 1]"}, {"angle", t.offset}}));
-  d.blocks.push_back(Block("RevoluteJoint", "joint",
-                           {{"axis", "[0, 0, 1]"},
-                            {"q0", t.q0},
-                            {"actuation", "motion"},
-                            {"filter_tc", t.filter_tc}}));
+  d.blocks.push_back(
+      Block("RigidTransform", "pre",
+            {{"rotation", "axis_angle"}, {"axis", "[0, 0, 1]"}, {"angle", t.offset}}));
+  d.blocks.push_back(Block(
+      "RevoluteJoint", "joint",
+      {{"axis", "[0, 0, 1]"}, {"q0", t.q0}, {"actuation", "motion"}, {"filter_tc", t.filter_tc}}));
   d.blocks.push_back(Block("RigidTransform", "post",
                            {{"translation", "[" + t.a + ", 0, " + t.d + "]"},
                             {"rotation", "axis_angle"},
@@ -417,8 +413,7 @@ Define ContactDetectorDefine() {
   d.blocks.push_back(Block("ZeroOrderHold", "sample", {{"Ts", "Ts"}}));
   d.blocks.push_back(Block("CompareToConstant", "above", {{"op", ">"}, {"value", "threshold"}}));
   for (int i = 0; i < kDelays; ++i) {
-    d.blocks.push_back(
-        Block("Delay", Indexed("d", i), {{"n", "1"}, {"Ts", "Ts"}}));
+    d.blocks.push_back(Block("Delay", Indexed("d", i), {{"n", "1"}, {"Ts", "Ts"}}));
   }
   d.blocks.push_back(Block("Product", "all", {{"ops", std::string(kDelays + 1, '*')}}));
   d.connections = {{".fn", "sample.u", {}}, {"sample.y", "above.u", {}}, {"above.y", "d1.u", {}}};
@@ -446,8 +441,8 @@ HandSpec Gripper4Spec() {
       0, 0, 1,                //
       1, 0, 0;
   const double lengths[] = {0.040, 0.030, 0.025};
-  const Eigen::Vector3d bases[] = {{0.045, 0.025, 0}, {-0.045, 0.025, 0}, {0.045, -0.025, 0},
-                                   {-0.045, -0.025, 0}};
+  const Eigen::Vector3d bases[] = {
+      {0.045, 0.025, 0}, {-0.045, 0.025, 0}, {0.045, -0.025, 0}, {-0.045, -0.025, 0}};
   HandSpec spec;
   for (int k = 0; k < 4; ++k) {
     FingerSpec finger;
@@ -464,7 +459,7 @@ HandSpec Gripper4Spec() {
 }
 
 std::vector<std::string> HandDefineParams() {
-  return {"rate", "filter_tc", "stiffness", "damping", "transition_width",
+  return {"rate", "filter_tc", "stiffness", "damping",   "transition_width",
           "mu_s", "mu_d",      "v_crit",    "threshold", "Ts"};
 }
 

@@ -19,11 +19,10 @@
 // a = d = 0: two joints at a finger's base for flexion and abduction), and its contact; that
 // phalanx's detector then reads a zero force, so its contact signal stays 0.
 
+#include <Eigen/Core>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "graph/model.h"
 
@@ -32,24 +31,24 @@ namespace twinblocks::graph {
 /// The texts of one phalanx module's parameters, as they go into its blocks: numbers,
 /// expressions, or (for the library's define) the names of the define's parameters.
 struct PhalanxTexts {
-  std::string alpha = "0";   ///< standard DH twist alpha_i (rad)
-  std::string a = "0";       ///< standard DH length a_i (m)
-  std::string d = "0";       ///< standard DH offset d_i along z_{i-1} (m)
-  std::string offset = "0";  ///< theta_i = q_i + offset (rad)
-  std::string radius = "0";  ///< of the cylinder body (m)
-  std::string density = "1000";  ///< of the body (kg/m^3)
-  std::string q0 = "0";          ///< initial joint angle and closure command (rad)
-  std::string rate = "2";        ///< closure speed (rad/s)
-  std::string filter_tc = "0.001";  ///< time constant of the joint's motion filter (s)
-  std::string stiffness = "1e+06";  ///< contact normal stiffness (N/m)
-  std::string damping = "1000";     ///< contact normal damping (N/(m/s))
-  std::string transition_width = "1e-04";  ///< contact transition region (m)
+  std::string alpha = "0";                     ///< standard DH twist alpha_i (rad)
+  std::string a = "0";                         ///< standard DH length a_i (m)
+  std::string d = "0";                         ///< standard DH offset d_i along z_{i-1} (m)
+  std::string offset = "0";                    ///< theta_i = q_i + offset (rad)
+  std::string radius = "0";                    ///< of the cylinder body (m)
+  std::string density = "1000";                ///< of the body (kg/m^3)
+  std::string q0 = "0";                        ///< initial joint angle and closure command (rad)
+  std::string rate = "2";                      ///< closure speed (rad/s)
+  std::string filter_tc = "0.001";             ///< time constant of the joint's motion filter (s)
+  std::string stiffness = "1e+06";             ///< contact normal stiffness (N/m)
+  std::string damping = "1000";                ///< contact normal damping (N/(m/s))
+  std::string transition_width = "1e-04";      ///< contact transition region (m)
   std::string friction = "smooth_stick_slip";  ///< SpatialContactForce's friction law
   std::string mu_s = "0.5";                    ///< static friction coefficient
   std::string mu_d = "0.3";                    ///< dynamic friction coefficient
   std::string v_crit = "0.001";                ///< critical velocity of stick-slip (m/s)
-  std::string threshold = "0.1";  ///< normal force above which contact is detected (N)
-  std::string Ts = "1e-04";       ///< sample time of detection and closure (s)
+  std::string threshold = "0.1";               ///< normal force above which contact is detected (N)
+  std::string Ts = "1e-04";                    ///< sample time of detection and closure (s)
 };
 
 /// The body of one phalanx module: frame ports B (DH frame i-1), F (frame i) and object, inport
@@ -98,9 +97,9 @@ struct PalmSpec {
 /// Contact between the hand and the object (seed 000 Table 2, SpatialContactForce) and its
 /// detection (section 2.2.3.1).
 struct GraspContactSpec {
-  double stiffness = 1e6;         ///< N/m
-  double damping = 1e3;           ///< N/(m/s)
-  double transition_width = 1e-4;  ///< m
+  double stiffness = 1e6;                      ///< N/m
+  double damping = 1e3;                        ///< N/(m/s)
+  double transition_width = 1e-4;              ///< m
   std::string friction = "smooth_stick_slip";  ///< none, smooth_stick_slip or coulomb
   double mu_s = 0.5;
   double mu_d = 0.3;

@@ -64,9 +64,10 @@ RunOutput TimedRun(const std::string& file, double* seconds) {
 std::vector<SetTimes> CheckContactSignals(const RunOutput& out, const std::string& experiment) {
   const std::vector<double> t = Times(out.recording);
   std::vector<SetTimes> times;
-  std::printf("%s contact signals (seed 000 Fig. 7/9):\n  signal  first set (s)  last set (s)  "
-              "rises  at t_end\n",
-              experiment.c_str());
+  std::printf(
+      "%s contact signals (seed 000 Fig. 7/9):\n  signal  first set (s)  last set (s)  "
+      "rises  at t_end\n",
+      experiment.c_str());
   int i = 0;
   for (const std::string& name : ContactNames()) {
     const std::vector<double> c = Column(out.recording, name);
@@ -78,8 +79,10 @@ std::vector<SetTimes> CheckContactSignals(const RunOutput& out, const std::strin
     std::printf("  %-6s  %-13s  %-12s  %5d  %g\n", name.c_str(), Seconds(s.first).c_str(),
                 Seconds(s.last).c_str(), s.rises, c.empty() ? -1.0 : c.back());
     // The model's own ContactTimes block (its summaries) reports the same times.
-    const std::vector<double> first = Column(out.recording, "set_times.first[" + std::to_string(i) + "]");
-    const std::vector<double> last = Column(out.recording, "set_times.last[" + std::to_string(i) + "]");
+    const std::vector<double> first =
+        Column(out.recording, "set_times.first[" + std::to_string(i) + "]");
+    const std::vector<double> last =
+        Column(out.recording, "set_times.last[" + std::to_string(i) + "]");
     if (!first.empty()) EXPECT_NEAR(first.back(), s.first, 1e-9) << name;
     if (!last.empty()) EXPECT_NEAR(last.back(), s.last, 1e-9) << name;
     ++i;
@@ -156,12 +159,13 @@ TEST(D4Grasp, G2PowerGraspDragsTheSphereTowardsPlusXDownThenUpInItsPlane) {
   EXPECT_GT(theta_max, 1e-2) << "the sphere must turn about y";
 
   const double t_low = Times(out.recording)[lowest];
-  std::printf("G2 sphere (seed 000 Fig. 11): x %.6f -> %.6f m; z %.6f -> lowest %.6f m at t = %.4f s"
-              " -> %.6f m at t_end (highest after the low point %.6f m)\n"
-              "  max |y| %.3g m, max |phi| (z) %.3g rad, max |theta| (y) %.4g rad, final theta %.4g "
-              "rad, max |psi| (x) %.3g rad\n",
-              x0, x.back(), z0, z_min, t_low, z.back(), z_after, y_max, phi_max, theta_max,
-              theta.back(), psi_max);
+  std::printf(
+      "G2 sphere (seed 000 Fig. 11): x %.6f -> %.6f m; z %.6f -> lowest %.6f m at t = %.4f s"
+      " -> %.6f m at t_end (highest after the low point %.6f m)\n"
+      "  max |y| %.3g m, max |phi| (z) %.3g rad, max |theta| (y) %.4g rad, final theta %.4g "
+      "rad, max |psi| (x) %.3g rad\n",
+      x0, x.back(), z0, z_min, t_low, z.back(), z_after, y_max, phi_max, theta_max, theta.back(),
+      psi_max);
   RecordProperty("x_final_m", Figure(x.back()));
   RecordProperty("z_min_m", Figure(z_min));
   RecordProperty("z_min_t_s", Figure(t_low));
@@ -179,8 +183,9 @@ TEST(D5Grasp, G3DenserSpheresMoveLessDown) {
   RecordProperty("wall_s", Figure(wall));
   const std::vector<std::string> densities = {"160", "700", "2300", "7860", "19250"};
   std::vector<double> down;
-  std::printf("G3 (seed 000 Fig. 12): density (kg/m^3), final z (m), final downward displacement "
-              "(m), lowest z (m), final x (m), final theta (rad)\n");
+  std::printf(
+      "G3 (seed 000 Fig. 12): density (kg/m^3), final z (m), final downward displacement "
+      "(m), lowest z (m), final x (m), final theta (rad)\n");
   for (const std::string& rho : densities) {
     const std::vector<double> x = Column(out.recording, "position_" + rho + "[0]");
     const std::vector<double> z = Column(out.recording, "position_" + rho + "[2]");
@@ -193,8 +198,7 @@ TEST(D5Grasp, G3DenserSpheresMoveLessDown) {
   }
   for (size_t i = 0; i + 1 < down.size(); ++i) {
     EXPECT_GT(down[i], down[i + 1]) << "rho " << densities[i] << " moved down " << down[i]
-                                    << " m, rho " << densities[i + 1] << " " << down[i + 1]
-                                    << " m";
+                                    << " m, rho " << densities[i + 1] << " " << down[i + 1] << " m";
   }
 }
 

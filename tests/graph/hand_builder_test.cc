@@ -226,7 +226,8 @@ void CheckFreeMotion(const HandSpec& spec, double q0, double rate) {
       }
       const Eigen::Vector3d tip = FingertipByDh(f, q);
       for (int i = 0; i < 3; ++i) {
-        const double measured = r.value(row, r.FindColumn("tips[" + std::to_string(3 * k + i) + "]"));
+        const double measured =
+            r.value(row, r.FindColumn("tips[" + std::to_string(3 * k + i) + "]"));
         worst_tip = std::max(worst_tip, std::abs(measured - tip[i]));
       }
     }
@@ -314,7 +315,8 @@ TEST(HandBuilderTest, BodilessPhalanxStillMovesAndNeverTouches) {
   // The fingertip follows the table, the zero-length abduction row included.
   const int last = r.num_rows() - 1;
   std::vector<double> q;
-  for (int j = 0; j < 3; ++j) q.push_back(r.value(last, r.FindColumn("q[" + std::to_string(j) + "]")));
+  for (int j = 0; j < 3; ++j)
+    q.push_back(r.value(last, r.FindColumn("q[" + std::to_string(j) + "]")));
   const Eigen::Vector3d tip = FingertipByDh(spec.fingers[0], q);
   for (int i = 0; i < 3; ++i) {
     EXPECT_NEAR(r.value(last, r.FindColumn("tips[" + std::to_string(i) + "]")), tip[i], 1e-12);
