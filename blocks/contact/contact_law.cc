@@ -37,8 +37,8 @@ void CheckContactLaw(const ContactLaw& law) {
           "must be zero or positive, got " + Number(law.stiffness));
   Require(std::isfinite(law.damping) && law.damping >= 0.0, "damping",
           "must be zero or positive, got " + Number(law.damping));
-  Require(std::isfinite(law.transition_width) && law.transition_width >= 0.0,
-          "transition_width", "must be zero or positive, got " + Number(law.transition_width));
+  Require(std::isfinite(law.transition_width) && law.transition_width >= 0.0, "transition_width",
+          "must be zero or positive, got " + Number(law.transition_width));
   Require(std::isfinite(law.exponent) && law.exponent >= 1.0, "exponent",
           "must be at least 1, got " + Number(law.exponent));
   if (law.friction == FrictionModel::kNone) return;
@@ -48,9 +48,8 @@ void CheckContactLaw(const ContactLaw& law) {
           "must be zero or positive, got " + Number(law.mu_d));
   if (law.friction == FrictionModel::kSmoothStickSlip) {
     Require(law.mu_d <= law.mu_s, "mu_d",
-            "the dynamic coefficient " + Number(law.mu_d) +
-                " exceeds the static one mu_s = " + Number(law.mu_s) +
-                "; sliding friction cannot exceed sticking friction");
+            "the dynamic coefficient " + Number(law.mu_d) + " exceeds the static one mu_s = " +
+                Number(law.mu_s) + "; sliding friction cannot exceed sticking friction");
   }
   Require(std::isfinite(law.v_crit) && law.v_crit > 0.0, "v_crit",
           "must be positive, got " + Number(law.v_crit));

@@ -38,10 +38,10 @@ enum class FrictionModel { kNone, kSmoothStickSlip, kCoulomb };
 /// The parameters of one contact's laws, checked by CheckContactLaw.
 struct ContactLaw {
   NormalForceModel model = NormalForceModel::kKelvinVoigt;
-  double stiffness = 1e6;         ///< k: N/m (kelvin_voigt), N/m^n (hunt_crossley, hertz)
-  double damping = 1e3;           ///< c: N s/m (kelvin_voigt, hertz), N s/m^(n+1) (hunt_crossley)
-  double transition_width = 1e-4; ///< w: m (kelvin_voigt)
-  double exponent = 1.5;          ///< n (hunt_crossley, hertz)
+  double stiffness = 1e6;          ///< k: N/m (kelvin_voigt), N/m^n (hunt_crossley, hertz)
+  double damping = 1e3;            ///< c: N s/m (kelvin_voigt, hertz), N s/m^(n+1) (hunt_crossley)
+  double transition_width = 1e-4;  ///< w: m (kelvin_voigt)
+  double exponent = 1.5;           ///< n (hunt_crossley, hertz)
   FrictionModel friction = FrictionModel::kNone;
   double mu_s = 0.5, mu_d = 0.3;  ///< static (peak) and dynamic coefficients
   double v_crit = 1e-3;           ///< m/s

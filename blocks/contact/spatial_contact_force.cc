@@ -20,8 +20,8 @@ Eigen::Vector2d PerSide(const Params& p, const char* name) {
   const Eigen::VectorXd v = p.Vector(name);
   if (v.size() == 1) return {v[0], v[0]};
   if (v.size() != 2) {
-    throw BlockError(std::string("parameter '") + name +
-                         "' must be one value or two [B, F], got " + std::to_string(v.size()),
+    throw BlockError(std::string("parameter '") + name + "' must be one value or two [B, F], got " +
+                         std::to_string(v.size()),
                      name);
   }
   return {v[0], v[1]};
@@ -49,14 +49,17 @@ SpatialContactForceElement::SpatialContactForceElement(const Params& p) {
   law.v_crit = p.Scalar("v_crit");
   if (IsSet(p, "E") || IsSet(p, "nu")) {
     if (law.model != NormalForceModel::kHertz) {
-      throw BlockError("parameters 'E' and 'nu' give the stiffness of model 'hertz'; this block has "
-                       "model '" + model + "'",
-                       "E");
+      throw BlockError(
+          "parameters 'E' and 'nu' give the stiffness of model 'hertz'; this block has "
+          "model '" +
+              model + "'",
+          "E");
     }
     if (!IsSet(p, "E") || !IsSet(p, "nu")) {
-      throw BlockError("the Hertz stiffness from materials needs both 'E' (Young's moduli) and "
-                       "'nu' (Poisson ratios)",
-                       IsSet(p, "E") ? "nu" : "E");
+      throw BlockError(
+          "the Hertz stiffness from materials needs both 'E' (Young's moduli) and "
+          "'nu' (Poisson ratios)",
+          IsSet(p, "E") ? "nu" : "E");
     }
     HertzMaterials m;
     m.E = PerSide(p, "E");
@@ -72,9 +75,9 @@ SpatialContactForceElement::SpatialContactForceElement(const Params& p) {
       }
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
-      throw BlockError("parameter '" + what.substr(0, what.find(':')) + "' " +
-                           what.substr(what.find(':') + 2),
-                       what.substr(0, what.find(':')));
+      throw BlockError(
+          "parameter '" + what.substr(0, what.find(':')) + "': " + what.substr(what.find(':') + 2),
+          what.substr(0, what.find(':')));
     }
     materials = m;
   }
@@ -83,7 +86,7 @@ SpatialContactForceElement::SpatialContactForceElement(const Params& p) {
   } catch (const std::invalid_argument& e) {
     const std::string what = e.what();
     const std::string param = what.substr(0, what.find(':'));
-    throw BlockError("parameter '" + param + "' " + what.substr(what.find(':') + 2), param);
+    throw BlockError("parameter '" + param + "': " + what.substr(what.find(':') + 2), param);
   }
   // Everything here follows from positions and velocities: no input, no algebraic loop.
   out_distance = DeclareOutput("distance", 1, 0);
@@ -150,7 +153,8 @@ BlockType SpatialContactForceType() {
       {"exponent", ParamKind::kScalar, "1.5", "n (hunt_crossley, hertz)"},
       {"E", ParamKind::kVector, "", "Young's moduli [E_B, E_F], Pa (hertz from materials)"},
       {"nu", ParamKind::kVector, "", "Poisson ratios [nu_B, nu_F] (hertz from materials)"},
-      {"gamma", ParamKind::kScalar, "0", "damping constant of seed 004 eq. 8 (hertz from materials)"},
+      {"gamma", ParamKind::kScalar, "0",
+       "damping constant of seed 004 eq. 8 (hertz from materials)"},
       {"radius", ParamKind::kScalar, "", "effective radius R, m (default: from the shapes)"}};
   t.outputs = {{"distance", "signed distance, m (< 0: penetration)"},
                {"fn", "normal force magnitude, N"},

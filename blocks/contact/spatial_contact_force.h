@@ -19,7 +19,7 @@ struct HertzMaterials {
   Eigen::Vector2d E = Eigen::Vector2d::Zero();   ///< Young's moduli of B's and F's solids, Pa
   Eigen::Vector2d nu = Eigen::Vector2d::Zero();  ///< their Poisson ratios
   double gamma = 0.0;                            ///< damping constant of eq. 8
-  double radius = 0.0;  ///< effective radius R (m); 0: from the two shapes
+  double radius = 0.0;                           ///< effective radius R (m); 0: from the two shapes
 };
 
 class SpatialContactForceElement final : public multibody::FrameElement {

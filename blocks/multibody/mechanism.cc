@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "blocks/block_error.h"
 #include "blocks/multibody/algorithms.h"
@@ -13,7 +14,8 @@ using blocks::BlockError;
 using blocks::Context;
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
-  Workspace(const KinematicTree& tree, int num_clusters, int num_motors)
+  Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
+            int max_contact_forces)
       : data(tree),
         q(tree.nq()),
         v(tree.nv()),
@@ -24,7 +26,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         cluster_angle(num_clusters),
         cluster_speed(num_clusters),
         cluster_force(num_clusters),
-        motor_drive(num_motors) {}
+        motor_drive(num_motors),
+        contact(num_contacts),
+        contact_forces(max_contact_forces) {}
   KinematicTreeData data;
   Eigen::VectorXd q, v;
   Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
@@ -36,6 +40,12 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   /// Per motor: what its PMSM drive applies, once per evaluation, for the applied-voltage
   /// output and the current rates alike.
   std::vector<MotorDrive> motor_drive;
+  /// Per contact: its geometry and the force it applies, once per evaluation.
+  std::vector<ContactResult> contact;
+  /// Every point force of every contact, [0, num_contact_forces): sized once for the most
+  /// points the contacts can report, so that the loop never allocates.
+  std::vector<PointForce> contact_forces;
+  int num_contact_forces = 0;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
 };
@@ -67,13 +77,14 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   for (const MechanismPort& p : m_.inputs) DeclareInput(p.name, p.width, p.feedthrough);
   for (const MechanismPort& p : m_.outputs) DeclareOutput(p.name, p.width, p.stage);
   DeclareSampleTime(blocks::SampleTime::Continuous());
-  needs_kinematics_ = !m_.sensors.empty() || !m_.internal_forces.empty();
+  needs_kinematics_ = !m_.sensors.empty() || !m_.internal_forces.empty() || !m_.contacts.empty();
   for (const MechanismExternalForce& f : m_.forces) {
     if (f.F.body >= 0) has_external_forces_ = true;
   }
   for (const MechanismInternalForce& f : m_.internal_forces) {
     if (f.B.body >= 0 || f.F.body >= 0) has_external_forces_ = true;
   }
+  if (!m_.contacts.empty()) has_external_forces_ = true;
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
 }
 
@@ -124,6 +135,10 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
     nx += motor.num_states();
   }
   DeclareContinuousStates(nx);
+  // Each contact's onset is a zero crossing of its distance, and whether it is on is a mode
+  // held within solver steps.
+  DeclareModes(static_cast<int>(m_.contacts.size()));
+  DeclareZeroCrossings(static_cast<int>(m_.contacts.size()));
 }
 
 std::string Mechanism::DescribeContinuousState(int i) const {
@@ -163,8 +178,13 @@ std::string Mechanism::DescribeContinuousState(int i) const {
 }
 
 std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
+  int max_forces = 0;
+  for (const MechanismContact& k : m_.contacts) {
+    max_forces += static_cast<int>(k.laws.size()) * contact::kMaxContactPoints;
+  }
   return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
-                                     static_cast<int>(m_.drivetrain.motors.size()));
+                                     static_cast<int>(m_.drivetrain.motors.size()),
+                                     static_cast<int>(m_.contacts.size()), max_forces);
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -191,6 +211,8 @@ void Mechanism::DoInitialize(Context& c) const {
   for (size_t k = 0; k < motor_x_.size(); ++k) {
     std::fill_n(xs + motor_x_[k], m_.drivetrain.motors[k].num_states(), 0.0);
   }
+  // Contacts start open; the first major step closes those that overlap.
+  std::fill_n(modes(c), m_.contacts.size(), 0);
 }
 
 void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
@@ -226,6 +248,73 @@ void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
   }
   ws.kinematics_valid = false;
   ws.dynamics_valid = false;
+}
+
+Eigen::Vector3d Mechanism::PointVelocity(const Workspace& ws, int body,
+                                         const Eigen::Vector3d& p_W) const {
+  if (body < 0) return Eigen::Vector3d::Zero();
+  const Pose& X_WB = ws.data.X_WB[body];
+  const Vector6d& V = ws.data.V[body];  // in B, at B's origin
+  return X_WB.rotation * V.tail<3>() + (X_WB.rotation * V.head<3>()).cross(p_W - X_WB.translation);
+}
+
+void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
+  EnsureKinematics(ws);
+  auto pose = [&ws](const FrameLocation& at) {
+    return at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
+  };
+  int* mode = modes(c);
+  ws.num_contact_forces = 0;
+  for (size_t k = 0; k < m_.contacts.size(); ++k) {
+    const MechanismContact& con = m_.contacts[k];
+    ContactResult& r = ws.contact[k];
+    r = ContactResult{};
+    r.distance = std::numeric_limits<double>::infinity();
+    const int first_force = ws.num_contact_forces;
+    // Geometry first: whether the contact is on is decided from the distance at major steps.
+    size_t pair = 0;
+    for (const MechanismContactShape& b : con.b) {
+      for (const MechanismContactShape& f : con.f) {
+        const contact::ContactLaw& law = con.laws[pair++];
+        const contact::PairGeometry g = contact::Collide(b.shape, pose(b.at), f.shape, pose(f.at));
+        if (g.distance < r.distance) {
+          r.distance = g.distance;
+          r.normal = g.normal;
+          r.point = 0.5 * (g.point_a + g.point_b);
+        }
+        for (int i = 0; i < g.num_points; ++i) {
+          const contact::ContactPoint& p = g.points[i];
+          const Eigen::Vector3d v =
+              PointVelocity(ws, f.at.body, p.position) - PointVelocity(ws, b.at.body, p.position);
+          const double vn = v.dot(g.normal);
+          const double fn = contact::NormalForce(law, p.depth, -vn);
+          const Eigen::Vector3d vt = v - vn * g.normal;
+          const double speed = vt.norm();
+          Eigen::Vector3d force = fn * g.normal;
+          if (speed > 0.0 && law.friction != contact::FrictionModel::kNone) {
+            force -= (contact::FrictionCoefficient(law, speed) * fn / speed) * vt;
+          }
+          ws.contact_forces[ws.num_contact_forces++] = {b.at.body, f.at.body, p.position, force,
+                                                        fn};
+        }
+      }
+    }
+    if (c.major) mode[k] = r.distance < 0.0 ? 1 : 0;
+    if (mode[k] == 0) {
+      // Not on yet (the onset is still to be located): no force inside this step.
+      ws.num_contact_forces = first_force;
+      continue;
+    }
+    Eigen::Vector3d friction = Eigen::Vector3d::Zero(), moment_point = Eigen::Vector3d::Zero();
+    for (int i = first_force; i < ws.num_contact_forces; ++i) {
+      const PointForce& pf = ws.contact_forces[i];
+      r.fn += pf.normal_force;
+      friction += pf.force - pf.normal_force * r.normal;
+      moment_point += pf.normal_force * pf.point;
+    }
+    r.ff = friction.norm();
+    if (r.fn > 0.0) r.point = moment_point / r.fn;
+  }
 }
 
 void Mechanism::NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
@@ -347,6 +436,16 @@ Mechanism::LineOfAction Mechanism::InternalForceLine(const Workspace& ws,
   return line;
 }
 
+void Mechanism::ApplyAtPoint(Workspace& ws, int body, const Eigen::Vector3d& p_W,
+                             const Eigen::Vector3d& f_W) const {
+  if (body < 0) return;
+  const Pose& X_WB = ws.data.X_WB[body];
+  const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
+  const Eigen::Vector3d f_B = R_BW * f_W;
+  ws.f_ext[body].head<3>() += (R_BW * (p_W - X_WB.translation)).cross(f_B);
+  ws.f_ext[body].tail<3>() += f_B;
+}
+
 void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const {
   switch (j.kind) {
     case JointKind::kRevolute:
@@ -434,6 +533,11 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
                                    : in(c, f.in_f)[0];
       apply(f.F, magnitude * line.direction, Eigen::Vector3d::Zero());
       apply(f.B, -magnitude * line.direction, Eigen::Vector3d::Zero());
+    }
+    for (int i = 0; i < ws.num_contact_forces; ++i) {
+      const PointForce& pf = ws.contact_forces[i];
+      ApplyAtPoint(ws, pf.body_f, pf.point, pf.force);
+      ApplyAtPoint(ws, pf.body_b, pf.point, -pf.force);
     }
     f_ext = &ws.f_ext;
   }
@@ -525,6 +629,23 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     out(c, f.out_distance)[0] = line.distance;
     out(c, f.out_speed)[0] = line.speed;
   }
+  if (m_.contacts.empty()) return;
+  EvaluateContacts(c, ws);
+  for (size_t k = 0; k < m_.contacts.size(); ++k) {
+    const MechanismContact& con = m_.contacts[k];
+    const ContactResult& r = ws.contact[k];
+    out(c, con.out_distance)[0] = r.distance;
+    out(c, con.out_fn)[0] = r.fn;
+    out(c, con.out_ff)[0] = r.ff;
+    std::copy_n(r.point.data(), 3, out(c, con.out_point));
+    std::copy_n(r.normal.data(), 3, out(c, con.out_normal));
+  }
+}
+
+void Mechanism::DoCalcZeroCrossings(Context& c) const {
+  const Workspace& ws = workspace<Workspace>(c);
+  double* z = zc(c);
+  for (size_t k = 0; k < m_.contacts.size(); ++k) z[k] = ws.contact[k].distance;
 }
 
 void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {

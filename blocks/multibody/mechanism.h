@@ -38,6 +38,7 @@ class Mechanism final : public blocks::Block {
   void DoInitialize(blocks::Context& c) const override;
   void DoCalcOutputs(blocks::Context& c, int stage) const override;
   void DoCalcDerivatives(blocks::Context& c) const override;
+  void DoCalcZeroCrossings(blocks::Context& c) const override;
   std::unique_ptr<blocks::BlockWorkspace> DoMakeWorkspace() const override;
 
  private:
@@ -78,6 +79,27 @@ class Mechanism final : public blocks::Block {
   MotorDrive PmsmDrive(const blocks::Context& c, const Workspace& ws, int motor) const;
   /// The rates of a motor's electrical states, written to xdot.
   void MotorDerivatives(blocks::Context& c, const Workspace& ws, int motor) const;
+  /// A contact's geometry and force, as its outputs report them.
+  struct ContactResult {
+    double distance = 0.0;
+    Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    double fn = 0.0, ff = 0.0;
+  };
+  /// One contact point's force: `force` (W) on body_f at `point`, its opposite on body_b.
+  struct PointForce {
+    int body_b = -1, body_f = -1;
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    Eigen::Vector3d force = Eigen::Vector3d::Zero();
+    double normal_force = 0.0;
+  };
+  /// Velocity (W) of the point of `body` at p_W (zero for World, body -1).
+  Eigen::Vector3d PointVelocity(const Workspace& ws, int body, const Eigen::Vector3d& p_W) const;
+  /// Adds a force f_W at p_W to the body's external wrench.
+  void ApplyAtPoint(Workspace& ws, int body, const Eigen::Vector3d& p_W,
+                    const Eigen::Vector3d& f_W) const;
+  /// Every contact's geometry, mode (at major steps) and point forces, into ws.
+  void EvaluateContacts(blocks::Context& c, Workspace& ws) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
   void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
 

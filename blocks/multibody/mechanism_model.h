@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "blocks/contact/collision.h"
+#include "blocks/contact/contact_law.h"
 #include "blocks/drivetrain/rotational_network.h"
 #include "blocks/multibody/frame_elements.h"
 #include "blocks/multibody/kinematic_tree.h"
@@ -77,6 +79,22 @@ struct MechanismInternalForce {
   int in_f = -1, out_distance = -1, out_speed = -1;
 };
 
+/// One Solid's shape as a contact sees it.
+struct MechanismContactShape {
+  std::string solid;  ///< the Solid's path, for messages
+  contact::Shape shape;
+  FrameLocation at;  ///< the Solid's frame R
+};
+
+/// A SpatialContactForce: the shapes at its B and at its F, and one law per pair of them (the
+/// Hertz law's stiffness depends on the two shapes' radii).
+struct MechanismContact {
+  std::string name;
+  std::vector<MechanismContactShape> b, f;
+  std::vector<contact::ContactLaw> laws;  ///< per pair: laws[i * f.size() + j] for b[i], f[j]
+  int out_distance = -1, out_fn = -1, out_ff = -1, out_point = -1, out_normal = -1;
+};
+
 /// A signal port of the Mechanism block: one port of one element.
 struct MechanismPort {
   std::string name;  ///< "element path.port"
@@ -101,6 +119,7 @@ struct MechanismModel {
   std::vector<MechanismSensor> sensors;
   std::vector<MechanismExternalForce> forces;
   std::vector<MechanismInternalForce> internal_forces;
+  std::vector<MechanismContact> contacts;
   std::vector<MechanismPort> inputs, outputs;
   std::vector<unsigned char> prescribed;  ///< per tree body
   Eigen::VectorXd q0, v0;                 ///< the tree's initial coordinates

@@ -84,7 +84,8 @@ SolidElement::SolidElement(const Params& p) {
       std::filesystem::path f(p.String("file"));
       if (f.is_relative()) f = std::filesystem::path(p.base_dir()) / f;
       file = f.lexically_normal().string();
-      props = MeshProperties(LoadMesh(file), density);
+      mesh = std::make_shared<const TriangleMesh>(LoadMesh(file));
+      props = MeshProperties(*mesh, density);
     } else if (s == "plane") {
       shape = ShapeKind::kPlane;
     } else {

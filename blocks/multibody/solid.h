@@ -3,9 +3,11 @@
 // Solid: a rigid body's mass, inertia and shape at a frame.
 
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 
 #include "blocks/multibody/frame_element.h"
+#include "blocks/multibody/mesh.h"
 #include "blocks/multibody/solid_geometry.h"
 #include "blocks/multibody/spatial.h"
 
@@ -21,6 +23,7 @@ class SolidElement final : public FrameElement {
   double length = 0.0;                             ///< m (cylinder, capsule)
   Eigen::Vector3d size = Eigen::Vector3d::Zero();  ///< m (box)
   std::string file;                                ///< mesh file, resolved
+  std::shared_ptr<const TriangleMesh> mesh;        ///< shape mesh: its triangles, for contact
   Eigen::Vector3d color = Eigen::Vector3d(0.7, 0.7, 0.7);
 };
 

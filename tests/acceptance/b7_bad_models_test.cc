@@ -70,4 +70,26 @@ INSTANTIATE_TEST_SUITE_P(
       return name.substr(0, name.find('.'));
     });
 
+// D7: contact on a shape that has no surface, a negative stiffness, mu_d above mu_s, a mesh
+// file that is missing or not closed, a contact frame with no Solid on it.
+INSTANTIATE_TEST_SUITE_P(
+    D7ContactInput, B7BadModels,
+    ::testing::Values(
+        BadModel{"contact_shape_none.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "the Solid 'point' at its frame F has shape 'none', which has no surface to "
+                 "touch"},
+        BadModel{"contact_negative_stiffness.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "parameter 'stiffness': must be zero or positive, got -100000"},
+        BadModel{"contact_mu_d_above_mu_s.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "parameter 'mu_d': the dynamic coefficient 0.5 exceeds the static one mu_s = 0.3"},
+        BadModel{"contact_mesh_missing.xml", 5, "block 'part' (Solid)", "no_such_part.stl"},
+        BadModel{"contact_mesh_open.xml", 5, "block 'part' (Solid)", "is not a closed surface"},
+        BadModel{"contact_without_solid.xml", 7, "block 'contact' (SpatialContactForce)",
+                 "no Solid at its frame F; connect F to the R port of the Solid whose surface "
+                 "it touches"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
 }  // namespace

@@ -97,7 +97,17 @@ TEST(CatalogTest, ContractDefaults) {
       {"LogicalOperator", {{"op", "AND"}, {"inputs", "2"}}},
       {"Switch", {{"threshold", "0"}, {"criteria", ">="}}},
       {"Mux", {{"inputs", "2"}}},
-      {"Demux", {{"outputs", "2"}}}};
+      {"Demux", {{"outputs", "2"}}},
+      {"SpatialContactForce",
+       {{"stiffness", "1e6"},
+        {"damping", "1e3"},
+        {"transition_width", "1e-4"},
+        {"friction", "none"},
+        {"mu_s", "0.5"},
+        {"mu_d", "0.3"},
+        {"v_crit", "1e-3"},
+        {"model", "kelvin_voigt"},
+        {"exponent", "1.5"}}}};
   for (const auto& [type, params] : defaults) {
     const BlockType* t = Catalog().Find(type);
     ASSERT_NE(t, nullptr) << type;
