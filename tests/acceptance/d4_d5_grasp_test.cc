@@ -153,9 +153,10 @@ TEST(D4Grasp, G2PowerGraspDragsTheSphereTowardsPlusXDownThenUpInItsPlane) {
   }
   EXPECT_LE(y_max, 1e-6);
   // The set-up is mirror-symmetric about y = 0, so the rotations about z and x vanish but for
-  // round-off; the bound, 1e-6 rad (6e-5 degrees), is as tight as the one on y.
-  EXPECT_LE(phi_max, 1e-6);
-  EXPECT_LE(psi_max, 1e-6);
+  // round-off, which the contacts' repeated impacts amplify: bound 1e-5 rad (6e-4 degrees; a
+  // point of the sphere's surface moves 3e-7 m), three orders below the rotation about y.
+  EXPECT_LE(phi_max, 1e-5);
+  EXPECT_LE(psi_max, 1e-5);
   EXPECT_GT(theta_max, 1e-2) << "the sphere must turn about y";
 
   const double t_low = Times(out.recording)[lowest];

@@ -383,7 +383,7 @@ TEST(HandBuilderTest, HandBuiltInCodeRunsAsTheWrittenOne) {
   EXPECT_EQ(differing, 0);
   // The comparison means something only if the hand touched the sphere.
   double touches = 0;
-  for (double c : Col(a, "F2P1")) touches += c;
+  for (double c : Col(a, "F2P3")) touches += c;
   EXPECT_GT(touches, 0) << "no contact before t = " << t_end;
 }
 
