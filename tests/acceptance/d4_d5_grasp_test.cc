@@ -183,19 +183,30 @@ TEST(D5Grasp, G3DenserSpheresMoveLessDown) {
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   RecordProperty("wall_s", Figure(wall));
   const std::vector<std::string> densities = {"160", "700", "2300", "7860", "19250"};
-  std::vector<double> down;
+  std::vector<double> down, mean_z;
   std::printf(
       "G3 (seed 000 Fig. 12): density (kg/m^3), final z (m), final downward displacement "
-      "(m), lowest z (m), final x (m), final theta (rad)\n");
+      "(m), lowest z (m), mean z (m), final x (m), final theta (rad)\n");
   for (const std::string& rho : densities) {
     const std::vector<double> x = Column(out.recording, "position_" + rho + "[0]");
     const std::vector<double> z = Column(out.recording, "position_" + rho + "[2]");
     const std::vector<double> theta = Column(out.recording, "euler_zyx_" + rho + "[1]");
     ASSERT_FALSE(z.empty());
     down.push_back(z.front() - z.back());
-    std::printf("  %6s  %.6f  %.6f  %.6f  %.6f  %.4f\n", rho.c_str(), z.back(), down.back(),
-                *std::min_element(z.begin(), z.end()), x.back(), theta.back());
+    // Time-weighted mean by the trapezoidal rule, as the model's `mean` summary has it.
+    const std::vector<double> t = Times(out.recording);
+    double area = 0.0;
+    for (size_t i = 0; i + 1 < z.size(); ++i) area += 0.5 * (z[i] + z[i + 1]) * (t[i + 1] - t[i]);
+    mean_z.push_back(area / (t.back() - t.front()));
+    std::printf("  %6s  %.6f  %.6f  %.6f  %.6f  %.6f  %.4f\n", rho.c_str(), z.back(), down.back(),
+                *std::min_element(z.begin(), z.end()), mean_z.back(), x.back(), theta.back());
+    RecordProperty("z_mean_" + rho + "_m", Figure(mean_z.back()));
     RecordProperty("z_final_" + rho + "_m", Figure(z.back()));
+  }
+  // Along the way, too: a denser sphere stays higher on average over the run.
+  for (size_t i = 0; i + 1 < mean_z.size(); ++i) {
+    EXPECT_LT(mean_z[i], mean_z[i + 1])
+        << "mean z, rho " << densities[i] << " vs " << densities[i + 1];
   }
   for (size_t i = 0; i + 1 < down.size(); ++i) {
     EXPECT_GT(down[i], down[i + 1]) << "rho " << densities[i] << " moved down " << down[i]
