@@ -65,6 +65,7 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
   dense_base_ = Eigen::VectorXd::Zero(nx_);
   x_interp_ = Eigen::VectorXd::Zero(nx_);
   g0_ = Eigen::VectorXd::Zero(ng_);
+  crossed_.reserve(ng_);
   g1_ = Eigen::VectorXd::Zero(ng_);
   g_lo_ = Eigen::VectorXd::Zero(ng_);
   g_hi_ = Eigen::VectorXd::Zero(ng_);
@@ -315,9 +316,11 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       g_hi_ = g1_;
       t_reached = LocateZeroCrossing();
       result.zero_crossing = true;
+      crossed_.clear();
       for (int i = 0; i < ng_; ++i) {
-        if (internal::SignChanged(g_lo_[i], g_hi_[i])) result.crossed.push_back(i);
+        if (internal::SignChanged(g_lo_[i], g_hi_[i])) crossed_.push_back(i);
       }
+      result.crossed = crossed_;
       ++stats_.zero_crossings;
       if (t_reached != t_end) {
         Interpolate(t_reached, &x_interp_);

@@ -95,14 +95,15 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   Eigen::VectorXd x_interp_;      // (nx x 1)
   // The last accepted step's dense output, valid after Step returns: start state, start time,
   // size, and coefficients (DOPRI5: r2..r5; Hermite: x1 - x0, f0, f1).
-  Eigen::VectorXd dense_base_;    // (nx x 1)
-  Eigen::MatrixXd dense_saved_;   // (nx x 4)
+  Eigen::VectorXd dense_base_;   // (nx x 1)
+  Eigen::MatrixXd dense_saved_;  // (nx x 4)
   double dense_t0_ = 0.0;
   double dense_h_ = 0.0;
   bool dense_valid_ = false;
-  Eigen::VectorXd g0_;            // (ng x 1) g at (t_, x_)
-  Eigen::VectorXd g1_;            // (ng x 1) g at the end of the step
-  Eigen::VectorXd g_lo_;          // (ng x 1) bracket ends during location
+  Eigen::VectorXd g0_;        // (ng x 1) g at (t_, x_)
+  std::vector<int> crossed_;  // capacity ng: the functions a located crossing changed
+  Eigen::VectorXd g1_;        // (ng x 1) g at the end of the step
+  Eigen::VectorXd g_lo_;      // (ng x 1) bracket ends during location
   Eigen::VectorXd g_hi_;
   Eigen::VectorXd g_mid_;
 };

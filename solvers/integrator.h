@@ -1,13 +1,13 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <limits>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "solvers/ode_problem.h"
 
@@ -16,25 +16,25 @@ namespace twinblocks::solvers {
 /// Settings shared by every integrator. Fixed-step integrators use `fixed_step`; the others
 /// use the tolerances and step bounds.
 struct IntegratorOptions {
-  double rtol = 1e-3;                                           ///< relative tolerance
-  double atol = 1e-6;                                           ///< absolute tolerance
-  double fixed_step = 1e-3;                                     ///< s, fixed-step solvers
-  double max_step = std::numeric_limits<double>::infinity();    ///< s, 0 or inf: unbounded
-  double initial_step = 0.0;                                    ///< s, 0: chosen by the solver
-  double min_step = 0.0;                                        ///< s, below this a step fails
-  long max_steps = 0;                                           ///< per Step call, 0: default
-  bool locate_zero_crossings = true;                            ///< variable-step only
+  double rtol = 1e-3;                                         ///< relative tolerance
+  double atol = 1e-6;                                         ///< absolute tolerance
+  double fixed_step = 1e-3;                                   ///< s, fixed-step solvers
+  double max_step = std::numeric_limits<double>::infinity();  ///< s, 0 or inf: unbounded
+  double initial_step = 0.0;                                  ///< s, 0: chosen by the solver
+  double min_step = 0.0;                                      ///< s, below this a step fails
+  long max_steps = 0;                                         ///< per Step call, 0: default
+  bool locate_zero_crossings = true;                          ///< variable-step only
 };
 
 /// Counters a run reports at its end.
 struct IntegratorStats {
-  long steps = 0;              ///< accepted steps
-  long rejected_steps = 0;     ///< error-test and convergence failures
-  long rhs_evals = 0;          ///< evaluations of f (or of the residual F)
-  long zc_evals = 0;           ///< evaluations of the zero-crossing functions
-  long zero_crossings = 0;     ///< located crossings
-  long jacobian_evals = 0;     ///< Jacobian (or iteration matrix) evaluations
-  long resets = 0;             ///< restarts after discontinuities
+  long steps = 0;           ///< accepted steps
+  long rejected_steps = 0;  ///< error-test and convergence failures
+  long rhs_evals = 0;       ///< evaluations of f (or of the residual F)
+  long zc_evals = 0;        ///< evaluations of the zero-crossing functions
+  long zero_crossings = 0;  ///< located crossings
+  long jacobian_evals = 0;  ///< Jacobian (or iteration matrix) evaluations
+  long resets = 0;          ///< restarts after discontinuities
 };
 
 /// A numerical failure during integration: carries the time it happened at.
@@ -49,9 +49,11 @@ class SolverError : public std::runtime_error {
 
 /// How one call to Integrator::Step ended.
 struct StepResult {
-  double t = 0.0;                  ///< time reached (the end of the accepted step)
-  bool zero_crossing = false;      ///< the step was cut short at a located zero crossing
-  std::vector<int> crossed;        ///< indices of the functions that changed sign there
+  double t = 0.0;              ///< time reached (the end of the accepted step)
+  bool zero_crossing = false;  ///< the step was cut short at a located zero crossing
+  /// Indices of the functions that changed sign there; a view into the integrator, valid
+  /// until its next Step (so that locating a crossing allocates nothing).
+  std::span<const int> crossed;
 };
 
 /// Advances the continuous states of an OdeProblem one accepted step at a time. The caller

@@ -44,6 +44,7 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
       root_info_(static_cast<size_t>(ng), 0),
       xdot_(Eigen::VectorXd::Zero(nx)),
       dky_(internal::MakeSerialVector(nx > 0 ? nx : 1, context_.get())) {
+  crossed_.reserve(static_cast<size_t>(ng));
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
@@ -293,9 +294,11 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   if (flag == kRootReturn) {
     DoGetRootInfo();
     result.zero_crossing = true;
+    crossed_.clear();
     for (int i = 0; i < ng_; ++i) {
-      if (root_info_[i] != 0) result.crossed.push_back(i);
+      if (root_info_[i] != 0) crossed_.push_back(i);
     }
+    result.crossed = crossed_;
     ++own_.zero_crossings;
     // The solver's internal time is past the root: restart there before going on.
     needs_restart_ = true;

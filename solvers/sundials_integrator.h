@@ -132,6 +132,7 @@ class SundialsIntegrator : public Integrator {
   internal::NVectorPtr y_;          // (nx x 1) the solver's state
   internal::NVectorPtr ewt_;        // (nx x 1) error weights, for the Jacobian
   std::vector<int> root_info_;      // (ng x 1) CVodeGetRootInfo & co.
+  std::vector<int> crossed_;        // capacity ng: the functions a root changed
   Eigen::VectorXd xdot_;            // (nx x 1) scratch for DoAdvanceTinyGap
   internal::NVectorPtr dky_;        // (nx x 1) scratch for Interpolate
   double t_step_start_ = 0.0;       // s, where the last step began

@@ -104,6 +104,19 @@ TEST_P(A9NoAllocation, DigitalTwinStepLoopAllocatesNothing) {
   }
 }
 
+TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
+  // G2 through the first contacts (fingertips at 0.067 s, sphere launched towards the palm):
+  // collision queries, contact forces, detectors and closure logic, all in the loop.
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 2e-5;
+  settings.t_end = 0.08;
+  settings.output_interval = 0.005;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
                          ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk"),
                          [](const auto& info) {

@@ -115,7 +115,7 @@ TEST(IdaTest, VerticalCrossingAfterAQuarterPeriod) {
   std::printf("[ measure  ] ida pendulum: vertical at %.12f s, quarter period %.12f s\n", r.t,
               quarter);
   EXPECT_NEAR(r.t, quarter, 1e-8);
-  EXPECT_EQ(r.crossed, std::vector<int>{0});
+  EXPECT_EQ(std::vector<int>(r.crossed.begin(), r.crossed.end()), std::vector<int>{0});
   while (!(r = integrator->Step(5.0)).zero_crossing) ASSERT_LT(r.t, 5.0);
   EXPECT_NEAR(r.t, 3.0 * quarter, 1e-7);
 }
