@@ -35,8 +35,8 @@ PairGeometry CollideCapsules(const Shape& a, const Pose& X_Wa, const Shape& b, c
     if (normal.dot(X_Wb.translation - X_Wa.translation) < 0.0) normal = -normal;
   }
   const double distance = len - a.radius - b.radius;
-  PairGeometry g = SinglePointGeometry(distance, normal, ca + a.radius * normal,
-                                       cb - b.radius * normal);
+  PairGeometry g =
+      SinglePointGeometry(distance, normal, ca + a.radius * normal, cb - b.radius * normal);
   if (distance >= 0.0 || cross_norm > kParallelSine) return g;
 
   // Nearly parallel: the ends of the overlap of b's segment, projected onto a's axis, with a's

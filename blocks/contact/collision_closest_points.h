@@ -56,8 +56,7 @@ inline void ClosestPointsOfSegments(const Eigen::Vector3d& p1, const Eigen::Vect
 /// The point of triangle (a, b, c) nearest to p, by the Voronoi regions of its vertices, edges
 /// and face (Ericson 5.1.5).
 inline Eigen::Vector3d ClosestPointOnTriangle(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
-                                              const Eigen::Vector3d& b,
-                                              const Eigen::Vector3d& c) {
+                                              const Eigen::Vector3d& b, const Eigen::Vector3d& c) {
   const Eigen::Vector3d ab = b - a, ac = c - a, ap = p - a;
   const double d1 = ab.dot(ap), d2 = ac.dot(ap);
   if (d1 <= 0.0 && d2 <= 0.0) return a;

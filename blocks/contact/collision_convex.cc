@@ -77,8 +77,8 @@ Feature BoxFeature(const Eigen::Vector3d& half, const Eigen::Vector3d& u) {
 Feature CylinderFeature(double radius, double half_length, const Eigen::Vector3d& u) {
   Feature f;
   const double rho = std::hypot(u.x(), u.y());
-  const Eigen::Vector2d radial = rho > 0.0 ? Eigen::Vector2d(u.x() / rho, u.y() / rho)
-                                           : Eigen::Vector2d::UnitX();
+  const Eigen::Vector2d radial =
+      rho > 0.0 ? Eigen::Vector2d(u.x() / rho, u.y() / rho) : Eigen::Vector2d::UnitX();
   const double cap_z = u.z() < 0.0 ? -half_length : half_length;
   if (rho < kParallelSine) {
     // A cap: its rim polygon, from the rim point farthest along u.

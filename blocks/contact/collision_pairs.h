@@ -24,8 +24,7 @@ PairGeometry CollideSphere(const Shape& a, const multibody::Pose& X_Wa, const Sh
 
 /// Box, cylinder, capsule or convex mesh a against plane b (collision_plane.cc): closed
 /// forms, with the points of a below the plane as the contact points.
-PairGeometry CollidePlane(const Shape& a, const multibody::Pose& X_Wa,
-                          const multibody::Pose& X_Wb);
+PairGeometry CollidePlane(const Shape& a, const multibody::Pose& X_Wa, const multibody::Pose& X_Wb);
 
 /// Capsule against capsule (collision_capsule.cc): closest points of the two segments.
 PairGeometry CollideCapsules(const Shape& a, const multibody::Pose& X_Wa, const Shape& b,

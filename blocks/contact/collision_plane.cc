@@ -59,7 +59,8 @@ PairGeometry FromLowestPoints(int n, const PointAt& x, const Eigen::Vector3d& up
 template <size_t N>
 PairGeometry FromLowestPoints(const std::array<Eigen::Vector3d, N>& x, const Eigen::Vector3d& up,
                               const Eigen::Vector3d& p) {
-  return FromLowestPoints(static_cast<int>(N), [&x](int i) -> const Eigen::Vector3d& { return x[i]; }, up, p);
+  return FromLowestPoints(
+      static_cast<int>(N), [&x](int i) -> const Eigen::Vector3d& { return x[i]; }, up, p);
 }
 
 PairGeometry BoxPlane(const Shape& box, const Pose& X_WA, const Eigen::Vector3d& up,
@@ -81,8 +82,8 @@ PairGeometry CylinderPlane(const Shape& cylinder, const Pose& X_WA, const Eigen:
   const Eigen::Vector3d axis = X_WA.rotation.col(2);
   const Eigen::Vector3d tilt = up - up.dot(axis) * axis;
   const double tilt_norm = tilt.norm();
-  const Eigen::Vector3d w = tilt_norm > 1e-12 ? Eigen::Vector3d(tilt / tilt_norm)
-                                              : Eigen::Vector3d(X_WA.rotation.col(0));
+  const Eigen::Vector3d w =
+      tilt_norm > 1e-12 ? Eigen::Vector3d(tilt / tilt_norm) : Eigen::Vector3d(X_WA.rotation.col(0));
   const Eigen::Vector3d v = axis.cross(w);
   std::array<Eigen::Vector3d, 2 * kRimPoints> rim;
   for (int cap = 0; cap < 2; ++cap) {

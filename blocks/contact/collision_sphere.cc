@@ -72,8 +72,8 @@ SurfacePoint FromCylinder(const Eigen::Vector3d& c, double radius, double half_l
   const double side_margin = radius - rho, cap_margin = half_length - std::abs(c.z());
   if (side_margin < cap_margin) {
     // On the axis, every radial direction is as good; +x of S.
-    const Eigen::Vector3d m = rho > 0.0 ? Eigen::Vector3d(c.x() / rho, c.y() / rho, 0.0)
-                                        : Eigen::Vector3d::UnitX();
+    const Eigen::Vector3d m =
+        rho > 0.0 ? Eigen::Vector3d(c.x() / rho, c.y() / rho, 0.0) : Eigen::Vector3d::UnitX();
     return {Eigen::Vector3d(radius * m.x(), radius * m.y(), c.z()), m, -side_margin};
   }
   const double side = c.z() < 0.0 ? -1.0 : 1.0;

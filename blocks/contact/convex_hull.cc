@@ -101,8 +101,7 @@ void Quickhull::InitialTetrahedron() {
   const Eigen::Vector3d m = e.cross(p_[i2] - p_[i0]).normalized();
   const auto plane_distance = [&](int i) { return std::abs(m.dot(p_[i] - p_[i0])); };
   const int i3 = argmax(plane_distance);
-  if ((p_[i1] - p_[i0]).norm() <= eps_ || line_distance(i2) <= eps_ ||
-      plane_distance(i3) <= eps_) {
+  if ((p_[i1] - p_[i0]).norm() <= eps_ || line_distance(i2) <= eps_ || plane_distance(i3) <= eps_) {
     throw std::invalid_argument("MakeConvexHull: the points lie in a plane");
   }
   // Each face of the tetrahedron leaves out one vertex, which must lie below it.

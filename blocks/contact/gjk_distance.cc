@@ -16,11 +16,21 @@ using multibody::Pose;
 
 namespace {
 
-// GJK and EPA iterations; polytope pairs need a few tens, round ones stop on the tolerance.
-constexpr unsigned kIterations = 500;
+// GJK iterations; polytope pairs need a few tens, round ones stop on the tolerance.
+constexpr unsigned kGjkIterations = 500;
 // GJK stops when the distance improves by less than this, EPA when its bounds on the depth
 // are this close; relative to the smaller shape's bounding radius.
-constexpr double kRelativeTolerance = 1e-9;
+constexpr double kRelativeTolerance = 1e-7;
+// libccd's EPA has no iteration limit, and on round shapes with a continuum of deepest
+// directions (a cylinder inside another, coaxial) it refines for very long. After this many
+// support points the callbacks repeat their last point: a vertex of EPA's polytope, which
+// cannot deepen it, so EPA stops with its best polytope so far.
+constexpr int kSupportBudget = 1000;
+
+// The support calls of one query: libccd asks shape a, then shape b, for each point.
+struct SupportBudget {
+  int remaining = kSupportBudget;
+};
 
 // A shape posed in W, as libccd's support callbacks see it. A capsule is its segment (its
 // radius is added afterwards: the signed distance of a set inflated by r is the set's minus
@@ -28,6 +38,9 @@ constexpr double kRelativeTolerance = 1e-9;
 struct PosedShape {
   const Shape* shape;
   const Pose* X_WS;
+  SupportBudget* budget;
+  bool counts;  // b's calls, the second of each pair, spend the budget
+  Eigen::Vector3d last = Eigen::Vector3d::Zero();
 };
 
 // The point of the shape (in S) farthest along u (in S). Ties go to a vertex of the shape
@@ -67,12 +80,15 @@ Eigen::Vector3d Support(const Shape& s, const Eigen::Vector3d& u) {
 
 // libccd's support callback: the support point in W along a direction in W.
 void SupportCallback(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
-  const PosedShape& p = *static_cast<const PosedShape*>(obj);
-  const Eigen::Vector3d d(dir->v[0], dir->v[1], dir->v[2]);
-  const Eigen::Vector3d x = p.X_WS->TransformPoint(Support(*p.shape, p.X_WS->rotation.transpose() * d));
-  out->v[0] = x.x();
-  out->v[1] = x.y();
-  out->v[2] = x.z();
+  PosedShape& p = *static_cast<PosedShape*>(const_cast<void*>(obj));
+  if (p.budget->remaining > 0) {
+    const Eigen::Vector3d d(dir->v[0], dir->v[1], dir->v[2]);
+    p.last = p.X_WS->TransformPoint(Support(*p.shape, p.X_WS->rotation.transpose() * d));
+    if (p.counts) --p.budget->remaining;
+  }
+  out->v[0] = p.last.x();
+  out->v[1] = p.last.y();
+  out->v[2] = p.last.z();
 }
 
 double Inflation(const Shape& s) { return s.type == ShapeType::kCapsule ? s.radius : 0.0; }
@@ -94,13 +110,14 @@ Eigen::Vector3d CentreLine(const Pose& X_Wa, const Pose& X_Wb) {
 
 SignedDistance GjkSignedDistance(const Shape& a, const Pose& X_Wa, const Shape& b,
                                  const Pose& X_Wb) {
-  PosedShape pa{&a, &X_Wa}, pb{&b, &X_Wb};
+  SupportBudget budget;
+  PosedShape pa{&a, &X_Wa, &budget, false}, pb{&b, &X_Wb, &budget, true};
   const double tolerance = kRelativeTolerance * std::min(BoundingRadius(a), BoundingRadius(b));
   double distance = 0.0;
   Eigen::Vector3d wa, wb;
   // FCL's EPA allocates its polytope as it grows it (see the header); apart, nothing is.
   fcl::detail::GJKSignedDistance<double>(&pa, &SupportCallback, &pb, &SupportCallback,
-                                         kIterations, tolerance, &distance, &wa, &wb);
+                                         kGjkIterations, tolerance, &distance, &wa, &wb);
   SignedDistance r;
   if (distance < 0.0) {
     // Overlapping: wa - wb is the point of the Minkowski difference a - b nearest the origin;

@@ -99,9 +99,8 @@ TEST(ConvexHullTest, CubeWithInteriorAndSurfacePointsHasEightVerticesSixFaces) {
 }
 
 TEST(ConvexHullTest, OctahedronHasSixVerticesEightTriangles) {
-  const std::vector<Eigen::Vector3d> points = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
-                                               {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
-                                               {0, 0, 0},  {0.2, 0.1, -0.3}};
+  const std::vector<Eigen::Vector3d> points = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0},
+                                               {0, 0, 1}, {0, 0, -1}, {0, 0, 0}, {0.2, 0.1, -0.3}};
   const auto hull = MakeConvexHull(points);
   EXPECT_EQ(hull->vertices.size(), 6u);
   EXPECT_EQ(hull->faces.size(), 8u);
@@ -152,8 +151,8 @@ TEST(ConvexHullTest, ThreeThousandPointsOnASphere) {
   const auto hull = MakeConvexHull(points);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "hull of 3000 points on a sphere: " << hull->faces.size() << " faces in "
-            << seconds << " s\n";
+  std::cout << "hull of 3000 points on a sphere: " << hull->faces.size() << " faces in " << seconds
+            << " s\n";
   EXPECT_EQ(hull->vertices.size(), 3000u);
   ExpectValidHull(*hull, points);
 }
@@ -163,12 +162,11 @@ TEST(ConvexHullTest, DegenerateInputThrows) {
   // Coplanar, collinear, coincident.
   EXPECT_THROW(MakeConvexHull({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.3, 0.2, 0}}),
                std::invalid_argument);
-  EXPECT_THROW(MakeConvexHull({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}),
-               std::invalid_argument);
-  EXPECT_THROW(MakeConvexHull({{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}),
-               std::invalid_argument);
+  EXPECT_THROW(MakeConvexHull({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}), std::invalid_argument);
+  EXPECT_THROW(MakeConvexHull({{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}), std::invalid_argument);
   EXPECT_THROW(
-      MakeConvexHull({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, std::numeric_limits<double>::quiet_NaN()}}),
+      MakeConvexHull(
+          {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, std::numeric_limits<double>::quiet_NaN()}}),
       std::invalid_argument);
   // A hull must come from MakeConvexHull to be a shape.
   EXPECT_THROW(Shape::ConvexMesh(std::make_shared<ConvexHull>()), std::invalid_argument);
