@@ -38,8 +38,9 @@ TEST(ContactLaw, NeverPulls) {
     ContactLaw law;
     law.model = model;
     law.transition_width = 0.0;
-    // Separating fast: the damping term would pull.
-    EXPECT_EQ(NormalForce(law, 1e-4, -100.0), 0.0);
+    // Separating fast: the damping term would pull (k delta^n < c delta^n |delta'| and
+    // k delta^n < c |delta'| with the defaults k = 1e6, c = 1e3).
+    EXPECT_EQ(NormalForce(law, 1e-4, -1e4), 0.0);
   }
 }
 
@@ -85,7 +86,9 @@ TEST(ContactLaw, SmoothStickSlipCurve) {
     const double h = 1e-9;
     const double left = (FrictionCoefficient(law, v) - FrictionCoefficient(law, v - h)) / h;
     const double right = (FrictionCoefficient(law, v + h) - FrictionCoefficient(law, v)) / h;
-    EXPECT_NEAR(left, right, 1e-3) << "slope jumps at v = " << v;
+    // The slopes' natural scale is mu_s / v_crit = 500 per (m/s); one-sided differences
+    // differ by O(h) there, a jump would differ by O(500).
+    EXPECT_NEAR(left, right, 1.0) << "slope jumps at v = " << v;
     EXPECT_NEAR(FrictionCoefficient(law, v - h), FrictionCoefficient(law, v + h), 1e-6);
   }
   // Never above the peak, never below zero.
