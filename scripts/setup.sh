@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
   libeigen3-dev libboost-graph-dev libsundials-dev libpugixml-dev libmuparser-dev
-  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libfcl-dev
+  libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libfcl-dev libccd-dev
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
 )
 

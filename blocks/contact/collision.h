@@ -5,10 +5,10 @@
 // file knows nothing of forces, blocks or bodies.
 //
 // Closed forms where they exist (a sphere against every shape, capsule against capsule, box,
-// cylinder, capsule and convex mesh against a plane); GJK/EPA through FCL (Debian's libfcl)
-// for the other convex pairs. A flat face resting on a plane or on a face of another shape
-// gives several contact points (its corners, or points on a cylinder's rim) so that the pair
-// can carry a moment, as in MuJoCo and Drake's point-contact manifolds.
+// cylinder, capsule and convex mesh against a plane); GJK through FCL and EPA through libccd
+// (Debian's libfcl and libccd) for the other convex pairs. A flat face resting on a plane or on a
+// face of another shape gives several contact points (its corners, or points on a cylinder's rim)
+// so that the pair can carry a moment, as in MuJoCo and Drake's point-contact manifolds.
 //
 // Conventions: every shape is described in its own frame S, as the Solid block has it (sphere
 // and box centred on the origin, box edges along the axes; cylinder and capsule along z,

@@ -8,10 +8,10 @@
 
 #include <array>
 #include <cmath>
-#include <numbers>
 
 #include "blocks/contact/collision_pairs.h"
 #include "blocks/contact/collision_points.h"
+#include "blocks/contact/collision_support.h"
 #include "blocks/contact/gjk_distance.h"
 
 namespace twinblocks::contact::internal {
@@ -23,8 +23,6 @@ namespace {
 // A face feature keeps at most this many vertices: a mesh face with more is thinned to a
 // polygon of every k-th vertex, still convex and inside the face.
 constexpr int kMaxFeatureVertices = 16;
-// A cylinder cap as a face feature: a regular polygon on its rim.
-constexpr int kCapVertices = 8;
 // Clipping a polygon by a plane adds at most one vertex.
 constexpr int kMaxClippedVertices = 2 * kMaxFeatureVertices;
 
@@ -83,9 +81,8 @@ Feature CylinderFeature(double radius, double half_length, const Eigen::Vector3d
   if (rho < kParallelSine) {
     // A cap: its rim polygon, from the rim point farthest along u.
     f.face_normal = Eigen::Vector3d(0.0, 0.0, u.z() < 0.0 ? -1.0 : 1.0);
-    for (int k = 0; k < kCapVertices; ++k) {
-      const double angle = 2.0 * std::numbers::pi * k / kCapVertices;
-      const double c = std::cos(angle), s = std::sin(angle);
+    for (const Eigen::Vector2d& rim : kRimDirections) {
+      const double c = rim.x(), s = rim.y();
       f.Add(Eigen::Vector3d(radius * (c * radial.x() - s * radial.y()),
                             radius * (s * radial.x() + c * radial.y()), cap_z));
     }
@@ -271,24 +268,45 @@ void ClipEdges(const Feature& ea, const Feature& eb, const Eigen::Vector3d& n,
   }
 }
 
+// Moves g to the normal n (unit, a towards b) when the shapes overlap less along it than
+// along g's normal: every direction's overlap bounds the depth from above, so the lesser is
+// the better answer. The witnesses keep their position across the normal.
+void ImproveNormal(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb,
+                   const Eigen::Vector3d& n, PairGeometry* g) {
+  const double overlap = OverlapAlong(a, X_Wa, b, X_Wb, n);
+  if (!(overlap < -g->distance)) return;
+  const Eigen::Vector3d mid = 0.5 * (g->point_a + g->point_b);
+  const Eigen::Vector3d across = mid - n.dot(mid) * n;
+  g->distance = -overlap;
+  g->normal = n;
+  g->point_a = across + n.dot(SupportPoint(a, X_Wa, n)) * n;
+  g->point_b = g->point_a - overlap * n;
+  g->points[0] = {0.5 * (g->point_a + g->point_b), overlap};
+}
+
 // Replaces g's single deepest point by the clipped features' points when the features are
-// faces or parallel edges.
+// faces or parallel edges. A face contact's normal is the reference face's: EPA converges to
+// it only to its tolerance (on a line contact, as a cylinder lying on a box, that tilts the
+// normal along the line and deepens the overlap measurably), the face gives it exactly.
 void AddFeatureContacts(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb,
                         PairGeometry* g) {
-  const Eigen::Vector3d& n = g->normal;
-  const Feature fa = SupportFeature(a, X_Wa, n), fb = SupportFeature(b, X_Wb, -n);
+  const Feature fa = SupportFeature(a, X_Wa, g->normal), fb = SupportFeature(b, X_Wb, -g->normal);
   if (fa.count == 1 || fb.count == 1) return;
   ContactCandidates c;
   if (fa.count == 2 && fb.count == 2) {
     const Eigen::Vector3d da = fa.v[1] - fa.v[0], db = fb.v[1] - fb.v[0];
     if (da.cross(db).norm() > kParallelSine * da.norm() * db.norm()) return;
-    ClipEdges(fa, fb, n, &c);
+    ClipEdges(fa, fb, g->normal, &c);
   } else {
     // The reference face is the one more nearly normal to n (a face rather than an edge).
-    const bool a_is_ref = fa.count >= 3 && (fb.count < 3 || std::abs(fa.face_normal.dot(n)) >=
-                                                                std::abs(fb.face_normal.dot(n)));
+    const bool a_is_ref =
+        fa.count >= 3 && (fb.count < 3 || std::abs(fa.face_normal.dot(g->normal)) >=
+                                              std::abs(fb.face_normal.dot(g->normal)));
     const Feature& face = a_is_ref ? fa : fb;
-    ClipAgainstFace(face, a_is_ref ? fb : fa, {face.v[0], face.face_normal, a_is_ref}, n, &c);
+    ImproveNormal(a, X_Wa, b, X_Wb,
+                  a_is_ref ? face.face_normal : Eigen::Vector3d(-face.face_normal), g);
+    ClipAgainstFace(face, a_is_ref ? fb : fa, {face.v[0], face.face_normal, a_is_ref}, g->normal,
+                    &c);
   }
   // The deepest clipped point is the witnesses' up to EPA's accuracy; if the clipping lost it,
   // the witnesses' point is added. Depths are capped at the pair's, which is the deepest.

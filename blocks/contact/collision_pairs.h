@@ -3,9 +3,29 @@
 // The pair tests behind Collide, one family per file. Collide orders every pair (sphere first,
 // plane last, see collision.cc), so each test takes its two shapes in one order only.
 
+#include <Eigen/Core>
+#include <array>
+#include <cmath>
+#include <numbers>
+
 #include "blocks/contact/collision.h"
 
 namespace twinblocks::contact::internal {
+
+/// A cylinder's rim stands for its cap by this many points, evenly spaced, in the cap's
+/// contact with a plane and as a face in clipping: enough for a standing cylinder to resist
+/// tipping in every direction nearly as its full disc does.
+inline constexpr int kRimPoints = 8;
+
+/// (cos, sin) of the rim points' angles, 2 pi k / kRimPoints.
+inline const std::array<Eigen::Vector2d, kRimPoints> kRimDirections = [] {
+  std::array<Eigen::Vector2d, kRimPoints> d;
+  for (int k = 0; k < kRimPoints; ++k) {
+    const double angle = 2.0 * std::numbers::pi * k / kRimPoints;
+    d[k] = {std::cos(angle), std::sin(angle)};
+  }
+  return d;
+}();
 
 /// Faces and edges within this angle's sine (about 3 degrees) of parallel rest on each other
 /// and touch along a line or a patch: the pair then gets several contact points. Below the

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cmath>
-#include <numbers>
 
 #include "blocks/contact/collision_pairs.h"
 #include "blocks/contact/collision_points.h"
@@ -17,9 +16,6 @@ namespace twinblocks::contact::internal {
 using multibody::Pose;
 
 namespace {
-
-// Points per cylinder rim, evenly spaced from the rim's lowest point.
-constexpr int kRimPoints = 8;
 
 // The geometry from n points x(i) (W) of shape a: the pair's distance is their lowest height
 // over the plane (P's origin p, unit normal up in W), the normal points down into the plane
@@ -90,9 +86,8 @@ PairGeometry CylinderPlane(const Shape& cylinder, const Pose& X_WA, const Eigen:
     const Eigen::Vector3d centre =
         X_WA.translation + (cap == 0 ? -0.5 : 0.5) * cylinder.length * axis;
     for (int k = 0; k < kRimPoints; ++k) {
-      const double angle = 2.0 * std::numbers::pi * k / kRimPoints;
-      rim[cap * kRimPoints + k] =
-          centre - cylinder.radius * (std::cos(angle) * w + std::sin(angle) * v);
+      const Eigen::Vector2d& c = kRimDirections[k];
+      rim[cap * kRimPoints + k] = centre - cylinder.radius * (c.x() * w + c.y() * v);
     }
   }
   return FromLowestPoints(rim, up, p);

@@ -46,17 +46,32 @@ void SelectContactPoints(int n, const CandidateAt& candidate, PairGeometry* g) {
   if (deepest < 0) return;
   g->points[g->num_points++] = candidate(deepest);
   const Eigen::Vector3d& normal = g->normal;
+  const auto across2 = [&normal](const Eigen::Vector3d& p, const Eigen::Vector3d& q) {
+    const Eigen::Vector3d r = p - q;
+    return (r - r.dot(normal) * normal).squaredNorm();
+  };
+  // Each candidate's squared distance to the nearest point chosen, brought up to date with
+  // each new choice; with more candidates than this holds (a mesh's vertices), recomputed
+  // from all points chosen.
+  constexpr int kCached = 64;
+  std::array<double, kCached> nearest2;
+  nearest2.fill(std::numeric_limits<double>::infinity());
   constexpr double kDuplicate2 = 1e-20;  // m^2
   while (g->num_points < kMaxContactPoints) {
+    const Eigen::Vector3d& last = g->points[g->num_points - 1].position;
     int best = -1;
     double best_d2 = kDuplicate2;
     for (int i = 0; i < n; ++i) {
       const ContactPoint c = candidate(i);
       if (c.depth <= 0.0) continue;
-      double d2 = std::numeric_limits<double>::infinity();
-      for (int k = 0; k < g->num_points && d2 > best_d2; ++k) {
-        const Eigen::Vector3d r = c.position - g->points[k].position;
-        d2 = std::min(d2, (r - r.dot(normal) * normal).squaredNorm());
+      double d2;
+      if (n <= kCached) {
+        d2 = nearest2[i] = std::min(nearest2[i], across2(c.position, last));
+      } else {
+        d2 = std::numeric_limits<double>::infinity();
+        for (int k = 0; k < g->num_points && d2 > best_d2; ++k) {
+          d2 = std::min(d2, across2(c.position, g->points[k].position));
+        }
       }
       if (d2 > best_d2) {
         best_d2 = d2;

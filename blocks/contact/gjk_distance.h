@@ -1,8 +1,8 @@
 #pragma once
 
-// Signed distance of two convex shapes that have no closed form, through FCL's libccd-based
-// GJK (Gilbert, Johnson and Keerthi 1988) for separated shapes and EPA (van den Bergen 2001)
-// for overlapping ones. No FCL or libccd type leaves gjk_distance.cc.
+// Signed distance of two convex shapes that have no closed form: GJK (Gilbert, Johnson and
+// Keerthi 1988) through FCL for separated shapes, EPA (van den Bergen 2001) through libccd for
+// overlapping ones. No FCL or libccd type leaves gjk_distance.cc.
 
 #include <Eigen/Core>
 

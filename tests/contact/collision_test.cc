@@ -317,15 +317,16 @@ std::vector<NamedShape> TestShapes() {
           {"mesh", Shape::ConvexMesh(MakeConvexHull(cloud))}};
 }
 
-// Random poses of a and b, half of them apart by construction (b beyond a's support along a
-// random direction), half with the centres close (mostly overlapping); each checked against
+// Random poses of a and b: a third apart by construction (b beyond a's support along a
+// random direction), a third overlapping a little along that direction (contact as a
+// simulation sees it), a third with the centres close (deep overlaps); each checked against
 // the reference, in both orders.
 void CheckPair(const NamedShape& na, const NamedShape& nb, unsigned seed, Worst* worst) {
   const Shape &a = na.shape, &b = nb.shape;
   const Eigen::Matrix3Xd a_S = SampleSurface(a), b_S = SampleSurface(b);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 15; ++trial) {
     SCOPED_TRACE(na.name + "-" + nb.name + " trial " + std::to_string(trial));
     const Eigen::Matrix3d R_Wa = RandomRotation(&rng);
     Eigen::Vector3d p_Wa;
@@ -335,8 +336,9 @@ void CheckPair(const NamedShape& na, const NamedShape& nb, unsigned seed, Worst*
     const Eigen::Vector3d u = RandomUnit(&rng);
     const double reach = (u.transpose() * (X_Wa.rotation * a_S)).maxCoeff() +
                          (-u.transpose() * (R_Wb * b_S)).maxCoeff();
-    const double s =
-        trial % 2 == 0 ? reach + 0.002 + 0.05 * uniform(rng) : reach * (0.3 + 0.65 * uniform(rng));
+    const double s = trial % 3 == 0   ? reach + 0.002 + 0.05 * uniform(rng)
+                     : trial % 3 == 1 ? reach - 0.001 - 0.02 * uniform(rng)
+                                      : reach * (0.3 + 0.65 * uniform(rng));
     const Pose X_Wb(R_Wb, X_Wa.translation + s * u);
     const SampledPair ref(ToWorld(a_S, X_Wa), ToWorld(b_S, X_Wb));
     const SampledPair::Answer r = ref.Solve();
@@ -448,6 +450,47 @@ TEST(CollisionD3, EveryShapeAgainstPlaneMatchesLowestSampledPoint) {
     }
   }
   std::cout << "shape-plane: worst |distance - reference| " << worst << " m\n";
+}
+
+// Degenerate configurations on a grid: faces parallel and coplanar, shapes touching exactly,
+// coaxial, coincident. Every answer is finite, with a unit normal and consistent points.
+TEST(CollisionTest, DegenerateConfigurationsGiveFiniteAnswers) {
+  std::vector<Eigen::Vector3d> corners;
+  for (int i = 0; i < 8; ++i) {
+    corners.emplace_back(i & 1 ? 0.02 : -0.02, i & 2 ? 0.015 : -0.015, i & 4 ? 0.01 : -0.01);
+  }
+  const std::vector<Shape> shapes = {Shape::Sphere(0.01),
+                                     Shape::Box(Eigen::Vector3d(0.04, 0.03, 0.02)),
+                                     Shape::Cylinder(0.02, 0.06),
+                                     Shape::Capsule(0.015, 0.05),
+                                     Shape::ConvexMesh(MakeConvexHull(corners)),
+                                     Shape::Plane()};
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> quarter(0, 3), step(-2, 2);
+  int overlapping = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t j = 0; j < shapes.size(); ++j) {
+      for (int k = 0; k < 300; ++k) {
+        const auto turn = [&] {
+          return Eigen::Matrix3d(multibody::Rx(kPi / 2 * quarter(rng)) *
+                                 multibody::Ry(kPi / 2 * quarter(rng)) *
+                                 multibody::Rz(kPi / 2 * quarter(rng)));
+        };
+        const Eigen::Matrix3d R_Wa = turn(), R_Wb = turn();
+        const Eigen::Vector3d p(0.01 * step(rng), 0.01 * step(rng), 0.01 * step(rng));
+        const PairGeometry g = Collide(shapes[i], Pose(R_Wa, Eigen::Vector3d::Zero()), shapes[j],
+                                       Pose(R_Wb, k % 2 == 0 ? p : Eigen::Vector3d::Zero()));
+        ASSERT_FALSE(std::isnan(g.distance)) << i << " " << j << " " << k;
+        ASSERT_NEAR(g.normal.norm(), 1.0, 1e-12) << i << " " << j << " " << k;
+        if (std::isfinite(g.distance)) {
+          ASSERT_TRUE(g.point_a.allFinite() && g.point_b.allFinite());
+          ExpectPointsConsistent(g);
+          overlapping += g.distance < 0.0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(overlapping, 1000);
 }
 
 TEST(CollisionTest, PlanePlaneIsApartAtInfinity) {
@@ -598,6 +641,18 @@ TEST(CollisionManifold, CylinderStandingOnBoxGivesRimPoints) {
   EXPECT_TRUE(g.normal.isApprox(Eigen::Vector3d::UnitZ(), 1e-9));
   ASSERT_GE(g.num_points, 3);
   for (int i = 0; i < g.num_points; ++i) EXPECT_NEAR(g.points[i].depth, 0.002, 1e-9);
+}
+
+TEST(CollisionManifold, CylinderAndCapsuleLyingOnBoxGiveBothEnds) {
+  const Shape box = Shape::Box(Eigen::Vector3d(1.0, 1.0, 0.2));
+  const Pose lying(multibody::Rx(kPi / 2), Eigen::Vector3d(0.1, 0.0, 0.1 + 0.05 - 0.001));
+  for (const Shape& s : {Shape::Cylinder(0.05, 0.3), Shape::Capsule(0.05, 0.3)}) {
+    const PairGeometry g = Collide(box, Pose::Identity(), s, lying);
+    EXPECT_NEAR(g.distance, -0.001, 1e-7);
+    EXPECT_TRUE(g.normal.isApprox(Eigen::Vector3d::UnitZ(), 1e-6));
+    ASSERT_EQ(g.num_points, 2);
+    EXPECT_NEAR(std::abs(g.points[0].position.y() - g.points[1].position.y()), 0.3, 1e-6);
+  }
 }
 
 TEST(CollisionManifold, MeshCubeOnPlaneAndOnBoxGivesItsCorners) {
