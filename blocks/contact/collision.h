@@ -37,7 +37,7 @@ struct ConvexHull {
 };
 
 /// Builds the convex hull of a point set (a mesh's vertices): Quickhull (Barber, Dobkin and
-/// Huhdanpaa 1996), then coplanar triangles merged into polygons. Points within 1e-9 of the
+/// Huhdanpaa 1996), then coplanar triangles merged into polygons. Points within 1e-7 of the
 /// point set's size from the hull's surface count as on it.
 /// @throws std::invalid_argument if fewer than four points, a point is not finite, or all
 ///   points lie in a plane.
@@ -99,7 +99,8 @@ struct PairGeometry {
 };
 
 /// The geometry of shape a at X_Wa against shape b at X_Wb. Symmetric: swapping a and b
-/// negates the normal, swaps point_a and point_b and keeps everything else, bit for bit.
+/// negates the normal, swaps point_a and point_b and keeps everything else, bit for bit (but
+/// for two identical shapes at one pose, where no normal is better than its opposite).
 /// Two planes never collide (both are fixed half-spaces); the query reports them apart at
 /// +inf.
 /// Allocates nothing for two primitives (sphere, box, cylinder, capsule, plane), except while

@@ -88,11 +88,10 @@ SignedDistance GjkSignedDistance(const Shape& a, const Pose& X_Wa, const Shape& 
   ccd.epa_tolerance = kEpaTolerance * size;
   ccd_real_t depth = 0.0;
   ccd_vec3_t dir, pos;
-  const Eigen::Vector3d& touch = wa;
   if (ccdGJKPenetration(&pa, &pb, &ccd, &depth, &dir, &pos) != 0 || !(depth > 0.0)) {
     // libccd finds no depth where FCL's GJK found an overlap: the shapes touch.
     r.normal = CentreLine(X_Wa, X_Wb);
-    r.point_a = r.point_b = touch;
+    r.point_a = r.point_b = SupportPoint(a, X_Wa, r.normal);
     return r;
   }
   r.normal = Eigen::Vector3d(dir.v[0], dir.v[1], dir.v[2]).normalized();
