@@ -3,12 +3,17 @@
 #include <stdexcept>
 #include <utility>
 
+#include "graph/detail/diagram_text.h"
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::graph {
 
 namespace {
+
+using internal::Block;
+using internal::Matrix3Text;
+using internal::Vector3Text;
 
 // The joint's actuation word and the link's inport for it ("" for none).
 const char* ActuationWord(DhActuation actuation) {
@@ -33,36 +38,6 @@ const char* InputName(DhActuation actuation) {
       return "motion";
   }
   return "";
-}
-
-BlockNode Block(const std::string& type, const std::string& name, std::vector<Parameter> params) {
-  BlockNode b;
-  b.type = type;
-  b.name = name;
-  b.params = std::move(params);
-  return b;
-}
-
-std::string Vector3Text(const Eigen::Vector3d& v) {
-  // Appended, not `"[" + ...`, which trips GCC 12's -Wrestrict.
-  std::string text("[");
-  text += FormatNumber(v.x());
-  text += ", ";
-  text += FormatNumber(v.y());
-  text += ", ";
-  text += FormatNumber(v.z());
-  text += "]";
-  return text;
-}
-
-std::string Matrix3Text(const Eigen::Matrix3d& m) {
-  std::string s = "[";
-  for (int r = 0; r < 3; ++r) {
-    s += r == 0 ? "[" : ", [";
-    for (int c = 0; c < 3; ++c) s += (c == 0 ? "" : ", ") + FormatNumber(m(r, c));
-    s += "]";
-  }
-  return s + "]";
 }
 
 }  // namespace

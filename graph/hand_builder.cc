@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "graph/detail/diagram_text.h"
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 
@@ -12,16 +13,12 @@ namespace twinblocks::graph {
 
 namespace {
 
+using internal::Block;
+using internal::Matrix3Text;
+using internal::Vector3Text;
+
 // A link shorter than this (m) has no body: its joint and the next coincide.
 constexpr double kZeroLength = 1e-12;
-
-BlockNode Block(const std::string& type, const std::string& name, std::vector<Parameter> params) {
-  BlockNode b;
-  b.type = type;
-  b.name = name;
-  b.params = std::move(params);
-  return b;
-}
 
 PortDecl Frame(const std::string& name) { return {PortDecl::Kind::kPhysical, name, "frame", {}}; }
 PortDecl Inport(const std::string& name) { return {PortDecl::Kind::kInport, name, "", {}}; }
@@ -68,28 +65,6 @@ std::string& Field(PhalanxTexts& t, std::string_view name) {
 std::string Operand(double value) {
   const std::string text = FormatNumber(value);
   return value < 0 ? "(" + text + ")" : text;
-}
-
-std::string Vector3Text(const Eigen::Vector3d& v) {
-  // Appended, not `"[" + ...`, which trips GCC 12's -Wrestrict.
-  std::string text("[");
-  text += FormatNumber(v.x());
-  text += ", ";
-  text += FormatNumber(v.y());
-  text += ", ";
-  text += FormatNumber(v.z());
-  text += "]";
-  return text;
-}
-
-std::string Matrix3Text(const Eigen::Matrix3d& m) {
-  std::string s = "[";
-  for (int r = 0; r < 3; ++r) {
-    s += r == 0 ? "[" : ", [";
-    for (int c = 0; c < 3; ++c) s += (c == 0 ? "" : ", ") + FormatNumber(m(r, c));
-    s += "]";
-  }
-  return s + "]";
 }
 
 // The contact parameters of a SpatialContactForce, from the texts.
