@@ -30,5 +30,6 @@ Runner AddRunCommand(CLI::App& app);
 Runner AddCheckCommand(CLI::App& app);
 Runner AddBlocksCommand(CLI::App& app);
 Runner AddGraphCommand(CLI::App& app);
+Runner AddSweepCommand(CLI::App& app);
 
 }  // namespace twinblocks::cli

@@ -1,4 +1,4 @@
-// twinblocks: run, check and inspect block-diagram models from the command line.
+// twinblocks: run, sweep, check and inspect block-diagram models from the command line.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   Runner check = AddCheckCommand(app);
   Runner blocks = AddBlocksCommand(app);
   Runner graph = AddGraphCommand(app);
+  Runner sweep = AddSweepCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("blocks")) return blocks();
     if (app.got_subcommand("graph")) return graph();
+    if (app.got_subcommand("sweep")) return sweep();
   } catch (const twinblocks::graph::ModelError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kExitBadInput;

@@ -1,0 +1,229 @@
+#include "sweep/sweep_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "graph/compile.h"
+#include "graph/model_error.h"
+#include "graph/simulator.h"
+#include "graph/suggest.h"
+
+namespace twinblocks::sweep {
+
+namespace {
+
+// The model every run starts from: the user's, with the sweep's outputs as summaries and its
+// plot signals as a plot, so that compile logs them (once, whatever else logs them) and
+// graph::Summarize and graph::PlotSeriesFromRecording read them like the model's own.
+graph::Model WithSweepOutputs(const graph::Model& model, const SweepOptions& options) {
+  graph::Model out = model;
+  for (const graph::SummarySpec& s : options.outputs) out.summaries.push_back(s);
+  if (!options.plot_signals.empty()) {
+    graph::PlotSpec plot;
+    plot.file = "(sweep plot)";
+    plot.signals = options.plot_signals;
+    plot.where = graph::SourceLocation{"--plot", 0};
+    out.plots.push_back(std::move(plot));
+  }
+  return out;
+}
+
+std::vector<std::vector<graph::PlotSeries>> PlotSeriesOf(const SweepOptions& options,
+                                                         const graph::System& system,
+                                                         const graph::Recording& recording) {
+  std::vector<std::vector<graph::PlotSeries>> out;
+  for (const std::string& signal : options.plot_signals) {
+    graph::PlotSpec one;
+    one.signals = {signal};
+    out.push_back(graph::PlotSeriesFromRecording(one, system, recording));
+  }
+  return out;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+graph::SimulationSettingsValues RunSettingsOverrides::ApplyTo(
+    graph::SimulationSettingsValues settings) const {
+  if (solver) settings.solver = *solver;
+  if (t_start) settings.t_start = *t_start;
+  if (t_end) settings.t_end = *t_end;
+  if (step) settings.step = *step;
+  if (rtol) settings.rtol = *rtol;
+  if (atol) settings.atol = *atol;
+  if (max_step) settings.max_step = *max_step;
+  if (output_interval) settings.output_interval = *output_interval;
+  return settings;
+}
+
+std::string_view RunStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kFailed:
+      return "failed";
+    case RunStatus::kInvalid:
+      return "invalid";
+  }
+  throw std::logic_error("RunStatusName: not a RunStatus");
+}
+
+void ApplyRunValues(const std::vector<std::string>& names, const std::vector<std::string>& values,
+                    graph::Model* model) {
+  if (names.size() != values.size()) {
+    throw std::logic_error("ApplyRunValues: " + std::to_string(names.size()) + " names but " +
+                           std::to_string(values.size()) + " values");
+  }
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string& name = names[k];
+    const size_t dot = name.rfind('.');
+    if (dot == std::string::npos) {
+      std::vector<std::string> known;
+      for (const graph::Variable& v : model->variables) known.push_back(v.name);
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        throw SweepError("--set '" + name + "': the model has no variable '" + name + "'" +
+                         graph::SuggestionFor(name, known) +
+                         " (a block parameter is written block/path.param)");
+      }
+      model->SetVariable(name, values[k]);
+    } else {
+      model->SetParam(name.substr(0, dot), name.substr(dot + 1), values[k]);
+    }
+  }
+}
+
+void CheckSweep(const graph::Model& model, const SweepPlan& plan, const SweepOptions& options) {
+  if (options.threads < 1) {
+    throw SweepError("-j " + std::to_string(options.threads) + ": expected 1 or more threads");
+  }
+  if (options.num_ranks < 1 || options.rank < 0 || options.rank >= options.num_ranks) {
+    throw std::logic_error("CheckSweep: rank " + std::to_string(options.rank) + " of " +
+                           std::to_string(options.num_ranks));
+  }
+  // The names: applied with the first run's values, so that a misspelled block or parameter
+  // is one message now rather than an invalid row per run.
+  graph::Model probe = model;
+  ApplyRunValues(plan.parameter_names(), plan.Run(0).values, &probe);
+  // The outputs and settings: the model as written must compile with them.
+  const graph::System system = graph::Compile(WithSweepOutputs(model, options));
+  const graph::Simulator settings_check(system, options.settings.ApplyTo(system.settings()));
+  if (!options.run_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.run_dir, ec);
+    const std::string probe_path =
+        (std::filesystem::path(options.run_dir) / RunFileName(0, plan.num_runs())).string();
+    std::ofstream file(probe_path, std::ios::app);
+    if (!file) throw SweepError("cannot write run files in '" + options.run_dir + "'");
+  }
+}
+
+RunResult RunOne(const graph::Model& model, const SweepPlan& plan, int index,
+                 const SweepOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const SweepRun run = plan.Run(index);
+  RunResult result;
+  result.index = index;
+  result.values = run.values;
+
+  graph::Model edited = WithSweepOutputs(model, options);
+  std::optional<graph::System> system;
+  try {
+    ApplyRunValues(plan.parameter_names(), run.values, &edited);
+    system.emplace(graph::Compile(edited));
+  } catch (const std::exception& e) {
+    result.status = RunStatus::kInvalid;
+    result.error = graph::OneLine(e.what());
+    result.wall_seconds = SecondsSince(start);
+    return result;
+  }
+
+  // The settings passed CheckSweep with the model as written; a run's values may still make
+  // them invalid (a swept variable that sets t_end), which the constructor reports.
+  std::optional<graph::Simulator> sim;
+  try {
+    sim.emplace(*system, options.settings.ApplyTo(system->settings()));
+  } catch (const std::exception& e) {
+    result.status = RunStatus::kInvalid;
+    result.error = graph::OneLine(e.what());
+    result.wall_seconds = SecondsSince(start);
+    return result;
+  }
+  const graph::SimulationOutcome outcome = sim->Run();
+  result.status = outcome.ok ? RunStatus::kOk : RunStatus::kFailed;
+  result.t_reached = outcome.t;
+  result.error = graph::OneLine(outcome.error);
+
+  const graph::Recording& recording = sim->recording();
+  // Both read signals compile was told to log, so neither throws for a model CheckSweep passed.
+  result.summaries = graph::Summarize(edited.summaries, *system, recording);
+  result.series = PlotSeriesOf(options, *system, recording);
+  if (!options.run_dir.empty()) {
+    const std::string path =
+        (std::filesystem::path(options.run_dir) / RunFileName(index, plan.num_runs())).string();
+    try {
+      recording.WriteCsv(path);
+    } catch (const std::exception& e) {
+      result.status = RunStatus::kFailed;
+      result.error += std::string(result.error.empty() ? "" : "; ") + graph::OneLine(e.what());
+    }
+  }
+  result.wall_seconds = SecondsSince(start);
+  return result;
+}
+
+std::vector<int> RankIndices(int num_runs, int rank, int num_ranks) {
+  std::vector<int> indices;
+  for (int i = rank; i < num_runs; i += num_ranks) indices.push_back(i);
+  return indices;
+}
+
+std::vector<RunResult> RunSweep(const graph::Model& model, const SweepPlan& plan,
+                                const SweepOptions& options,
+                                const std::function<void(const RunResult&)>& on_done) {
+  const std::vector<int> indices = RankIndices(plan.num_runs(), options.rank, options.num_ranks);
+  std::vector<RunResult> rows(indices.size());
+  std::atomic<size_t> next{0};
+  std::mutex done_mutex;
+  auto work = [&] {
+    for (size_t k = next++; k < indices.size(); k = next++) {
+      try {
+        rows[k] = RunOne(model, plan, indices[k], options);
+      } catch (const std::exception& e) {
+        // Not a model or numerical failure (those are rows already) but, say, memory running
+        // out: still one row, so that the other runs finish.
+        rows[k] = RunResult{};
+        rows[k].index = indices[k];
+        rows[k].values = plan.Run(indices[k]).values;
+        rows[k].status = RunStatus::kFailed;
+        rows[k].error = graph::OneLine(e.what());
+      }
+      if (on_done) {
+        std::lock_guard<std::mutex> lock(done_mutex);
+        on_done(rows[k]);
+      }
+    }
+  };
+  const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(indices.size())));
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& w : workers) w.join();
+  return rows;
+}
+
+std::string RunFileName(int index, int num_runs) {
+  const int width = std::max<int>(4, std::to_string(std::max(0, num_runs - 1)).size());
+  std::string digits = std::to_string(index);
+  if (static_cast<int>(digits.size()) < width) digits.insert(0, width - digits.size(), '0');
+  return "run_" + digits + ".csv";
+}
+
+}  // namespace twinblocks::sweep
