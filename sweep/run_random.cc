@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 namespace twinblocks::sweep {
 
@@ -27,6 +28,15 @@ RunRandom::RunRandom(std::uint64_t seed, std::uint64_t run_index) {
   // xoshiro's one forbidden state is all zeros; SplitMix64 cannot give four zero words in a
   // row, but keep the guarantee explicit.
   if ((s_[0] | s_[1] | s_[2] | s_[3]) == 0) s_[0] = 1;
+}
+
+RunRandom RunRandom::FromState(const std::array<std::uint64_t, 4>& state) {
+  RunRandom r;
+  r.s_ = state;
+  if ((state[0] | state[1] | state[2] | state[3]) == 0) {
+    throw std::invalid_argument("RunRandom::FromState: the all-zero state never leaves zero");
+  }
+  return r;
 }
 
 std::uint64_t RunRandom::NextBits() {

@@ -23,6 +23,10 @@ class RunRandom {
   /// The generator of run `run_index` of a sweep seeded with `seed`.
   RunRandom(std::uint64_t seed, std::uint64_t run_index);
 
+  /// A generator in the given state (not all zero): to check the generator against the
+  /// published outputs of the reference implementation.
+  static RunRandom FromState(const std::array<std::uint64_t, 4>& state);
+
   /// The next 64 random bits.
   std::uint64_t NextBits();
 
@@ -36,7 +40,8 @@ class RunRandom {
   double StandardNormal();
 
  private:
-  std::array<std::uint64_t, 4> s_;
+  RunRandom() = default;
+  std::array<std::uint64_t, 4> s_{};
 };
 
 }  // namespace twinblocks::sweep

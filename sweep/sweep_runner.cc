@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "blocks/block_registry.h"
 #include "graph/compile.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
@@ -43,6 +44,31 @@ std::vector<std::vector<graph::PlotSeries>> PlotSeriesOf(const SweepOptions& opt
     out.push_back(graph::PlotSeriesFromRecording(one, system, recording));
   }
   return out;
+}
+
+// A swept block parameter the block's type does not have: every run would fail to compile
+// alike, so it is a bad command line. The message is the one compile would give.
+void CheckParameterKnown(const graph::Model& model, const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return;
+  const std::string path = name.substr(0, dot), param = name.substr(dot + 1);
+  const graph::BlockNode* node = model.FindBlock(path);
+  if (node == nullptr || node->is_subsystem()) return;  // SetParam has said why
+  std::vector<std::string> valid;
+  if (const graph::Define* def = model.FindDefine(node->type)) {
+    valid = def->params;
+  } else if (const blocks::BlockType* type = blocks::Catalog().Find(node->type)) {
+    for (const blocks::ParamSpec& s : type->params) valid.push_back(s.name);
+  } else {
+    return;  // an unknown type: compile says so
+  }
+  if (std::find(valid.begin(), valid.end(), param) != valid.end()) return;
+  std::string list;
+  for (const std::string& v : valid) list += (list.empty() ? "" : ", ") + v;
+  throw graph::ModelError(node->where, path, node->type,
+                          "--set '" + name + "': unknown parameter '" + param + "'" +
+                              graph::SuggestionFor(param, valid) +
+                              "; valid parameters: " + (list.empty() ? "none" : list));
 }
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -112,6 +138,7 @@ void CheckSweep(const graph::Model& model, const SweepPlan& plan, const SweepOpt
   // is one message now rather than an invalid row per run.
   graph::Model probe = model;
   ApplyRunValues(plan.parameter_names(), plan.Run(0).values, &probe);
+  for (const std::string& name : plan.parameter_names()) CheckParameterKnown(model, name);
   // The outputs and settings: the model as written must compile with them.
   const graph::System system = graph::Compile(WithSweepOutputs(model, options));
   const graph::Simulator settings_check(system, options.settings.ApplyTo(system.settings()));
