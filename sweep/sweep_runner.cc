@@ -1,5 +1,6 @@
 #include "sweep/sweep_runner.h"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -239,6 +240,9 @@ std::vector<RunResult> RunSweep(const graph::Model& model, const SweepPlan& plan
     }
   };
   const int threads = std::max(1, std::min<int>(options.threads, static_cast<int>(indices.size())));
+  // Eigen keeps the CPU cache sizes its matrix products block by in statics set on first use;
+  // set them before the threads start so that no two first uses race (helgrind saw one).
+  if (threads > 1) Eigen::initParallel();
   std::vector<std::thread> workers;
   for (int t = 1; t < threads; ++t) workers.emplace_back(work);
   work();

@@ -175,6 +175,8 @@ struct BadCommand {
   const char* says;
 };
 
+void PrintTo(const BadCommand& c, std::ostream* os) { *os << c.name; }
+
 class SweepBadCommandTest : public ::testing::TestWithParam<BadCommand> {};
 
 TEST_P(SweepBadCommandTest, OneLineAndStatus2) {
