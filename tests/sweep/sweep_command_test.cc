@@ -228,4 +228,13 @@ TEST(SweepCommandTest, AnUnwritableOutputDirectoryIsBadInput) {
   EXPECT_THAT(r.text, HasSubstr("/proc/no_such_dir"));
 }
 
+TEST(SweepCommandTest, AnUnwritableSummaryIsBadInput) {
+  const std::filesystem::path dir = FreshDirectory("sweep_", "unwritable_summary");
+  std::filesystem::create_directories(dir / "summary.csv");
+  const CliResult r = RunCli("sweep " + Growth() + " --set k=1 --no-run-files -o " + dir.string());
+  EXPECT_EQ(r.status, 2) << r.text;
+  EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+  EXPECT_THAT(r.text, HasSubstr("cannot write the summary"));
+}
+
 }  // namespace

@@ -206,6 +206,40 @@ TEST(SweepRunnerTest, EncodingRoundTripsBitForBitAndRejectsCutBytes) {
   EXPECT_THROW(DecodeRunResults(huge), std::runtime_error);
 }
 
+TEST(SweepRunnerTest, ARunFileThatCannotBeWrittenFailsItsRowOnly) {
+  const graph::Model model = Growth();
+  const SweepPlan plan = PlanOf({"k=0.5,0.25"});
+  SweepOptions options;
+  const std::filesystem::path dir = testing::FreshDirectory("sweep_", "unwritable_run");
+  options.run_dir = dir.string();
+  CheckSweep(model, plan, options);
+  // A directory where run 1's file should go: the run simulates, then cannot save.
+  std::filesystem::create_directories(dir / "run_0001.csv");
+  const std::vector<RunResult> rows = RunSweep(model, plan, options);
+  EXPECT_EQ(rows[0].status, RunStatus::kOk);
+  EXPECT_EQ(rows[1].status, RunStatus::kFailed);
+  EXPECT_EQ(rows[1].t_reached, 1.0);
+  EXPECT_THAT(rows[1].error, HasSubstr("run_0001.csv"));
+}
+
+TEST(SweepRunnerTest, PlotsDrawEveryRunThatRecordedRows) {
+  const graph::Model model = Growth();
+  const SweepPlan plan = PlanOf({"k=0.5,4,nope"});
+  SweepOptions options;
+  options.plot_signals = {"x.y"};
+  const std::vector<RunResult> rows = RunSweep(model, plan, options);
+  const std::filesystem::path dir = testing::FreshDirectory("sweep_", "plot");
+  const std::string path = (dir / "x.svg").string();
+  WriteSweepPlot(plan, rows, 0, "x.y", "growth", path);
+  const std::string svg = ReadText(path);
+  EXPECT_THAT(svg, HasSubstr("k=0.5"));
+  EXPECT_THAT(svg, HasSubstr("k=4 (failed at t = 0.25"));
+  EXPECT_THAT(svg, ::testing::Not(HasSubstr("k=nope"))) << "an invalid run has no line";
+  EXPECT_THROW(WriteSweepPlot(plan, rows, 1, "x.y", "growth", path), std::logic_error);
+  EXPECT_THROW(WriteSweepPlot(plan, rows, 0, "x.y", "growth", "/proc/no/x.svg"),
+               std::runtime_error);
+}
+
 TEST(SweepRunnerTest, TheTableNeedsEveryRunOnce) {
   const SweepPlan plan = PlanOf({"k=1,2"});
   RunResult a;
