@@ -152,8 +152,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
               p.model.name.c_str(), p.plan->num_runs(), ok, failed, invalid, wall);
   std::printf("summary: %s\n", summary.c_str());
   if (!p.options.run_dir.empty()) {
-    std::printf("runs: %s/%s ...\n", p.dir.c_str(),
-                sweep::RunFileName(0, p.plan->num_runs()).c_str());
+    std::printf("runs: %s/run_*.csv (the runs that compiled)\n", p.dir.c_str());
   }
   for (const std::string& path : plots) std::printf("plot: %s\n", path.c_str());
   return ok == p.plan->num_runs() ? kExitOk : kExitSimulationFailed;

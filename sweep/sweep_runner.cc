@@ -148,8 +148,12 @@ void CheckSweep(const graph::Model& model, const SweepPlan& plan, const SweepOpt
     std::filesystem::create_directories(options.run_dir, ec);
     const std::string probe_path =
         (std::filesystem::path(options.run_dir) / RunFileName(0, plan.num_runs())).string();
-    std::ofstream file(probe_path, std::ios::app);
-    if (!file) throw SweepError("cannot write run files in '" + options.run_dir + "'");
+    const bool existed = std::filesystem::exists(probe_path, ec);
+    if (!std::ofstream(probe_path, std::ios::app)) {
+      throw SweepError("cannot write run files in '" + options.run_dir + "'");
+    }
+    // An invalid run writes no file: leave none behind for it.
+    if (!existed) std::filesystem::remove(probe_path, ec);
   }
 }
 
