@@ -11,6 +11,7 @@ namespace twinblocks::python {
 
 void BindErrors(py::module_& m) {
   static py::exception<graph::ModelError> model_error(m, "ModelError", PyExc_ValueError);
+  model_error.attr("__module__") = "twinblocks";
   model_error.doc() =
       "A problem with a model: one line, 'FILE:LINE: block 'PATH' (TYPE): what is wrong'.\n\n"
       "A ValueError. Attributes: file and line (where it was written; '' and 0 for a model\n"
