@@ -56,9 +56,12 @@ states and rates. Immutable; simulate it with Simulator (many at once if you lik
           "path"_a, "True when a (flat) block has that path.")
       .def_property_readonly("num_signals", &graph::System::num_signals,
                              "Size of the signal buffer (all output elements).")
-      .def_property_readonly("num_continuous_states", &graph::System::num_continuous_states)
-      .def_property_readonly("num_discrete_states", &graph::System::num_discrete_states)
-      .def_property_readonly("num_zero_crossings", &graph::System::num_zero_crossings)
+      .def_property_readonly("num_continuous_states", &graph::System::num_continuous_states,
+                             "Number of continuous states (nx).")
+      .def_property_readonly("num_discrete_states", &graph::System::num_discrete_states,
+                             "Number of discrete states.")
+      .def_property_readonly("num_zero_crossings", &graph::System::num_zero_crossings,
+                             "Number of zero-crossing functions.")
       .def_property_readonly(
           "rates",
           [](const graph::System& s) {
