@@ -94,7 +94,7 @@ states and rates. Immutable; simulate it with Simulator (many at once if you lik
       [](const graph::Model& model, const std::vector<std::string>& extra_logs) {
         graph::CompileOptions options;
         options.extra_logs = extra_logs;
-        py::gil_scoped_release release;
+        // The GIL stays held: the Model is a Python object another thread could edit.
         return graph::Compile(model, options);
       },
       "model"_a, "extra_logs"_a = std::vector<std::string>{},
