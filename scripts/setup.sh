@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libboost-graph-dev libsundials-dev libpugixml-dev libmuparser-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libfcl-dev libccd-dev
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
 )
 
 missing=()

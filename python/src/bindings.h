@@ -1,0 +1,23 @@
+#pragma once
+
+// One Bind* function per area of the C++ API, each in its own *_bindings.cc, called in this
+// order by module.cc: a new C++ call is bound by a few lines in the file of its area.
+
+#include <pybind11/pybind11.h>
+
+namespace twinblocks::python {
+
+/// twinblocks.ModelError (a ValueError) and the translation of graph::ModelError into it.
+void BindErrors(pybind11::module_& m);
+/// Model and the snapshot classes Block, Diagram, Define; format_number.
+void BindModel(pybind11::module_& m);
+/// load, load_string, save, to_xml: the XML reader and writer.
+void BindModelIo(pybind11::module_& m);
+/// compile and System.
+void BindSystem(pybind11::module_& m);
+/// Results, the recorded signals of a run as numpy arrays.
+void BindResults(pybind11::module_& m);
+/// Simulator, Outcome and simulate.
+void BindSimulator(pybind11::module_& m);
+
+}  // namespace twinblocks::python

@@ -1,0 +1,565 @@
+// graph::Model, what the user edits, and snapshots of its parts (Block, Diagram, Define, Port).
+// The snapshots are copies: a model is changed only through its editing methods, which
+// validate what they are given.
+#include <pybind11/operators.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings.h"
+#include "graph/model.h"
+#include "graph/model_error.h"
+#include "graph/suggest.h"
+#include "graph/summary.h"
+#include "model_extensions.h"
+#include "param_text.h"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace twinblocks::python {
+
+namespace {
+
+using graph::BlockNode;
+using graph::Define;
+using graph::Diagram;
+using graph::Model;
+using graph::PortDecl;
+
+std::string JoinPath(const std::string& diagram, const std::string& name) {
+  return diagram.empty() ? name : diagram + "/" + name;
+}
+
+py::dict ParamDict(const std::vector<graph::Parameter>& params) {
+  py::dict d;
+  for (const graph::Parameter& p : params) d[py::str(p.name)] = p.value;
+  return d;
+}
+
+std::string KindName(PortDecl::Kind kind) {
+  switch (kind) {
+    case PortDecl::Kind::kInport:
+      return "inport";
+    case PortDecl::Kind::kOutport:
+      return "outport";
+    case PortDecl::Kind::kPhysical:
+      return "port";
+  }
+  return "";
+}
+
+std::string BlockRepr(const BlockNode& b) {
+  if (b.is_subsystem()) {
+    return "<Subsystem '" + b.name + "': " + std::to_string(b.body->blocks.size()) + " blocks>";
+  }
+  std::string s = "<Block '" + b.name + "' (" + b.type + ")";
+  for (const graph::Parameter& p : b.params) s += " " + p.name + "=\"" + p.value + "\"";
+  return s + (b.commented ? " commented>" : ">");
+}
+
+void BindSnapshots(py::module_& m) {
+  py::class_<PortDecl>(m, "Port",
+                       "A boundary port of a subsystem or define (a snapshot): kind is 'inport', "
+                       "'outport' or 'port' (physical, with a domain such as 'frame').")
+      .def_property_readonly(
+          "kind", [](const PortDecl& p) { return KindName(p.kind); },
+          "'inport', 'outport' or 'port'.")
+      .def_readonly("name", &PortDecl::name, "The port's name.")
+      .def_readonly("domain", &PortDecl::domain,
+                    "Physical ports: 'frame', 'rotational', 'electrical'; '' otherwise.")
+      .def(py::self == py::self)
+      .def("__repr__", [](const PortDecl& p) {
+        return "<Port " + KindName(p.kind) + " '" + p.name + "'" +
+               (p.domain.empty() ? "" : " domain='" + p.domain + "'") + ">";
+      });
+
+  py::class_<BlockNode>(m, "Block",
+                        "A block or subsystem of a diagram (a snapshot: edit through the Model).")
+      .def_readonly("name", &BlockNode::name, "The block's name within its diagram.")
+      .def_readonly("type", &BlockNode::type,
+                    "A catalog type or a define's name; '' for a subsystem.")
+      .def_property_readonly(
+          "params", [](const BlockNode& b) { return ParamDict(b.params); },
+          "The parameters as written: a dict name -> text, in the order written.")
+      .def_readonly("commented", &BlockNode::commented, "True when the block is commented out.")
+      .def_property_readonly("is_subsystem", &BlockNode::is_subsystem,
+                             "True for a subsystem (it has a body and no type).")
+      .def_property_readonly(
+          "body",
+          [](const BlockNode& b) -> py::object {
+            if (!b.is_subsystem()) return py::none();
+            return py::cast(*b.body);
+          },
+          "A subsystem's Diagram; None for a block.")
+      .def(py::self == py::self)
+      .def("__repr__", &BlockRepr);
+
+  py::class_<Diagram>(m, "Diagram",
+                      "The contents of a model, subsystem or define: boundary ports, blocks and "
+                      "lines (a snapshot: edit through the Model).")
+      .def(py::init<>(), "An empty diagram (for Model.add_define).")
+      .def_readonly("ports", &Diagram::ports, "Boundary ports (list of Port), in order.")
+      .def_readonly("blocks", &Diagram::blocks, "Blocks and subsystems (list of Block), in order.")
+      .def_property_readonly(
+          "connections",
+          [](const Diagram& d) {
+            py::list lines;
+            for (const graph::Connection& c : d.connections)
+              lines.append(py::make_tuple(c.from, c.to));
+            return lines;
+          },
+          "Lines as (from, to) tuples of 'block.port' or '.port', in order.")
+      .def(
+          "find",
+          [](const Diagram& d, const std::string& name) -> py::object {
+            const BlockNode* b = d.Find(name);
+            return b == nullptr ? py::none() : py::cast(*b);
+          },
+          "name"_a, "The block of that name in this diagram (not nested), or None.")
+      .def(py::self == py::self)
+      .def("__repr__", [](const Diagram& d) {
+        return "<Diagram: " + std::to_string(d.ports.size()) + " ports, " +
+               std::to_string(d.blocks.size()) + " blocks, " +
+               std::to_string(d.connections.size()) + " lines>";
+      });
+
+  py::class_<Define>(m, "Define",
+                     "A reusable subsystem type with parameters (a masked library block), as a "
+                     "snapshot.")
+      .def_readonly("name", &Define::name, "The type name blocks use.")
+      .def_readonly("params", &Define::params, "Parameter names, in order.")
+      .def_readonly("body", &Define::body, "The Diagram each instance gets.")
+      .def(py::self == py::self)
+      .def("__repr__", [](const Define& d) {
+        return "<Define '" + d.name + "': " + std::to_string(d.params.size()) + " params, " +
+               std::to_string(d.body.blocks.size()) + " blocks>";
+      });
+}
+
+// The Model's own editing calls (graph/model.h).
+void BindEditing(py::class_<Model>& c) {
+  c.def(
+       "add_block",
+       [](Model& m, const std::string& diagram, const std::string& type, const std::string& name,
+          const py::kwargs& params) {
+         std::vector<graph::Parameter> list;
+         const std::string path = JoinPath(diagram, name);
+         for (auto [key, value] : params) {
+           const std::string param = key.cast<std::string>();
+           list.push_back(
+               {param, ParamText(value, "block '" + path + "' parameter '" + param + "'")});
+         }
+         m.AddBlock(diagram, type, name, std::move(list));
+         return path;
+       },
+       "diagram"_a, "type"_a, "name"_a, py::pos_only(),
+       R"(add_block(diagram, type, name, /, **params) -> str
+
+Adds a block to a diagram and returns its path.
+
+Args:
+    diagram: path of the diagram: '' for the top level, 'a/b' for subsystem b in a.
+    type: a catalog type ('Gain', 'RevoluteJoint'; `twinblocks blocks` lists them) or the
+        name of a define the model has or includes.
+    name: the block's name (letters, digits, '_'; not starting with a digit).
+    **params: the parameters, in order. Values are text (kept as written, evaluated at
+        compile: 'k*2', 'on'), numbers (written in their shortest exact form) or lists of
+        numbers ('[0.045, 0.025, 0]'); nested lists for matrices.
+
+Raises:
+    ModelError: the diagram does not exist, the name is not an identifier or is taken, the
+        type is empty, or a parameter name is reserved (type, name, commented).
+    TypeError: a parameter value is not text, a number or a list.
+)")
+      .def(
+          "add_subsystem",
+          [](Model& m, const std::string& diagram, const std::string& name) {
+            m.AddSubsystem(diagram, name);
+            return JoinPath(diagram, name);
+          },
+          "diagram"_a, "name"_a,
+          R"(Adds an empty subsystem and returns its path (the diagram path of its contents).
+
+Declare its boundary ports with add_inport, add_outport and add_port.
+
+Raises:
+    ModelError: the diagram does not exist, or the name is not an identifier or is taken.
+)")
+      .def(
+          "remove_block", [](Model& m, const std::string& path) { m.RemoveBlock(path); }, "path"_a,
+          R"(Removes the block or subsystem at `path` ('a/b/block') and every line to or from it.
+
+Raises:
+    ModelError: there is no block at that path.
+)")
+      .def(
+          "rename_block",
+          [](Model& m, const std::string& path, const std::string& new_name) {
+            m.RenameBlock(path, new_name);
+          },
+          "path"_a, "new_name"_a,
+          R"(Renames the block at `path` and rewrites the lines and logs that name it.
+
+Raises:
+    ModelError: there is no block at that path, or the new name is not an identifier or is
+        taken in that diagram.
+)")
+      .def(
+          "set_param",
+          [](Model& m, const std::string& path, const std::string& param, py::handle value) {
+            m.SetParam(path, param,
+                       ParamText(value, "block '" + path + "' parameter '" + param + "'"));
+          },
+          "path"_a, "param"_a, "value"_a,
+          R"(Sets a block parameter's text (added after the others when not written yet).
+
+Args:
+    path: the block's path.
+    param: the parameter's name.
+    value: text, a number or a list of numbers (as for add_block).
+
+Raises:
+    ModelError: there is no block at that path, it is a subsystem (which has no parameters),
+        or the parameter name is not an identifier or is reserved (type, name, commented).
+    TypeError: the value is not text, a number or a list.
+)")
+      .def(
+          "get_param",
+          [](const Model& m, const std::string& path, const std::string& param) {
+            return m.GetParam(path, param);
+          },
+          "path"_a, "param"_a,
+          R"(The text of a block parameter, or None when it is not written (the block's default).
+
+Raises:
+    ModelError: there is no block at that path.
+)")
+      .def(
+          "set_commented",
+          [](Model& m, const std::string& path, bool commented) {
+            m.SetCommented(path, commented);
+          },
+          "path"_a, "commented"_a = true,
+          R"(Comments a block out (True: it is left out of the compiled system) or back in.
+
+Raises:
+    ModelError: there is no block at that path.
+)")
+      .def(
+          "connect",
+          [](Model& m, const std::string& diagram, const std::string& from_port,
+             const std::string& to_port) { m.Connect(diagram, from_port, to_port); },
+          "diagram"_a, "from_port"_a, "to_port"_a,
+          R"(Adds a line in a diagram, from an output (or a physical port) to an input.
+
+Args:
+    diagram: the diagram's path ('' for the top level).
+    from_port, to_port: 'block.port', or '.port' for a boundary port of the subsystem.
+
+Raises:
+    ModelError: the diagram does not exist, an endpoint is not 'block.port' or '.port', a
+        '.port' is used at the top level, or the same line exists already.
+)")
+      .def(
+          "disconnect",
+          [](Model& m, const std::string& diagram, const std::string& from_port,
+             const std::string& to_port) { return m.Disconnect(diagram, from_port, to_port); },
+          "diagram"_a, "from_port"_a, "to_port"_a,
+          R"(Removes a line; returns False when there was none.
+
+Raises:
+    ModelError: the diagram does not exist.
+)")
+      .def(
+          "set_variable",
+          [](Model& m, const std::string& name, py::handle value) {
+            m.SetVariable(name, ParamText(value, "variable '" + name + "'"));
+          },
+          "name"_a, "value"_a,
+          R"(Sets or adds a model variable (`<var>`), which parameters may name.
+
+Args:
+    name: the variable's name.
+    value: text (an expression), a number or a list of numbers.
+
+Raises:
+    ModelError: the name is not an identifier or is a built-in constant or function (pi, sin).
+    TypeError: the value is not text, a number or a list.
+)");
+}
+
+// The editing calls of model_extensions.h: elements graph::Model has no method for yet.
+void BindElementEditing(py::class_<Model>& c) {
+  auto port_adder = [](PortDecl::Kind kind) {
+    return [kind](Model& m, const std::string& diagram, const std::string& name) {
+      AddPort(m, diagram, kind, name, "");
+    };
+  };
+  c.def("add_inport", port_adder(PortDecl::Kind::kInport), "diagram"_a, "name"_a,
+        R"(Declares a signal input of the subsystem at `diagram` (`<inport name>`).
+
+Inside the subsystem, lines name it '.name'; outside, 'subsystem.name'.
+
+Raises:
+    ModelError: `diagram` is the top level or not a subsystem, or the name is not an
+        identifier or is taken by another port of the subsystem.
+)")
+      .def("add_outport", port_adder(PortDecl::Kind::kOutport), "diagram"_a, "name"_a,
+           R"(Declares a signal output of the subsystem at `diagram` (`<outport name>`).
+
+Raises:
+    ModelError: as for add_inport.
+)")
+      .def(
+          "add_port",
+          [](Model& m, const std::string& diagram, const std::string& name,
+             const std::string& domain) {
+            AddPort(m, diagram, PortDecl::Kind::kPhysical, name, domain);
+          },
+          "diagram"_a, "name"_a, "domain"_a,
+          R"(Declares a physical port of the subsystem at `diagram` (`<port name domain>`).
+
+Args:
+    domain: 'frame' (a multibody frame), 'rotational' or 'electrical'.
+
+Raises:
+    ModelError: as for add_inport, or the domain is empty.
+)")
+      .def(
+          "add_define",
+          [](Model& m, const std::string& name, const std::vector<std::string>& params,
+             const Diagram& body) { AddDefine(m, name, params, body); },
+          "name"_a, "params"_a, "body"_a = Diagram(),
+          R"(Adds a define: a subsystem type with parameters that blocks can instantiate.
+
+Build the body as a subsystem (of this or another model), then take it with
+`model.diagram(path)`: its blocks may name the define's parameters in their texts.
+
+Args:
+    name: the type name blocks will use.
+    params: the parameter names, in order.
+    body: the Diagram every instance gets.
+
+Raises:
+    ModelError: the name or a parameter is not an identifier, a parameter is given twice, or
+        the model already has a define of that name.
+)")
+      .def(
+          "add_include", [](Model& m, const std::string& file) { AddInclude(m, file); }, "file"_a,
+          R"(Includes a library file (`<include file>`) and reads its defines at once.
+
+Args:
+    file: as it will be written, relative to the directory of the model's `file` (or to the
+        working directory when the model has no file). Save the model where that path still
+        reaches the library.
+
+Raises:
+    ModelError: the name is empty or already included, the file cannot be read or is not a
+        valid model, or it defines a name the model's library already has.
+)")
+      .def(
+          "add_log",
+          [](Model& m, const std::string& signal, const std::string& as) { AddLog(m, signal, as); },
+          "signal"_a, "as_name"_a = "",
+          R"(Records a signal in every run (`<log signal as>`).
+
+Args:
+    signal: a block output, 'path/to/block.port'.
+    as_name: the results' name for it ('' for the signal's own path).
+
+Raises:
+    ModelError: the signal is not 'path.port', or as_name is not an identifier or already used.
+)")
+      .def(
+          "add_plot",
+          [](Model& m, const std::string& file, const std::vector<std::string>& signals,
+             const std::string& title, const std::string& xlabel, const std::string& ylabel,
+             const std::string& yscale) {
+            if (yscale != "linear" && yscale != "log") {
+              throw graph::ModelError({}, "yscale=\"" + graph::OneLine(yscale) +
+                                              "\" on <plot>; expected \"linear\" or \"log\"");
+            }
+            graph::PlotSpec plot;
+            plot.file = file;
+            plot.signals = signals;
+            plot.title = title;
+            plot.xlabel = xlabel;
+            plot.ylabel = ylabel;
+            plot.log_y = yscale == "log";
+            AddPlot(m, std::move(plot));
+          },
+          "file"_a, "signals"_a, "title"_a = "", "xlabel"_a = "time (s)", "ylabel"_a = "",
+          "yscale"_a = "linear",
+          R"(Adds a line chart of signals over time (`<plot>`), written as SVG by `twinblocks run`.
+
+Args:
+    file: the SVG's name, relative to the results directory.
+    signals: list of 'path.port' or 'path.port[i]' (one element).
+    yscale: 'linear' or 'log'.
+
+Raises:
+    ModelError: the file is empty or written by another plot, there is no signal, a signal is
+        malformed, or yscale is neither 'linear' nor 'log'.
+)")
+      .def(
+          "add_summary",
+          [](Model& m, const std::vector<std::string>& signals, const std::string& op,
+             const std::string& label) { AddSummary(m, signals, op, label); },
+          "signals"_a, "op"_a, "label"_a = "",
+          R"(Adds a scalar result of a run (`<summary>`).
+
+Args:
+    signals: list of 'path.port' or 'path.port[i]'.
+    op: 'max', 'min', 'max_abs', 'final', 'mean' or 'rms'.
+
+Raises:
+    ModelError: there is no signal, a signal is malformed, or op is unknown.
+)")
+      .def(
+          "set_simulation",
+          [](Model& m, const py::kwargs& settings) {
+            for (auto [key, value] : settings) {
+              const std::string name = key.cast<std::string>();
+              m.simulation.Set(name, ParamText(value, "simulation setting '" + name + "'"));
+            }
+          },
+          R"(set_simulation(**settings)
+
+Sets the model's default run settings (`<simulation>`), kept as text in the order given:
+solver='ode3', step=1e-5, t_end=0.5, output_interval=1e-4, rtol, atol, ...
+
+Raises:
+    ModelError: a setting name is not an identifier.
+    TypeError: a value is not text or a number.
+)");
+}
+
+}  // namespace
+
+void BindModel(py::module_& m) {
+  m.def("format_number", &graph::FormatNumber, "value"_a,
+        "A number as model files write it: the shortest text that reads back to the same "
+        "double (0.045, 1000, 1e+06).");
+
+  BindSnapshots(m);
+
+  py::class_<Model> c(m, "Model",
+                      R"(A model as the user edits it: what a model file says, kept as text.
+
+Nothing is evaluated until compile(). Editing methods name blocks by path ('finger1/p1/joint';
+'' is the top level), validate what they can at once and raise ModelError. Two models are
+equal when they say the same thing, wherever it was written.
+)");
+  c.def(py::init([](const std::string& name, const std::string& file) {
+          Model model;
+          model.name = name;
+          model.file = file;
+          return model;
+        }),
+        "name"_a = "model", py::kw_only(), "file"_a = "",
+        R"(An empty model.
+
+Args:
+    name: the model's name (`<model name>`).
+    file: where it will live: relative includes are found from its directory.
+)")
+      .def_readwrite("name", &Model::name, "The model's name.")
+      .def_readwrite("file", &Model::file,
+                     "The file the model was read from ('' when made in code): relative "
+                     "includes are resolved from its directory.")
+      .def_readonly("format", &Model::format, "The file format version (1).")
+      .def_property_readonly(
+          "variables",
+          [](const Model& m) {
+            py::dict d;
+            for (const graph::Variable& v : m.variables) d[py::str(v.name)] = v.value;
+            return d;
+          },
+          "Model variables: dict name -> text, in order.")
+      .def_property_readonly(
+          "includes",
+          [](const Model& m) {
+            std::vector<std::string> files;
+            for (const graph::Include& i : m.includes) files.push_back(i.file);
+            return files;
+          },
+          "Included files, as written.")
+      .def_readonly("defines", &Model::defines, "The model's own defines (list of Define).")
+      .def_readonly("library", &Model::library,
+                    "Defines read from includes (list of Define); not written back, not compared.")
+      .def_property_readonly(
+          "simulation", [](const Model& m) { return ParamDict(m.simulation.attributes); },
+          "Default run settings (`<simulation>`): dict name -> text, in order.")
+      .def_property_readonly(
+          "logs",
+          [](const Model& m) {
+            py::list logs;
+            for (const graph::LogSpec& l : m.logs) logs.append(py::make_tuple(l.signal, l.as));
+            return logs;
+          },
+          "Logged signals as (signal, as_name) tuples, in order.")
+      .def_property_readonly(
+          "plots",
+          [](const Model& m) {
+            py::list plots;
+            for (const graph::PlotSpec& p : m.plots) {
+              plots.append(py::dict("file"_a = p.file, "signals"_a = p.signals, "title"_a = p.title,
+                                    "xlabel"_a = p.xlabel, "ylabel"_a = p.ylabel,
+                                    "yscale"_a = p.log_y ? "log" : "linear"));
+            }
+            return plots;
+          },
+          "Plots, each a dict of file, signals, title, xlabel, ylabel, yscale.")
+      .def_property_readonly(
+          "summaries",
+          [](const Model& m) {
+            py::list summaries;
+            for (const graph::SummarySpec& s : m.summaries) {
+              summaries.append(py::dict("signals"_a = s.signals,
+                                        "op"_a = std::string(graph::SummaryOpName(s.op)),
+                                        "label"_a = s.label));
+            }
+            return summaries;
+          },
+          "Summaries, each a dict of signals, op, label.")
+      .def(
+          "diagram", [](const Model& m, const std::string& path) { return m.GetDiagram(path); },
+          "path"_a = "",
+          R"(A snapshot (copy) of the diagram at `path` ('' the top level, 'a/b' a subsystem).
+
+Raises:
+    ModelError: there is no subsystem at that path.
+)")
+      .def(
+          "find_block",
+          [](const Model& m, const std::string& path) -> py::object {
+            const BlockNode* b = m.FindBlock(path);
+            return b == nullptr ? py::none() : py::cast(*b);
+          },
+          "path"_a, "A snapshot of the block or subsystem at `path`, or None.")
+      .def(
+          "find_define",
+          [](const Model& m, const std::string& name) -> py::object {
+            const Define* d = m.FindDefine(name);
+            return d == nullptr ? py::none() : py::cast(*d);
+          },
+          "name"_a, "The define of that name (the model's own first, then the library's), or None.")
+      .def(
+          "copy", [](const Model& m) { return Model(m); }, "An independent copy of the model.")
+      .def("__copy__", [](const Model& m) { return Model(m); })
+      .def(
+          "__deepcopy__", [](const Model& m, py::dict) { return Model(m); }, "memo"_a)
+      .def(py::self == py::self)
+      .def("__repr__", [](const Model& m) {
+        return "<Model '" + m.name + "': " + std::to_string(m.root.blocks.size()) +
+               " top-level blocks, " + std::to_string(m.defines.size()) + " defines>";
+      });
+  BindEditing(c);
+  BindElementEditing(c);
+}
+
+}  // namespace twinblocks::python

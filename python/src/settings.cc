@@ -1,0 +1,90 @@
+#include "settings.h"
+
+#include <optional>
+#include <string>
+
+namespace py = pybind11;
+
+namespace twinblocks::python {
+
+namespace {
+
+const char kSettingNames[] =
+    "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
+    "zero_crossings";
+
+double Number(py::handle value, const std::string& name) {
+  if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
+      py::isinstance<py::str>(value)) {
+    throw py::type_error("setting '" + name + "': expected a number, got " +
+                         std::string(py::repr(value)));
+  }
+  return py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
+}
+
+std::optional<double> OptionalNumber(py::handle value, const std::string& name) {
+  if (value.is_none()) return std::nullopt;
+  return Number(value, name);
+}
+
+}  // namespace
+
+graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
+                                              const py::kwargs& settings) {
+  for (auto [key, value] : settings) {
+    const std::string name = key.cast<std::string>();
+    if (name == "solver") {
+      if (!py::isinstance<py::str>(value)) {
+        throw py::type_error("setting 'solver': expected a solver name, got " +
+                             std::string(py::repr(value)));
+      }
+      s.solver = value.cast<std::string>();
+    } else if (name == "t_start") {
+      s.t_start = Number(value, name);
+    } else if (name == "t_end") {
+      s.t_end = Number(value, name);
+    } else if (name == "step") {
+      s.step = OptionalNumber(value, name);
+    } else if (name == "rtol") {
+      s.rtol = OptionalNumber(value, name);
+    } else if (name == "atol") {
+      s.atol = OptionalNumber(value, name);
+    } else if (name == "max_step") {
+      s.max_step = OptionalNumber(value, name);
+    } else if (name == "initial_step") {
+      s.initial_step = OptionalNumber(value, name);
+    } else if (name == "output_interval") {
+      s.output_interval = OptionalNumber(value, name);
+    } else if (name == "zero_crossings") {
+      if (!py::isinstance<py::bool_>(value)) {
+        throw py::type_error("setting 'zero_crossings': expected True or False, got " +
+                             std::string(py::repr(value)));
+      }
+      s.zero_crossings = value.cast<bool>();
+    } else {
+      throw py::type_error("unknown simulation setting '" + name +
+                           "'; expected one of: " + kSettingNames);
+    }
+  }
+  return s;
+}
+
+py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
+  auto optional = [](const std::optional<double>& v) -> py::object {
+    return v ? py::object(py::float_(*v)) : py::object(py::none());
+  };
+  py::dict d;
+  d["solver"] = s.solver;
+  d["t_start"] = s.t_start;
+  d["t_end"] = s.t_end;
+  d["step"] = optional(s.step);
+  d["rtol"] = optional(s.rtol);
+  d["atol"] = optional(s.atol);
+  d["max_step"] = optional(s.max_step);
+  d["initial_step"] = optional(s.initial_step);
+  d["output_interval"] = optional(s.output_interval);
+  d["zero_crossings"] = s.zero_crossings;
+  return d;
+}
+
+}  // namespace twinblocks::python

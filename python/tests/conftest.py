@@ -1,0 +1,51 @@
+"""Shared fixtures of the Python tests: the repository, small models built in code."""
+
+import os
+import pathlib
+
+import pytest
+
+import twinblocks as tb
+
+REPO = pathlib.Path(os.environ.get("TWINBLOCKS_SOURCE_DIR",
+                                   pathlib.Path(__file__).resolve().parents[2]))
+
+
+@pytest.fixture
+def repo():
+    return REPO
+
+
+def decay_model():
+    """dx/dt = -a x, x(0) = 1 (a = 2): x = exp(-a t), logged as 'x'."""
+    m = tb.Model("decay")
+    m.set_variable("a", 2)
+    m.add_block("", "Gain", "rate", k="-a")
+    m.add_block("", "Integrator", "state", x0=1)
+    m.connect("", "state.y", "rate.u")
+    m.connect("", "rate.y", "state.u")
+    m.add_log("state.y", "x")
+    m.set_simulation(solver="ode45", t_end=1, rtol=1e-10, atol=1e-12)
+    return m
+
+
+def blowup_model():
+    """dx/dt = x^2, x(0) = 1: x = 1 / (1 - t) leaves every solver at t = 1."""
+    m = tb.Model("blowup")
+    m.add_block("", "Product", "square")
+    m.add_block("", "Integrator", "x", x0=1)
+    m.connect("", "x.y", "square.u1")
+    m.connect("", "x.y", "square.u2")
+    m.connect("", "square.y", "x.u")
+    m.add_log("x.y")
+    return m
+
+
+@pytest.fixture
+def decay():
+    return decay_model()
+
+
+@pytest.fixture
+def blowup():
+    return blowup_model()

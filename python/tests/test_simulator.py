@@ -1,0 +1,147 @@
+"""Simulator and simulate: settings as keyword arguments (and their errors), runs against the
+closed form, failed runs reported without raising, derivatives, threads."""
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+import twinblocks as tb
+
+
+def test_run_matches_the_closed_form(decay):
+    sim = tb.Simulator(tb.compile(decay), t_end=1.0)
+    results = sim.run()
+    assert results.ok and results.outcome.ok and results.error == ""
+    assert results.outcome.t == 1.0 and sim.time == 1.0
+    x = results["x"][:, 0]
+    assert np.max(np.abs(x - np.exp(-2.0 * results.time))) < 1e-8
+    assert "steps" in results.stats and "steps" in sim.stats
+
+
+@pytest.mark.parametrize("solver", ["ode3", "ode4", "cvode-bdf"])
+def test_settings_as_keywords(decay, solver):
+    settings = dict(solver=solver, t_start=0.5, t_end=1.0, output_interval=0.125)
+    if solver.startswith("ode"):
+        settings["step"] = 1e-3
+    else:
+        settings.update(rtol=1e-9, atol=1e-12, max_step=0.1, initial_step=1e-6)
+    sim = tb.Simulator(tb.compile(decay), **settings)
+    for key, value in settings.items():
+        assert sim.settings[key] == value
+    results = sim.run()
+    assert results.ok
+    np.testing.assert_allclose(results.time, [0.5, 0.625, 0.75, 0.875, 1.0])
+    # The states start at t_start with the model's initial value.
+    np.testing.assert_allclose(results["x"][:, 0], np.exp(-2.0 * (results.time - 0.5)), rtol=1e-6)
+
+
+def test_none_unsets_an_optional_setting(decay):
+    sim = tb.Simulator(tb.compile(decay), rtol=None, zero_crossings=False)
+    assert sim.settings["rtol"] is None and sim.settings["zero_crossings"] is False
+    assert sim.settings["atol"] == 1e-12  # the model's
+
+
+def test_setting_errors(decay):
+    system = tb.compile(decay)
+    with pytest.raises(TypeError, match="unknown simulation setting 'tend'; expected one of: solver"):
+        tb.Simulator(system, tend=1)
+    with pytest.raises(TypeError, match="setting 't_end': expected a number"):
+        tb.Simulator(system, t_end="1")
+    with pytest.raises(TypeError, match="setting 'step': expected a number"):
+        tb.Simulator(system, step=True)
+    with pytest.raises(TypeError, match="setting 'solver': expected a solver name"):
+        tb.Simulator(system, solver=3)
+    with pytest.raises(TypeError, match="setting 'zero_crossings': expected True or False"):
+        tb.Simulator(system, zero_crossings=1)
+    with pytest.raises(ValueError, match="ode9"):
+        tb.Simulator(system, solver="ode9")
+    with pytest.raises(ValueError, match=r"t_end \(0\) must be after t_start \(0\)"):
+        tb.Simulator(system, t_end=0)
+    with pytest.raises(ValueError, match="step must be a positive number"):
+        tb.Simulator(system, solver="ode1", step=-1e-3)
+    with pytest.raises(ValueError, match="output_interval must be a positive number"):
+        tb.Simulator(system, output_interval=0)
+
+
+def test_simulate_compiles_and_runs(decay):
+    results = tb.simulate(decay, extra_logs=["rate.y"], solver="ode4", step=1e-3)
+    assert results.ok
+    np.testing.assert_allclose(results["rate.y"], -2.0 * results["x"], rtol=1e-12)
+    bad = decay.copy()
+    bad.add_block("", "Nope", "n")
+    with pytest.raises(tb.ModelError):
+        tb.simulate(bad)
+    with pytest.raises(TypeError):
+        tb.simulate(decay, bogus=1)
+
+
+def test_a_failed_run_reports_and_keeps_its_rows(blowup):
+    results = tb.simulate(blowup, solver="ode1", step=0.01, t_end=2.0)
+    assert not results.ok and not results.outcome
+    assert 1.0 < results.outcome.t < 2.0
+    assert "simulation failed at t = " in results.error
+    assert "x (Integrator)" in results.error
+    assert len(results) > 100 and results.time[-1] <= results.outcome.t
+    assert np.all(np.isfinite(results["x.y"]))
+    assert "failed" in repr(results) and "failed" in repr(results.outcome)
+    results = tb.simulate(blowup, solver="ode45", t_end=2.0)
+    assert not results.ok and "step size" in results.error
+    assert abs(results.outcome.t - 1.0) < 1e-3
+
+
+def test_a_failure_at_the_start_is_reported_too():
+    m = tb.Model()
+    m.add_block("", "Constant", "zero", value=0)
+    m.add_block("", "Product", "inverse", ops="/")
+    m.add_block("", "Integrator", "x")
+    m.connect("", "zero.y", "inverse.u1")
+    m.connect("", "inverse.y", "x.u")
+    results = tb.simulate(m, solver="ode1", step=0.1, t_end=1.0)
+    assert not results.ok and results.outcome.t == 0.0
+    assert "inf" in results.error
+
+
+def test_initialize_and_evaluate_derivatives(decay):
+    sim = tb.Simulator(tb.compile(decay))
+    with pytest.raises(ValueError, match="call initialize"):
+        sim.evaluate_derivatives(0.0, np.array([1.0]))
+    sim.initialize()
+    np.testing.assert_array_equal(sim.state, [1.0])
+    np.testing.assert_allclose(sim.evaluate_derivatives(0.0, np.array([0.5])), [-1.0])
+    with pytest.raises(ValueError, match="x has 2 elements; the system has 1 continuous states"):
+        sim.evaluate_derivatives(0.0, np.array([1.0, 2.0]))
+
+
+def test_evaluate_derivatives_error(blowup):
+    sim = tb.Simulator(tb.compile(blowup))
+    sim.initialize()
+    with pytest.raises(RuntimeError, match="x"):
+        sim.evaluate_derivatives(0.0, np.array([math.inf]))
+
+
+def test_the_simulator_keeps_its_system_alive(decay):
+    sim = tb.Simulator(tb.compile(decay), t_end=0.5)  # no other reference to the System
+    import gc
+    gc.collect()
+    assert sim.run().ok
+
+
+def test_simulators_run_in_threads(decay):
+    """The GIL is released while running: simulators of one System run side by side, and give
+    what a lone run gives, bitwise."""
+    system = tb.compile(decay)
+    alone = tb.Simulator(system, solver="ode4", step=1e-5).run()["x"]
+    out = [None] * 4
+
+    def work(i):
+        out[i] = tb.Simulator(system, solver="ode4", step=1e-5).run()["x"]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for x in out:
+        assert np.array_equal(x, alone)

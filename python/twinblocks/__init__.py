@@ -1,0 +1,53 @@
+"""twinblocks: block-diagram models (XML), compiled and simulated, from Python.
+
+    import twinblocks as tb
+    model = tb.load("examples/mass_spring_damper.xml")
+    model.set_param("spring", "k", 40)
+    results = tb.simulate(model, t_end=2.0)
+    x = results["mass.x"]            # numpy array, shape (rows, width)
+
+The editing API (Model.add_block, connect, ...), compile, System, Simulator and Results are
+the C++ library's (bound with pybind11); docs/python.md is the guide.
+"""
+
+from ._twinblocks import (
+    Block,
+    Define,
+    Diagram,
+    Model,
+    ModelError,
+    Outcome,
+    Port,
+    Results,
+    Signal,
+    Simulator,
+    System,
+    compile,
+    format_number,
+    load,
+    load_string,
+    save,
+    simulate,
+    to_xml,
+)
+
+__all__ = [
+    "Block",
+    "Define",
+    "Diagram",
+    "Model",
+    "ModelError",
+    "Outcome",
+    "Port",
+    "Results",
+    "Signal",
+    "Simulator",
+    "System",
+    "compile",
+    "format_number",
+    "load",
+    "load_string",
+    "save",
+    "simulate",
+    "to_xml",
+]
