@@ -7,6 +7,7 @@
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
 #include "graph/detail/compiler.h"
+#include "graph/detail/define_substitution.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::graph {
@@ -42,11 +43,9 @@ void Compiler::Instantiate(const BlockNode& node, const std::string& path, const
                        "unknown parameter '" + p.name + "'" + SuggestionFor(p.name, valid) +
                            "; valid parameters: " + (valid.empty() ? "none" : Join(valid)));
     }
-    std::string text = p.value;
-    if (spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString) {
-      auto it = define_texts.find(text);
-      if (it != define_texts.end()) text = it->second;
-    }
+    const bool is_text =
+        spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString;
+    const std::string& text = is_text ? internal::DefineWordText(p.value, define_texts) : p.value;
     try {
       params.Set(p.name, EvaluateParameter(text, *spec, scope));
     } catch (const ExpressionError& e) {
