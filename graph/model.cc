@@ -343,8 +343,14 @@ void Model::Connect(std::string_view diagram_path, const std::string& from, cons
                       ", not an input: a line goes from an output to an input");
     }
     if (b_known) {
+      // A line from a block commented out leaves with it (compile skips it), so the input may
+      // take another one meanwhile.
+      auto commented = [&](const std::string& endpoint) {
+        const BlockNode* n = d.Find(EndpointBlock(endpoint));
+        return n != nullptr && n->commented;
+      };
       for (const Connection& c : d.connections) {
-        if (c.to == to) {
+        if (c.to == to && !commented(c.from) && !commented(c.to)) {
           throw EditError("input '" + to + "' already has a line (from '" + c.from +
                           "'); an input takes exactly one line");
         }
