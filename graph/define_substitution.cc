@@ -41,6 +41,10 @@ bool IsAtom(const std::string& text) {
 
 }  // namespace
 
+bool IsFormulaParam(blocks::ParamKind kind, const std::string& param_name) {
+  return kind == blocks::ParamKind::kString && param_name == "expr";
+}
+
 const std::string& DefineWordText(const std::string& text,
                                   const std::map<std::string, std::string>& define_texts) {
   auto it = define_texts.find(text);
@@ -56,10 +60,12 @@ std::string SubstituteDefineParams(const std::string& text,
   while (i < text.size()) {
     const char c = text[i];
     if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
+        (c == '.' && i + 1 < text.size() &&
+         std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
       // A number, with its exponent: the 'e5' of 1e5 is not a name.
       size_t j = i;
-      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) {
+      while (j < text.size() &&
+             (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) {
         ++j;
       }
       if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
@@ -100,7 +106,7 @@ std::string SubstituteDefineParams(const std::string& text,
 std::string ExpandParamText(blocks::ParamKind kind, const std::string& param_name,
                             const std::string& text,
                             const std::map<std::string, std::string>& define_texts) {
-  const bool formula = kind == blocks::ParamKind::kString && param_name == "expr";
+  const bool formula = IsFormulaParam(kind, param_name);
   if ((kind == blocks::ParamKind::kWord || kind == blocks::ParamKind::kString) && !formula) {
     return DefineWordText(text, define_texts);
   }

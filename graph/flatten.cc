@@ -6,8 +6,8 @@
 
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
-#include "graph/detail/compiler.h"
 #include "graph/detail/block_params.h"
+#include "graph/detail/compiler.h"
 #include "graph/detail/define_substitution.h"
 #include "graph/suggest.h"
 
@@ -34,10 +34,9 @@ void Compiler::Instantiate(const BlockNode& node, const std::string& path, const
   fb.path = path;
   fb.type = type;
   fb.where = node.where;
-  const std::string base_dir =
-      DirectoryOf(node.where.file.empty() ? model_.file : node.where.file);
-  blocks::Params params = internal::EvaluateBlockParams(*type, path, node.where, node.params,
-                                                        scope, define_texts, base_dir);
+  const std::string base_dir = DirectoryOf(node.where.file.empty() ? model_.file : node.where.file);
+  blocks::Params params = internal::EvaluateBlockParams(*type, path, node.where, node.params, scope,
+                                                        define_texts, base_dir);
   if (!type->is_virtual) {
     internal::TunableBlock t;
     t.path = path;

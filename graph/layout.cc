@@ -42,7 +42,8 @@ void Compiler::Layout() {
     if (fb.tune) {
       fb.tune->system_index = system_index[f];
       fb.tune->layout = layout;
-      for (int i = 0; i < b.num_inputs(); ++i) fb.tune->input_widths.push_back(b.input_port(i).width);
+      for (int i = 0; i < b.num_inputs(); ++i)
+        fb.tune->input_widths.push_back(b.input_port(i).width);
     }
     x += b.num_continuous_states();
     xd += b.num_discrete_states();

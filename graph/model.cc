@@ -73,7 +73,7 @@ std::optional<std::string> SimulationSettings::Get(std::string_view attribute) c
 void SimulationSettings::Set(const std::string& attribute, const std::string& value) {
   if (!IsIdentifier(attribute)) {
     throw EditError("invalid simulation setting name '" + attribute +
-                "'; expected letters, digits and '_', not starting with a digit");
+                    "'; expected letters, digits and '_', not starting with a digit");
   }
   for (Parameter& p : attributes) {
     if (p.name == attribute) {
@@ -373,7 +373,8 @@ void Model::SetVariable(const std::string& var_name, const std::string& value) {
     throw EditError("invalid variable name '" + var_name + "': " + kIdentifierRule);
   }
   if (blocks::MathExpression::IsReservedName(var_name)) {
-    throw EditError("variable '" + var_name + "' takes the name of a built-in constant or function");
+    throw EditError("variable '" + var_name +
+                    "' takes the name of a built-in constant or function");
   }
   for (Variable& v : variables) {
     if (v.name == var_name) {

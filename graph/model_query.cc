@@ -63,7 +63,7 @@ std::vector<std::string> Model::FindBlocks(const BlockQuery& query) const {
   }
   std::vector<std::string> found;
   std::function<void(const Diagram&, const std::string&)> visit = [&](const Diagram& d,
-                                                                       const std::string& prefix) {
+                                                                      const std::string& prefix) {
     for (const BlockNode& b : d.blocks) {
       const std::string path = JoinPath(prefix, b.name);
       bool match = query.type.empty() || b.type == query.type;
@@ -103,8 +103,8 @@ Eigen::MatrixXd EvaluateParamOf(const Model& m, std::string_view path, std::stri
                     "unknown parameter '" + name + "'" + SuggestionFor(name, valid) +
                         "; valid parameters: " + internal::JoinNames(valid));
   }
-  if (spec != nullptr && (spec->kind == blocks::ParamKind::kWord ||
-                          spec->kind == blocks::ParamKind::kString)) {
+  if (spec != nullptr &&
+      (spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString)) {
     throw EditError(block_path, b.type,
                     "parameter '" + name + "' is text, not a number (read it with GetParam)");
   }
@@ -126,8 +126,7 @@ double Model::GetParamValue(std::string_view path, std::string_view param) const
     const BlockNode& b = internal::GetBlock(*this, path);
     throw EditError(std::string(path), b.type,
                     "parameter '" + std::string(param) + "' is " + std::to_string(m.rows()) + "x" +
-                        std::to_string(m.cols()) +
-                        ", not a scalar (read it with GetParamVector)");
+                        std::to_string(m.cols()) + ", not a scalar (read it with GetParamVector)");
   }
   return m(0, 0);
 }

@@ -88,7 +88,8 @@ void Model::CreateSubsystem(std::string_view diagram_path,
                             const std::string& new_name) {
   Diagram& d = GetDiagram(diagram_path);
   const std::string where = internal::DiagramName(diagram_path);
-  if (block_names.empty()) throw EditError("CreateSubsystem: no blocks to move into '" + new_name + "'");
+  if (block_names.empty())
+    throw EditError("CreateSubsystem: no blocks to move into '" + new_name + "'");
   std::set<std::string> moved;
   for (const std::string& name : block_names) {
     if (d.Find(name) == nullptr) {
@@ -114,8 +115,8 @@ void Model::CreateSubsystem(std::string_view diagram_path,
   // line when the block's type is not known.
   auto role_of = [&](const std::string& endpoint, bool is_from, std::string* domain) {
     const auto [block_name, port] = SplitEndpoint(endpoint);
-    const PortLookup p = internal::LookUpPort(*this, variables ? &*variables : nullptr,
-                                              *d.Find(block_name), port);
+    const PortLookup p =
+        internal::LookUpPort(*this, variables ? &*variables : nullptr, *d.Find(block_name), port);
     if (p.status == PortLookup::Status::kFound) {
       *domain = p.info.domain;
       return p.info.role;
@@ -192,7 +193,7 @@ void Model::CreateSubsystem(std::string_view diagram_path,
   d.connections = std::move(outside);
   for (const std::string& name : block_names) {
     internal::RewritePathReferences(this, JoinPath(diagram_path, name),
-                          JoinPath(diagram_path, new_name + "/" + name));
+                                    JoinPath(diagram_path, new_name + "/" + name));
   }
 }
 

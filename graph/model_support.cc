@@ -212,8 +212,11 @@ namespace {
 // "frame: where the force acts" -> "frame".
 std::string DomainOfDoc(const std::string& doc) {
   for (const char* d : {"frame", "rotational", "electrical"}) {
-    const std::string prefix = std::string(d) + ":";
-    if (doc.compare(0, prefix.size(), prefix) == 0) return d;
+    const std::string domain = d;
+    if (doc.compare(0, domain.size(), domain) == 0 &&
+        (doc.size() == domain.size() || doc[domain.size()] == ':')) {
+      return domain;
+    }
   }
   return {};
 }
@@ -312,10 +315,9 @@ PortLookup LookUpPort(const Model& model, const Scope* variables, const BlockNod
                           Family{&t.physical_ports, PortRole::kPhysical, ""}}) {
     for (const blocks::PortDoc& doc : *f.docs) {
       const std::string domain = f.role == PortRole::kPhysical ? DomainOfDoc(doc.doc) : "";
-      out.valid.push_back(doc.name + " (" +
-                          (f.role == PortRole::kPhysical ? (domain.empty() ? "physical" : domain)
-                                                         : f.what) +
-                          ")");
+      out.valid.push_back(
+          doc.name + " (" +
+          (f.role == PortRole::kPhysical ? (domain.empty() ? "physical" : domain) : f.what) + ")");
       if (out.status == PortLookup::Status::kFound) continue;
       int index = 0;
       bool match = doc.name == port;
@@ -337,8 +339,9 @@ PortLookup LookUpBoundaryPort(const std::vector<PortDecl>& ports, std::string_vi
   return FromDecls(ports, port, true);
 }
 
-PortLookup ResolveEndpoint(const Model& model, const Scope* variables, std::string_view diagram_path,
-                           const Diagram& diagram, const std::string& endpoint) {
+PortLookup ResolveEndpoint(const Model& model, const Scope* variables,
+                           std::string_view diagram_path, const Diagram& diagram,
+                           const std::string& endpoint) {
   const auto [block_name, port] = SplitEndpoint(endpoint);
   if (block_name.empty()) {
     PortLookup p = LookUpBoundaryPort(diagram.ports, port);

@@ -124,8 +124,8 @@ void Compiler::ReducePhysicalNetworks() {
       }
     }
     try {
-      multibody::RobotModel model = multibody::BuildRobotModel(
-          elements, num_nodes, in_robot, frame_element, frame_port, robot);
+      multibody::RobotModel model = multibody::BuildRobotModel(elements, num_nodes, in_robot,
+                                                               frame_element, frame_port, robot);
       user->BindRobot(model);
       if (fb.tune) fb.tune->robot = std::move(model);  // to rebuild the block when retuned
     } catch (const multibody::NetworkError& err) {

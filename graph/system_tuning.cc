@@ -10,6 +10,7 @@
 #include "blocks/math_expression.h"
 #include "blocks/multibody/robot_model.h"
 #include "graph/detail/block_params.h"
+#include "graph/detail/define_substitution.h"
 #include "graph/detail/tuning.h"
 #include "graph/model_error.h"
 #include "graph/parameter_evaluator.h"
@@ -78,12 +79,16 @@ bool SameValue(const blocks::ParamValue& a, const blocks::ParamValue& b) {
   return x.rows() == y.rows() && x.cols() == y.cols() && x == y;
 }
 
+// True when the block would be built the same: every parameter value equal, and for a block
+// with a formula (which reads the variables it sees), the variables too.
 bool SameParams(const blocks::BlockType& type, const blocks::Params& a, const blocks::Params& b) {
+  bool reads_variables = false;
   for (const blocks::ParamSpec& spec : type.params) {
+    reads_variables = reads_variables || internal::IsFormulaParam(spec.kind, spec.name);
     if (a.has(spec.name) != b.has(spec.name)) return false;
     if (a.has(spec.name) && !SameValue(a.Get(spec.name), b.Get(spec.name))) return false;
   }
-  return a.variables() == b.variables();
+  return !reads_variables || a.variables() == b.variables();
 }
 
 // What differs between the compiled block and its rebuilt twin, "" when nothing that the
@@ -188,8 +193,7 @@ void System::ReplaceBlock(int index, std::unique_ptr<blocks::Block> block) {
       if (e.block == old_block) e.block = now;
     }
   }
-  for (auto* list :
-       {&derivative_blocks_, &update_blocks_, &zc_blocks_, &breakpoint_blocks_}) {
+  for (auto* list : {&derivative_blocks_, &update_blocks_, &zc_blocks_, &breakpoint_blocks_}) {
     for (const blocks::Block*& b : *list) {
       if (b == old_block) b = now;
     }
@@ -231,8 +235,7 @@ void System::SetParameter(const std::string& block_path, const std::string& para
   }
   if (spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString) {
     throw BlockFailure(*t, "parameter '" + param +
-                               "' is a word or text, not a number: it is not tunable" +
-                               kRecompile);
+                               "' is a word or text, not a number: it is not tunable" + kRecompile);
   }
   if (values.empty()) throw BlockFailure(*t, "parameter '" + param + "': no value given");
   if (t->system_index < 0) {
@@ -290,8 +293,8 @@ std::vector<std::string> System::SetVariable(const std::string& name,
         *t.type, t.path, t.where, t.params, scopes.For(t.level), t.define_texts, t.base_dir);
     if (SameParams(*t.type, evaluated, t.values)) continue;
     if (t.system_index < 0) {
-      throw BlockFailure(t, "variable '" + name + "' reaches this block, but " +
-                                NotTunableReason(t) + kRecompile);
+      throw BlockFailure(
+          t, "variable '" + name + "' reaches this block, but " + NotTunableReason(t) + kRecompile);
     }
     std::unique_ptr<blocks::Block> b = Rebuild(t, evaluated, *blocks_[t.system_index]);
     changes.push_back({&t, std::move(evaluated), std::move(b)});

@@ -13,6 +13,10 @@
 
 namespace twinblocks::graph::internal {
 
+/// True for a free-text parameter that is a formula the block evaluates itself with the
+/// variables it sees (Expression's `expr`): define parameters reach it through those variables.
+bool IsFormulaParam(blocks::ParamKind kind, const std::string& param_name);
+
 /// The text a word or string parameter written `text` inside a define body means: the
 /// instance's text for the define parameter it names as a whole, else itself.
 const std::string& DefineWordText(const std::string& text,

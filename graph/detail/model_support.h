@@ -106,8 +106,9 @@ PortLookup LookUpBoundaryPort(const std::vector<PortDecl>& ports, std::string_vi
 
 /// The endpoint's port, seen from the diagram; ModelError when the block or port does not
 /// exist. Status kUnknown when the block's type is not known.
-PortLookup ResolveEndpoint(const Model& model, const Scope* variables, std::string_view diagram_path,
-                           const Diagram& diagram, const std::string& endpoint);
+PortLookup ResolveEndpoint(const Model& model, const Scope* variables,
+                           std::string_view diagram_path, const Diagram& diagram,
+                           const std::string& endpoint);
 
 /// Rewrites what names blocks under `old_path` by path to `new_path`: logged, plotted and
 /// summarized signals, and the `robot` parameters of blocks that compute with a robot.

@@ -36,9 +36,9 @@ struct TunableBlock {
   std::map<std::string, std::string> define_texts;  ///< the enclosing define's parameter texts
   std::shared_ptr<const DefineLevel> level;         ///< null at model level
   std::string base_dir;
-  blocks::Params values;                            ///< as evaluated
-  blocks::SampleTime declared_rate;                 ///< before resolution
-  std::optional<multibody::RobotModel> robot;       ///< bound by the compiler
+  blocks::Params values;                       ///< as evaluated
+  blocks::SampleTime declared_rate;            ///< before resolution
+  std::optional<multibody::RobotModel> robot;  ///< bound by the compiler
   /// Set by Layout for blocks that run: their index in the System, input widths and layout.
   int system_index = -1;
   std::vector<int> input_widths;
