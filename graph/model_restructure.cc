@@ -159,6 +159,16 @@ void Model::CreateSubsystem(std::string_view diagram_path,
       decl.name = name;
       if (role == PortRole::kPhysical) {
         decl.kind = PortDecl::Kind::kPhysical;
+        if (domain.empty()) {
+          // The schema does not say: the outer end may.
+          const std::string& outer = from_in ? c.to : c.from;
+          const auto [outer_block, outer_port] = SplitEndpoint(outer);
+          const BlockNode* ob = outer_block.empty() ? nullptr : d.Find(outer_block);
+          PortLookup o =
+              ob ? internal::LookUpPort(*this, variables ? &*variables : nullptr, *ob, outer_port)
+                 : internal::LookUpBoundaryPort(d.ports, outer_port);
+          domain = o.status == PortLookup::Status::kFound ? o.info.domain : "";
+        }
         decl.domain = domain.empty() ? "frame" : domain;
       } else {
         decl.kind = role == PortRole::kOutput ? PortDecl::Kind::kOutport : PortDecl::Kind::kInport;

@@ -3,6 +3,7 @@
 #include "graph/detail/model_support.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <functional>
 
@@ -209,12 +210,13 @@ Scope EvaluateVariables(const Model& model) {
 
 namespace {
 
-// "frame: where the force acts" -> "frame".
+// "frame: where the force acts", "rotational, with actuation=port only: ..." -> the domain.
 std::string DomainOfDoc(const std::string& doc) {
   for (const char* d : {"frame", "rotational", "electrical"}) {
     const std::string domain = d;
     if (doc.compare(0, domain.size(), domain) == 0 &&
-        (doc.size() == domain.size() || doc[domain.size()] == ':')) {
+        (doc.size() == domain.size() ||
+         !std::isalnum(static_cast<unsigned char>(doc[domain.size()])))) {
       return domain;
     }
   }

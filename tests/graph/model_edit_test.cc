@@ -365,6 +365,21 @@ TEST(ModelEditTest, CreateSubsystemMakesPhysicalPortsAndFollowsRobots) {
   EXPECT_EQ(m.summaries[0].signals[0], "drive/gear.y");
 }
 
+TEST(ModelEditTest, CreateSubsystemTakesTheDomainOfAJointShaft) {
+  Model m;
+  m.AddBlock("", "World", "world");
+  m.AddBlock("", "RevoluteJoint", "j", {{"actuation", "port"}});
+  m.AddBlock("", "Inertia", "rotor", {{"J", "1"}});
+  m.Connect("", "world.W", "j.B");
+  m.Connect("", "j.shaft", "rotor.I");
+  m.CreateSubsystem("", {"j"}, "joint");
+  const Diagram& d = m.GetDiagram("joint");
+  ASSERT_EQ(d.ports.size(), 2u);
+  EXPECT_EQ(d.ports[0].domain, "frame");
+  EXPECT_EQ(d.ports[1].name, "j_shaft");
+  EXPECT_EQ(d.ports[1].domain, "rotational");
+}
+
 TEST(ModelEditTest, CreateSubsystemNamesPortsApart) {
   // "a_b.y" and "a.b_y" would both give a_b_y: the second is a_b_y_2.
   Model m;
