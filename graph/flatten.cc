@@ -6,7 +6,9 @@
 
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
+#include "graph/detail/block_params.h"
 #include "graph/detail/compiler.h"
+#include "graph/detail/define_substitution.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::graph {
@@ -32,59 +34,28 @@ void Compiler::Instantiate(const BlockNode& node, const std::string& path, const
   fb.path = path;
   fb.type = type;
   fb.where = node.where;
-  blocks::Params params;
-  for (const Parameter& p : node.params) {
-    const blocks::ParamSpec* spec = type->FindParam(p.name);
-    if (spec == nullptr) {
-      std::vector<std::string> valid;
-      for (const blocks::ParamSpec& s : type->params) valid.push_back(s.name);
-      throw ModelError(node.where, path, type->name,
-                       "unknown parameter '" + p.name + "'" + SuggestionFor(p.name, valid) +
-                           "; valid parameters: " + (valid.empty() ? "none" : Join(valid)));
-    }
-    std::string text = p.value;
-    if (spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString) {
-      auto it = define_texts.find(text);
-      if (it != define_texts.end()) text = it->second;
-    }
-    try {
-      params.Set(p.name, EvaluateParameter(text, *spec, scope));
-    } catch (const ExpressionError& e) {
-      std::string msg = "parameter '" + p.name + "': " + e.what();
-      // Name the define parameter behind an unknown name: its value was not a number.
-      for (const auto& [name, value] : define_texts) {
-        if (scope.Find(name) == nullptr && msg.find("'" + name + "'") != std::string::npos) {
-          msg += " (the define parameter '" + name + "' is '" + value + "', not a number)";
-          break;
-        }
-      }
-      throw ModelError(node.where, path, type->name, msg);
-    }
+  const std::string base_dir = DirectoryOf(node.where.file.empty() ? model_.file : node.where.file);
+  blocks::Params params = internal::EvaluateBlockParams(*type, path, node.where, node.params, scope,
+                                                        define_texts, base_dir);
+  if (!type->is_virtual) {
+    internal::TunableBlock t;
+    t.path = path;
+    t.type = type;
+    t.where = node.where;
+    t.params = node.params;
+    t.define_texts = define_texts;
+    t.level = define_level_;
+    t.base_dir = base_dir;
+    t.values = params;
+    fb.tune = std::move(t);
   }
-  for (const blocks::ParamSpec& spec : type->params) {
-    if (node.GetParam(spec.name)) continue;
-    if (spec.required) {
-      throw ModelError(node.where, path, type->name,
-                       "parameter '" + spec.name + "' is required (" + spec.doc + ")");
-    }
-    if (spec.default_text.empty()) continue;
-    try {
-      params.Set(spec.name, EvaluateParameter(spec.default_text, spec, Scope()));
-    } catch (const ExpressionError& e) {
-      throw std::logic_error("default of " + type->name + "." + spec.name +
-                             " does not evaluate: " + e.what());
-    }
-  }
-  std::vector<std::pair<std::string, double>> vars;
-  for (const auto& [name, value] : scope.Scalars()) vars.emplace_back(name, value);
-  params.set_variables(std::move(vars));
-  params.set_base_dir(DirectoryOf(node.where.file.empty() ? model_.file : node.where.file));
 
   if (type->is_virtual) {
     fb.tag = params.has("tag") ? params.Word("tag") : std::string();
   } else {
     try {
       fb.block = type->create(params);
+      fb.tune->declared_rate = fb.block->sample_time();
     } catch (const BlockError& e) {
       throw ModelError(node.where, path, type->name, e.what());
     } catch (const ExpressionError& e) {
@@ -250,10 +221,16 @@ void Compiler::InstantiateDefine(const BlockNode& node, const Define& def, const
                        "parameter '" + name + "' of define '" + def.name + "' is not set");
     }
   }
+  auto level = std::make_shared<internal::DefineLevel>();
+  level->parent = define_level_;
+  for (const Parameter& p : node.params) level->params.emplace_back(p.name, p.value);
+  std::shared_ptr<const internal::DefineLevel> outer = std::move(define_level_);
+  define_level_ = std::move(level);
   AddBoundaryPoints(path, def.body.ports);
   define_stack->push_back(def.name);
   Flatten(def.body, path, inner, texts, define_stack, &def.body.ports);
   define_stack->pop_back();
+  define_level_ = std::move(outer);
 }
 
 /// Finds the point a connection endpoint names, and how it is seen from this diagram.

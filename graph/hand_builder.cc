@@ -472,6 +472,9 @@ Hand AddHand(Model& model, std::string_view diagram_path, const HandSpec& spec) 
 Define HandDefine(const HandSpec& spec, const std::string& define_name) {
   CheckShape(spec);
   Model scratch;
+  // The body's Phalanx blocks and their lines are checked against the defines they use.
+  scratch.defines.push_back(ContactDetectorDefine());
+  for (Define& d : GraspDefines()) scratch.defines.push_back(std::move(d));
   HandSpec named = spec;
   named.name = "hand";
   BuildHand(scratch, "", named, SettingsTexts(spec, true));

@@ -39,6 +39,12 @@ void Compiler::Layout() {
     const bool continuous = fb.rate.is_continuous();
     layout.zc = continuous ? zc : 0;
     b.SetLayout(layout);
+    if (fb.tune) {
+      fb.tune->system_index = system_index[f];
+      fb.tune->layout = layout;
+      for (int i = 0; i < b.num_inputs(); ++i)
+        fb.tune->input_widths.push_back(b.input_port(i).width);
+    }
     x += b.num_continuous_states();
     xd += b.num_discrete_states();
     dwork += b.num_dwork();
@@ -89,6 +95,13 @@ void Compiler::Layout() {
   system_.nmodes_ = modes;
   system_.nzc_ = zc;
   system_index_ = std::move(system_index);
+  // What retuning needs: every catalog block, absorbed network elements too (so that a change
+  // that reaches them is refused by name).
+  system_.tuning_ = std::make_unique<internal::Tuning>();
+  system_.tuning_->variables = model_.variables;
+  for (FlatBlock& fb : flat_) {
+    if (fb.tune) system_.tuning_->blocks.push_back(std::move(*fb.tune));
+  }
 }
 
 std::optional<LoggedSignal> Compiler::ResolveSignal(const std::string& path_port) const {

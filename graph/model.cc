@@ -4,20 +4,17 @@
 #include <utility>
 
 #include "blocks/math_expression.h"
+#include "graph/detail/model_support.h"
 #include "graph/model_error.h"
+#include "graph/suggest.h"
 
 namespace twinblocks::graph {
 
-namespace {
-
-ModelError Error(const std::string& message) { return ModelError({}, OneLine(message)); }
-
-ModelError Error(const std::string& block_path, const std::string& block_type,
-                 const std::string& message) {
-  return ModelError({}, OneLine(block_path), OneLine(block_type), OneLine(message));
-}
-
-}  // namespace
+using internal::EditError;
+using internal::GetBlock;
+using internal::JoinPath;
+using internal::kIdentifierRule;
+using internal::SplitLast;
 
 // ---------------------------------------------------------------------------------------------
 // BlockNode, Diagram, SimulationSettings
@@ -75,8 +72,8 @@ std::optional<std::string> SimulationSettings::Get(std::string_view attribute) c
 
 void SimulationSettings::Set(const std::string& attribute, const std::string& value) {
   if (!IsIdentifier(attribute)) {
-    throw Error("invalid simulation setting name '" + attribute +
-                "'; expected letters, digits and '_', not starting with a digit");
+    throw EditError("invalid simulation setting name '" + attribute +
+                    "'; expected letters, digits and '_', not starting with a digit");
   }
   for (Parameter& p : attributes) {
     if (p.name == attribute) {
@@ -108,52 +105,17 @@ bool IsEndpoint(std::string_view endpoint) {
 
 namespace {
 
-const char kIdentifierRule[] = "names are letters, digits and '_', not starting with a digit";
-
-// Parameter names the block element uses for itself.
-bool IsReservedAttribute(std::string_view name) {
-  return name == "type" || name == "name" || name == "commented";
-}
-
-std::vector<std::string_view> SplitPath(std::string_view path) {
-  std::vector<std::string_view> parts;
-  if (path.empty()) return parts;
-  size_t start = 0;
-  while (true) {
-    size_t slash = path.find('/', start);
-    parts.push_back(path.substr(start, slash - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  return parts;
-}
-
-// "a/b/c" -> {"a/b", "c"}; "c" -> {"", "c"}.
-std::pair<std::string_view, std::string_view> SplitLast(std::string_view path) {
-  size_t slash = path.rfind('/');
-  if (slash == std::string_view::npos) return {std::string_view(), path};
-  return {path.substr(0, slash), path.substr(slash + 1)};
-}
-
-std::string DiagramName(std::string_view path) {
-  if (path.empty()) return "the top level";
-  return "subsystem '" + std::string(path) + "'";
-}
-
-std::string Join(std::string_view diagram_path, std::string_view name) {
-  if (diagram_path.empty()) return std::string(name);
-  return std::string(diagram_path) + "/" + std::string(name);
-}
-
 // The diagram at `path`, or null with the reason in `why`.
 const Diagram* LookUpDiagram(const Diagram& root, std::string_view path, std::string* why) {
   const Diagram* d = &root;
   std::string walked;
-  for (std::string_view part : SplitPath(path)) {
+  for (std::string_view part : internal::SplitPath(path)) {
     const BlockNode* b = d->Find(part);
-    std::string here = walked.empty() ? std::string(part) : walked + "/" + std::string(part);
+    std::string here = JoinPath(walked, part);
     if (b == nullptr) {
-      *why = "no block '" + here + "' in the model";
+      std::vector<std::string> names;
+      for (const BlockNode& n : d->blocks) names.push_back(n.name);
+      *why = "no block '" + here + "' in the model" + SuggestionFor(std::string(part), names);
       return nullptr;
     }
     if (!b->is_subsystem()) {
@@ -168,38 +130,37 @@ const Diagram* LookUpDiagram(const Diagram& root, std::string_view path, std::st
 
 void CheckBlockName(const Diagram& d, std::string_view diagram_path, const std::string& name) {
   if (!IsIdentifier(name)) {
-    throw Error("invalid block name '" + name + "': " + kIdentifierRule);
+    throw EditError("invalid block name '" + name + "': " + kIdentifierRule);
   }
   if (d.Find(name) != nullptr) {
-    throw Error("a block named '" + name + "' already exists in " + DiagramName(diagram_path));
+    throw EditError("a block named '" + name + "' already exists in " +
+                    internal::DiagramName(diagram_path));
   }
 }
 
-void CheckParamName(const std::string& block_path, const BlockNode& b, const std::string& param) {
-  if (!IsIdentifier(param)) {
-    throw Error(block_path, b.type, "invalid parameter name '" + param + "': " + kIdentifierRule);
-  }
-  if (IsReservedAttribute(param)) {
-    throw Error(block_path, b.type,
-                "'" + param +
-                    "' is not a parameter: type, name and commented are written "
-                    "by the block itself");
-  }
-}
-
-void CheckEndpoint(const std::string& endpoint, std::string_view diagram_path) {
+void CheckEndpointText(const std::string& endpoint, std::string_view diagram_path) {
   if (!IsEndpoint(endpoint)) {
-    throw Error("invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
+    throw EditError("invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
   }
   if (endpoint[0] == '.' && diagram_path.empty()) {
-    throw Error("'" + endpoint +
-                "' names a boundary port, but the top level has no boundary ports");
+    throw EditError("'" + endpoint +
+                    "' names a boundary port, but the top level has no boundary ports");
   }
 }
 
 // The block an endpoint names ("" for a boundary port).
 std::string_view EndpointBlock(std::string_view endpoint) {
   return endpoint.substr(0, endpoint.find('.'));
+}
+
+// The model's variables when they evaluate (to count numbered ports), else null: an edit is
+// not refused because a variable elsewhere is wrong; compile reports that.
+std::optional<Scope> VariablesIfValid(const Model& m) {
+  try {
+    return internal::EvaluateVariables(m);
+  } catch (const ModelError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -214,7 +175,7 @@ Diagram& Model::GetDiagram(std::string_view path) {
 const Diagram& Model::GetDiagram(std::string_view path) const {
   std::string why;
   const Diagram* d = LookUpDiagram(root, path, &why);
-  if (d == nullptr) throw Error(why);
+  if (d == nullptr) throw EditError(why);
   return *d;
 }
 
@@ -240,21 +201,6 @@ const Define* Model::FindDefine(std::string_view define_name) const {
   return nullptr;
 }
 
-namespace {
-
-BlockNode& GetBlock(Model& m, std::string_view path) {
-  BlockNode* b = m.FindBlock(path);
-  if (b == nullptr) {
-    // Say which part of the path is wrong.
-    auto [parent, name] = SplitLast(path);
-    m.GetDiagram(parent);
-    throw Error("no block '" + std::string(path) + "' in the model");
-  }
-  return *b;
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 // Model: editing
 
@@ -262,19 +208,12 @@ BlockNode& Model::AddBlock(std::string_view diagram_path, const std::string& typ
                            const std::string& block_name, std::vector<Parameter> params) {
   Diagram& d = GetDiagram(diagram_path);
   CheckBlockName(d, diagram_path, block_name);
-  std::string path = Join(diagram_path, block_name);
-  if (type.empty()) throw Error(path, "", "a block needs a type");
+  const std::string path = JoinPath(diagram_path, block_name);
+  const internal::TypeRef ref = internal::CheckType(*this, path, type);
+  internal::CheckParams(ref, path, type, params);
   BlockNode b;
   b.name = block_name;
   b.type = type;
-  for (size_t i = 0; i < params.size(); ++i) {
-    CheckParamName(path, b, params[i].name);
-    for (size_t j = 0; j < i; ++j) {
-      if (params[j].name == params[i].name) {
-        throw Error(path, type, "parameter '" + params[i].name + "' given twice");
-      }
-    }
-  }
   b.params = std::move(params);
   d.blocks.push_back(std::move(b));
   return d.blocks.back();
@@ -303,8 +242,8 @@ void Model::RemoveBlock(std::string_view path) {
 void Model::RenameBlock(std::string_view path, const std::string& new_name) {
   BlockNode& b = GetBlock(*this, path);
   auto [parent, old_name_view] = SplitLast(path);
-  std::string parent_path(parent);
-  std::string old_name(old_name_view);
+  const std::string parent_path(parent);
+  const std::string old_name(old_name_view);
   if (new_name == old_name) return;
   Diagram& d = GetDiagram(parent_path);
   CheckBlockName(d, parent_path, new_name);
@@ -319,25 +258,18 @@ void Model::RenameBlock(std::string_view path, const std::string& new_name) {
     rewrite(&c.from);
     rewrite(&c.to);
   }
-  // Logged signals name the block by its path ("a/old.q", "a/old/inner.q"): keep them on it.
-  std::string old_path = Join(parent_path, old_name);
-  std::string renamed = Join(parent_path, new_name);
-  for (LogSpec& log : logs) {
-    if (log.signal.size() > old_path.size() &&
-        log.signal.compare(0, old_path.size(), old_path) == 0 &&
-        (log.signal[old_path.size()] == '.' || log.signal[old_path.size()] == '/')) {
-      log.signal = renamed + log.signal.substr(old_path.size());
-    }
-  }
+  // Logged signals and robots name the block by its path ("a/old.q", "a/old/inner.q").
+  internal::RewritePathReferences(this, JoinPath(parent_path, old_name),
+                                  JoinPath(parent_path, new_name));
 }
 
 void Model::SetParam(std::string_view path, const std::string& param, const std::string& value) {
   BlockNode& b = GetBlock(*this, path);
-  std::string block_path(path);
+  const std::string block_path(path);
   if (b.is_subsystem()) {
-    throw Error(block_path, "", "a subsystem has no parameters (setting '" + param + "')");
+    throw EditError(block_path, "", "a subsystem has no parameters (setting '" + param + "')");
   }
-  CheckParamName(block_path, b, param);
+  internal::CheckParam(internal::LookUpType(*this, b.type), block_path, b.type, {param, value});
   for (Parameter& p : b.params) {
     if (p.name == param) {
       p.value = value;
@@ -347,13 +279,19 @@ void Model::SetParam(std::string_view path, const std::string& param, const std:
   b.params.push_back({param, value});
 }
 
+void Model::SetParam(std::string_view path, const std::string& param, double value) {
+  SetParam(path, param, FormatNumber(value));
+}
+
+void Model::SetParam(std::string_view path, const std::string& param,
+                     const std::vector<double>& value) {
+  std::string text = "[";
+  for (size_t i = 0; i < value.size(); ++i) text += (i ? ", " : "") + FormatNumber(value[i]);
+  SetParam(path, param, text + "]");
+}
+
 std::optional<std::string> Model::GetParam(std::string_view path, std::string_view param) const {
-  const BlockNode* b = FindBlock(path);
-  if (b == nullptr) {
-    GetDiagram(SplitLast(path).first);
-    throw Error("no block '" + std::string(path) + "' in the model");
-  }
-  return b->GetParam(param);
+  return GetBlock(*this, path).GetParam(param);
 }
 
 void Model::SetCommented(std::string_view path, bool is_commented) {
@@ -361,13 +299,62 @@ void Model::SetCommented(std::string_view path, bool is_commented) {
 }
 
 void Model::Connect(std::string_view diagram_path, const std::string& from, const std::string& to) {
+  using internal::PortLookup;
+  using internal::PortRole;
   Diagram& d = GetDiagram(diagram_path);
-  CheckEndpoint(from, diagram_path);
-  CheckEndpoint(to, diagram_path);
+  CheckEndpointText(from, diagram_path);
+  CheckEndpointText(to, diagram_path);
   for (const Connection& c : d.connections) {
     if (c.from == from && c.to == to) {
-      throw Error("a line from '" + from + "' to '" + to + "' already exists in " +
-                  DiagramName(diagram_path));
+      throw EditError("a line from '" + from + "' to '" + to + "' already exists in " +
+                      internal::DiagramName(diagram_path));
+    }
+  }
+  const std::optional<Scope> vars = VariablesIfValid(*this);
+  const Scope* scope = vars ? &*vars : nullptr;
+  const PortLookup a = internal::ResolveEndpoint(*this, scope, diagram_path, d, from);
+  const PortLookup b = internal::ResolveEndpoint(*this, scope, diagram_path, d, to);
+  const bool a_known = a.status == PortLookup::Status::kFound;
+  const bool b_known = b.status == PortLookup::Status::kFound;
+  auto role_name = [](PortRole r) {
+    return r == PortRole::kInput    ? "a signal input"
+           : r == PortRole::kOutput ? "a signal output"
+                                    : "a physical port";
+  };
+  const bool a_physical = a_known && a.info.role == PortRole::kPhysical;
+  const bool b_physical = b_known && b.info.role == PortRole::kPhysical;
+  if (a_known && b_known && a_physical != b_physical) {
+    throw EditError("cannot connect '" + from + "' (" + role_name(a.info.role) + ") to '" + to +
+                    "' (" + role_name(b.info.role) +
+                    "): a line joins two signal ports or two physical ports");
+  }
+  if (a_physical && b_physical) {
+    if (!a.info.domain.empty() && !b.info.domain.empty() && a.info.domain != b.info.domain) {
+      throw EditError("cannot connect '" + from + "' (a " + a.info.domain + " port) to '" + to +
+                      "' (a " + b.info.domain + " port): a physical line joins one domain");
+    }
+  } else {
+    if (a_known && !a_physical && a.info.role != PortRole::kOutput) {
+      throw EditError("'" + from + "' is " + role_name(a.info.role) +
+                      ", not an output: a line goes from an output to an input");
+    }
+    if (b_known && !b_physical && b.info.role != PortRole::kInput) {
+      throw EditError("'" + to + "' is " + role_name(b.info.role) +
+                      ", not an input: a line goes from an output to an input");
+    }
+    if (b_known) {
+      // A line from a block commented out leaves with it (compile skips it), so the input may
+      // take another one meanwhile.
+      auto commented = [&](const std::string& endpoint) {
+        const BlockNode* n = d.Find(EndpointBlock(endpoint));
+        return n != nullptr && n->commented;
+      };
+      for (const Connection& c : d.connections) {
+        if (c.to == to && !commented(c.from) && !commented(c.to)) {
+          throw EditError("input '" + to + "' already has a line (from '" + c.from +
+                          "'); an input takes exactly one line");
+        }
+      }
     }
   }
   d.connections.push_back({from, to, {}});
@@ -383,10 +370,11 @@ bool Model::Disconnect(std::string_view diagram_path, const std::string& from,
 
 void Model::SetVariable(const std::string& var_name, const std::string& value) {
   if (!IsIdentifier(var_name)) {
-    throw Error("invalid variable name '" + var_name + "': " + kIdentifierRule);
+    throw EditError("invalid variable name '" + var_name + "': " + kIdentifierRule);
   }
   if (blocks::MathExpression::IsReservedName(var_name)) {
-    throw Error("variable '" + var_name + "' takes the name of a built-in constant or function");
+    throw EditError("variable '" + var_name +
+                    "' takes the name of a built-in constant or function");
   }
   for (Variable& v : variables) {
     if (v.name == var_name) {

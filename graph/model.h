@@ -161,13 +161,31 @@ struct SimulationSettings {
   bool operator==(const SimulationSettings& o) const { return attributes == o.attributes; }
 };
 
+/// What FindBlocks looks for; every field that is set must match.
+struct BlockQuery {
+  /// The block's type ("Gain", a define's name); "" for any. Subsystems have type "".
+  std::string type;
+  /// A glob over the block's path, one segment per '/': `*` any run of characters and `?` one
+  /// character within a segment, `**` any number of segments ("hand/finger*/phalanx3",
+  /// "**/j?"); "" for any.
+  std::string path;
+  /// A parameter the block must have written; "" for any.
+  std::string param;
+  /// With `param`: the parameter's text must be exactly this; "" for any value.
+  std::string value;
+};
+
 /// The diagram a user edits: what a model file says, with where each part was written.
 /// Everything is kept as text; nothing is evaluated until compile. Two models are equal when
 /// they say the same thing, wherever it was written (source locations are not compared), and
-/// a model written to XML reads back equal.
+/// a model written to XML reads back equal. Files are read and written by xml::ReadModelFile
+/// and xml::WriteModelFile (xml/model_reader.h, xml/model_writer.h).
 ///
 /// Editing methods name blocks by path ("finger1/p1/joint"); a diagram path "" is the top
-/// level. They validate what they can at once and throw ModelError saying what is wrong.
+/// level. There is no undo, but every edit is safe: it checks what it can at once (names,
+/// types, parameters against the catalog or the define, ports of lines) and throws ModelError
+/// with one line saying what is wrong, leaving the model as it was. docs/editing.md shows the
+/// whole API.
 class Model {
  public:
   std::string name = "model";
@@ -188,6 +206,8 @@ class Model {
   /// written back, not compared.
   std::vector<Define> library;
 
+  // ---- Looking up ----
+
   /// The diagram at `path` ("" the top level, "a/b" a nested subsystem).
   /// @throws ModelError when there is none.
   Diagram& GetDiagram(std::string_view path);
@@ -200,26 +220,96 @@ class Model {
   /// The define of that name, the model's own first, then the library's, or null.
   const Define* FindDefine(std::string_view name) const;
 
-  /// Adds a block of `type` named `name` to the diagram at `diagram_path`.
-  /// @throws ModelError when the name is not an identifier or is taken.
+  /// The paths of the blocks and subsystems that match `query`, in file order (a subsystem
+  /// before its contents). Define bodies are not searched: their blocks have no path until an
+  /// instance is expanded.
+  /// @throws ModelError when the path pattern has an empty segment.
+  std::vector<std::string> FindBlocks(const BlockQuery& query) const;
+
+  // ---- Blocks ----
+
+  /// Adds a block of `type` (a catalog type or a define) named `name` to the diagram at
+  /// `diagram_path`. Parameters are checked against the type: an unknown one is an error
+  /// (with a suggestion), a word must be one of its words, a define's parameters must all be
+  /// given, and so must a catalog type's required ones.
+  /// @throws ModelError when the name is not an identifier or is taken, the type unknown, or a
+  ///   parameter wrong.
   BlockNode& AddBlock(std::string_view diagram_path, const std::string& type,
                       const std::string& name, std::vector<Parameter> params = {});
   /// Adds an empty subsystem; returns its body.
   Diagram& AddSubsystem(std::string_view diagram_path, const std::string& name);
   /// Removes the block and every line to or from it.
+  /// @throws ModelError when there is no such block.
   void RemoveBlock(std::string_view path);
-  /// Renames the block and rewrites the lines that name it.
+  /// Renames the block and rewrites the lines, logs, plots, summaries and robot parameters
+  /// that name it.
+  /// @throws ModelError when there is no such block, or the name is invalid or taken.
   void RenameBlock(std::string_view path, const std::string& new_name);
-  /// Sets a parameter's text (added when not written yet).
-  void SetParam(std::string_view path, const std::string& param, const std::string& value);
-  std::optional<std::string> GetParam(std::string_view path, std::string_view param) const;
-  /// Comments a block out (true) or back in (false).
+  /// Replaces the block (or subsystem) at `path` with a block of `new_type` and `params`,
+  /// keeping its name, place, comment state and lines (Simulink's replace_block).
+  /// @throws ModelError as AddBlock does, and when a line uses a port the new type does not
+  ///   have (or has with another direction or domain); the model is then unchanged.
+  void ReplaceBlock(std::string_view path, const std::string& new_type,
+                    std::vector<Parameter> params = {});
+  /// Comments a block out (true) or back in (false): a block commented out leaves the
+  /// simulation with its lines.
   void SetCommented(std::string_view path, bool commented);
-  /// Adds a line in the diagram at `diagram_path`.
+
+  // ---- Parameters ----
+
+  /// Sets a parameter's text (added when not written yet), checked as AddBlock checks it.
+  /// @throws ModelError for no such block, a subsystem, or a parameter the type does not have.
+  void SetParam(std::string_view path, const std::string& param, const std::string& value);
+  /// Sets a parameter to a number, written in the shortest text that reads back to the same
+  /// double (GetParamValue returns it bitwise).
+  void SetParam(std::string_view path, const std::string& param, double value);
+  /// Sets a vector parameter, written as `[a, b, c]` with each number exact.
+  void SetParam(std::string_view path, const std::string& param, const std::vector<double>& value);
+  /// The parameter's text as written, or nullopt when not written.
+  /// @throws ModelError when there is no such block.
+  std::optional<std::string> GetParam(std::string_view path, std::string_view param) const;
+  /// The parameter's value: its text (or the catalog's default) evaluated with the model's
+  /// variables, as compile evaluates it at the top level.
+  /// @throws ModelError naming the block and parameter when it is not set, does not evaluate
+  ///   (saying why), or is not a scalar.
+  double GetParamValue(std::string_view path, std::string_view param) const;
+  /// As GetParamValue, for a vector (or scalar) parameter: its elements in order.
+  std::vector<double> GetParamVector(std::string_view path, std::string_view param) const;
+
+  // ---- Lines ----
+
+  /// Adds a line in the diagram at `diagram_path` from `from` to `to` ("block.port", or
+  /// ".port" for the diagram's own boundary port). Ports are checked against the catalog
+  /// schema, the define's or subsystem's boundary ports: both must exist, a signal line goes
+  /// from an output to an input that has no line yet, a physical line joins two physical
+  /// ports of one domain. Blocks of unknown type are not checked.
+  /// @throws ModelError saying which end is wrong and why.
   void Connect(std::string_view diagram_path, const std::string& from, const std::string& to);
   /// Removes the line; returns false when there was none.
+  /// @throws ModelError when there is no such diagram.
   bool Disconnect(std::string_view diagram_path, const std::string& from, const std::string& to);
+
+  // ---- Hierarchy ----
+
+  /// Moves the blocks `block_names` of the diagram at `diagram_path` into a new subsystem
+  /// `new_name`, placed where the first of them was. Lines between the moved blocks move with
+  /// them; every line that crosses the new boundary goes through a new boundary port named
+  /// after its inner end ("gain.y" -> `gain_y`): an inport or outport for a signal, a
+  /// `port domain=...` for a physical line. Logs, plots, summaries and robot parameters that
+  /// name moved blocks follow them. The compiled model behaves the same.
+  /// @throws ModelError for an empty list, a block named twice or missing, or a new name that
+  ///   is invalid or taken; the model is then unchanged.
+  void CreateSubsystem(std::string_view diagram_path, const std::vector<std::string>& block_names,
+                       const std::string& new_name);
+  /// Turns the instance of a define at `path` into a plain subsystem with the define's body,
+  /// its parameters substituted into the body's parameter texts (Simulink's "break library
+  /// link"). Instances of other defines inside stay instances. The compiled model behaves the
+  /// same.
+  /// @throws ModelError when there is no such block or its type is not a define.
+  void ExpandDefine(std::string_view path);
+
   /// Sets or adds a model variable.
+  /// @throws ModelError for an invalid name or one of a built-in constant or function.
   void SetVariable(const std::string& name, const std::string& value);
 
   /// Equal content: source locations, `file` and `library` are not compared.

@@ -124,8 +124,10 @@ void Compiler::ReducePhysicalNetworks() {
       }
     }
     try {
-      user->BindRobot(multibody::BuildRobotModel(elements, num_nodes, in_robot, frame_element,
-                                                 frame_port, robot));
+      multibody::RobotModel model = multibody::BuildRobotModel(elements, num_nodes, in_robot,
+                                                               frame_element, frame_port, robot);
+      user->BindRobot(model);
+      if (fb.tune) fb.tune->robot = std::move(model);  // to rebuild the block when retuned
     } catch (const multibody::NetworkError& err) {
       FailBlock(fb, std::string("robot '") + robot + "': " + err.what());
     } catch (const blocks::BlockError& err) {

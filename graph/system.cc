@@ -1,6 +1,13 @@
 #include "graph/system.h"
 
+#include "graph/detail/tuning.h"
+
 namespace twinblocks::graph {
+
+System::System() = default;
+System::System(System&&) noexcept = default;
+System& System::operator=(System&&) noexcept = default;
+System::~System() = default;
 
 int System::FindBlock(const std::string& path) const {
   for (int i = 0; i < num_blocks(); ++i) {

@@ -10,6 +10,10 @@
 
 namespace twinblocks::graph {
 
+namespace internal {
+struct Tuning;
+}
+
 /// Run settings: the model's `<simulation>` element after evaluation, overridden by the
 /// command line. Unset optional values take the solver's own defaults.
 struct SimulationSettingsValues {
@@ -40,13 +44,22 @@ struct ExecutionEntry {
 };
 
 /// The compiled diagram: flat blocks in execution order, the layout of the signal buffer and
-/// of every state, the discrete rates. Immutable: simulators keep their own state (see
-/// Simulator), so many can run one System at once.
+/// of every state, the discrete rates. Immutable while it runs: simulators keep their own state
+/// (see Simulator), so many can run one System at once.
+///
+/// Between runs, numeric parameters can be retuned without recompiling (SetParameter,
+/// SetVariable): the blocks concerned are built again from their new values, checked to keep
+/// their ports, sizes, states and sample time, and put in place of the old ones. Retuning is
+/// not thread-safe and must not happen while a Simulator of this System runs; a Simulator
+/// made (constructed) after the retune sees the new values, one made before must not be used
+/// after it. Nothing of this touches the simulation loop, which still allocates nothing and
+/// looks nothing up by name.
 class System {
  public:
-  System() = default;
-  System(System&&) noexcept = default;
-  System& operator=(System&&) noexcept = default;
+  System();
+  System(System&&) noexcept;
+  System& operator=(System&&) noexcept;
+  ~System();
 
   // ---- Blocks ----
   int num_blocks() const { return static_cast<int>(blocks_.size()); }
@@ -96,8 +109,34 @@ class System {
 
   const SimulationSettingsValues& settings() const { return settings_; }
 
+  // ---- Tunable parameters ----
+
+  /// Sets numeric parameter `param` of the block at `block_path` (its flat path, as
+  /// block_path() lists it) to `value`, as if the model said so and were compiled again.
+  /// A vector parameter takes `values`; a scalar one `value` (or `values` of one element).
+  /// @throws ModelError naming block and parameter when there is no such block (with a
+  ///   suggestion), the block is a multibody element compiled into the mechanism, the
+  ///   parameter is unknown or a word/text, the value is rejected by the block, or the change
+  ///   would alter the block's ports, sizes, states or sample time (those need a recompile).
+  ///   Nothing changes then.
+  void SetParameter(const std::string& block_path, const std::string& param, double value);
+  void SetParameter(const std::string& block_path, const std::string& param,
+                    const std::vector<double>& values);
+  /// Sets model variable `name` to `value` (or `values`, a vector) and rebuilds every block
+  /// whose parameters change with it, through define parameters too (Simulink's tunable
+  /// workspace variables). Later variables defined from it follow. Simulation settings keep
+  /// the values they were compiled with.
+  /// @throws ModelError when there is no such variable, or a block it reaches cannot be
+  ///   retuned (as SetParameter says); nothing changes then.
+  /// @return the flat paths of the blocks rebuilt.
+  std::vector<std::string> SetVariable(const std::string& name, double value);
+  std::vector<std::string> SetVariable(const std::string& name, const std::vector<double>& values);
+
  private:
   friend class Compiler;
+
+  /// Puts `block` in place of block `index`, in every execution list.
+  void ReplaceBlock(int index, std::unique_ptr<blocks::Block> block);
 
   std::vector<std::unique_ptr<blocks::Block>> blocks_;
   std::vector<std::string> paths_;
@@ -115,6 +154,8 @@ class System {
   /// Every signal source "path.port" (virtual ones included), for FindSignal.
   std::vector<LoggedSignal> directory_;
   SimulationSettingsValues settings_;
+  /// How each block was built, to rebuild it with other numbers (graph/detail/tuning.h).
+  std::unique_ptr<internal::Tuning> tuning_;
 };
 
 }  // namespace twinblocks::graph

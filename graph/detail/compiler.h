@@ -15,6 +15,7 @@
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
 #include "graph/compile.h"
+#include "graph/detail/tuning.h"
 #include "graph/model.h"
 #include "graph/model_error.h"
 #include "graph/parameter_evaluator.h"
@@ -101,6 +102,8 @@ class Compiler {
     /// For a network's block: per input, the element (flat index) and its port name, so that
     /// messages name what the user wrote.
     std::vector<std::pair<int, std::string>> input_origin;
+    /// How the block was built, for System::SetParameter and SetVariable (catalog blocks).
+    std::optional<internal::TunableBlock> tune;
   };
 
   enum class Role { kSource, kSink, kPhysical };
@@ -225,6 +228,8 @@ class Compiler {
   std::vector<std::pair<int, int>> physical_links_;
   std::vector<std::pair<int, int>> order_;  ///< (flat, stage) in execution order
   std::vector<int> system_index_;           ///< flat index -> System block index
+  /// The define instance being flattened (its parameter texts), null at model level.
+  std::shared_ptr<const internal::DefineLevel> define_level_;
 };
 
 }  // namespace twinblocks::graph

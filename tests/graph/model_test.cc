@@ -37,7 +37,7 @@ Model Sample() {
   m.GetDiagram("arm").ports.push_back({PortDecl::Kind::kPhysical, "base", "frame", {}});
   m.Connect("arm", ".base", "j1.B");
   m.Connect("arm", "j1.F", "j2.B");
-  m.Connect("arm", "j2.F", "j1.X");
+  m.Connect("arm", "j2.F", "j1.F");
   m.Connect("", "world.W", "arm.base");
   return m;
 }
@@ -216,7 +216,7 @@ TEST(ModelTest, RemoveBlockKeepsOtherLines) {
 TEST(ModelTest, RenameBlockRewritesLinesAndLogs) {
   Model m = Sample();
   m.AddBlock("arm", "Gain", "j10");
-  m.Connect("arm", "j10.y", "j1.u");
+  m.Connect("arm", "j10.y", "j1.tau");
   m.logs.push_back({"arm/j1.q", "q1", {}});
   m.logs.push_back({"arm/j10.y", "", {}});
   m.RenameBlock("arm/j1", "shoulder");
@@ -226,9 +226,9 @@ TEST(ModelTest, RenameBlockRewritesLinesAndLogs) {
   const Diagram& arm = m.GetDiagram("arm");
   EXPECT_EQ(arm.connections[0].to, "shoulder.B");
   EXPECT_EQ(arm.connections[1].from, "shoulder.F");
-  EXPECT_EQ(arm.connections[2].to, "shoulder.X");
+  EXPECT_EQ(arm.connections[2].to, "shoulder.F");
   EXPECT_EQ(arm.connections[3].from, "j10.y");  // a prefix of another name is not rewritten
-  EXPECT_EQ(arm.connections[3].to, "shoulder.u");
+  EXPECT_EQ(arm.connections[3].to, "shoulder.tau");
   EXPECT_EQ(m.logs[0].signal, "arm/shoulder.q");
   EXPECT_EQ(m.logs[1].signal, "arm/j10.y");
 

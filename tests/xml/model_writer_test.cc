@@ -15,6 +15,17 @@
 namespace twinblocks::xml {
 namespace {
 
+// A block added without Model::AddBlock's checks of type and parameters, for texts that only
+// the writer's escaping is about.
+void AddUnchecked(graph::Diagram* d, const std::string& type, const std::string& name,
+                  std::vector<graph::Parameter> params) {
+  graph::BlockNode b;
+  b.type = type;
+  b.name = name;
+  b.params = std::move(params);
+  d->blocks.push_back(std::move(b));
+}
+
 namespace fs = std::filesystem;
 using graph::Model;
 using graph::PortDecl;
@@ -45,20 +56,21 @@ Model RichModel() {
   m.defines.push_back({"Empty", {}, {}, {}});
 
   m.AddBlock("", "World", "world", {{"gravity", "g"}});
-  m.AddBlock("", "Expression", "expr",
-             {{"expression", "u[0] < 1 && t > \"2\" || 'x'"},
-              {"spaces", "  leading and trailing  "},
-              {"lines", "one\ntwo\r\nthree\tfour"},
-              {"empty", ""},
-              {"unicode", "µ = 1e-6, θ̈ in rad/s²"},
-              {"control", std::string("a\x01z")},
-              {"entities", "&amp; &lt; &#10;"}});
+  // Written as is, past the editing API's checks: the writer must escape any text.
+  AddUnchecked(&m.root, "Expression", "expr",
+               {{"expression", "u[0] < 1 && t > \"2\" || 'x'"},
+                {"spaces", "  leading and trailing  "},
+                {"lines", "one\ntwo\r\nthree\tfour"},
+                {"empty", ""},
+                {"unicode", "µ = 1e-6, θ̈ in rad/s²"},
+                {"control", std::string("a\x01z")},
+                {"entities", "&amp; &lt; &#10;"}});
   m.AddBlock("", "Leg", "leg1", {{"length", "L"}, {"q0", "deg(5)"}});
   m.SetCommented("leg1", true);
   m.AddSubsystem("", "body");
   m.GetDiagram("body").ports.push_back({PortDecl::Kind::kPhysical, "mount", "frame", {}});
   m.GetDiagram("body").ports.push_back({PortDecl::Kind::kInport, "cmd", "", {}});
-  m.AddBlock("body", "Gain", "k", {{"gain", "2"}});
+  m.AddBlock("body", "Gain", "k", {{"k", "2"}});
   m.AddSubsystem("body", "inner");
   m.AddSubsystem("body/inner", "innermost");
   m.AddBlock("body/inner/innermost", "Constant", "c", {{"value", "[[1, 2], [3, 4]]"}});
@@ -92,7 +104,7 @@ TEST(ModelWriterTest, ExactText) {
   m.AddSubsystem("", "arm");
   m.GetDiagram("arm").ports.push_back({PortDecl::Kind::kPhysical, "base", "frame", {}});
   m.GetDiagram("arm").ports.push_back({PortDecl::Kind::kOutport, "y", "", {}});
-  m.AddBlock("arm", "Gain", "k", {{"gain", "a < b"}});
+  AddUnchecked(&m.GetDiagram("arm"), "Gain", "k", {{"gain", "a < b"}});
   m.Connect("arm", "k.y", ".y");
   m.Connect("", "world.W", "hinge.B");
   m.logs.push_back({"hinge.q", "theta", {}});
@@ -137,7 +149,7 @@ TEST(ModelWriterTest, EmptyModel) {
 
 TEST(ModelWriterTest, EscapesWhatWouldNotReadBack) {
   Model m;
-  m.AddBlock("", "A", "a", {{"p", "<&>\"'\n\t\r"}});
+  AddUnchecked(&m.root, "A", "a", {{"p", "<&>\"'\n\t\r"}});
   std::string text = WriteModelString(m);
   EXPECT_CONTAINS(text, "p=\"&lt;&amp;&gt;&quot;'&#10;&#9;&#13;\"");
 }
