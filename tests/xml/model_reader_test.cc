@@ -183,9 +183,12 @@ TEST(ModelReaderErrorTest, UnknownElement) {
       ReadError(InModel("<var name=\"a\" value=\"1\"/>\n<blok type=\"A\" name=\"a\"/>")),
       "model.xml:3: unknown element <blok> in <model>; expected one of: var, "
       "simulation, include, define, block, subsystem, connect, log");
-  // Boundary ports belong to subsystems and defines only.
-  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"/>")),
-                  "model.xml:2: unknown element <inport> in <model>");
+  // Outports and physical ports belong to subsystems and defines only; a top-level <inport>
+  // is an external input.
+  EXPECT_CONTAINS(ReadError(InModel("<outport name=\"u\"/>")),
+                  "model.xml:2: unknown element <outport> in <model>");
+  EXPECT_CONTAINS(ReadError(InModel("<port name=\"u\" domain=\"frame\"/>")),
+                  "model.xml:2: unknown element <port> in <model>");
   EXPECT_CONTAINS(ReadError(InModel("<subsystem name=\"s\">\n  <var name=\"a\" value=\"1\"/>\n"
                                     "</subsystem>")),
                   "model.xml:3: unknown element <var> in <subsystem>; expected one of: inport, "
@@ -364,8 +367,6 @@ TEST(ModelReaderErrorTest, Endpoints) {
                   "invalid port reference from=\"a.b.c\"");
   EXPECT_CONTAINS(ReadError(InModel("<connect from=\"a.\" to=\"x.y\"/>")),
                   "invalid port reference from=\"a.\"");
-  EXPECT_CONTAINS(ReadError(InModel("<connect from=\".u\" to=\"x.y\"/>")),
-                  "model.xml:2: '.u' names a boundary port, but the top level has none");
   EXPECT_EQ(ReadError(InModel("<subsystem name=\"s\"><inport name=\"u\"/><block type=\"A\" "
                               "name=\"x\"/><connect from=\".u\" to=\"x.u\"/></subsystem>")),
             "");
