@@ -1,9 +1,8 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <map>
 #include <string>
-
-#include <Eigen/Core>
 
 #include "blocks/param.h"
 

@@ -133,9 +133,12 @@ void EmbeddedRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) con
                                  << dense_base_ << dense_saved_ << g0_;
 }
 
-void EmbeddedRungeKuttaIntegrator::DoRestoreMemory(std::span<const double> memory) {
+void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
+                                                  std::span<const double> memory) {
   const size_t expected = 11 + k_.size() + dense_base_.size() + dense_saved_.size() + g0_.size();
   internal::MemoryReader in(memory, expected, name_);
+  t_ = t;
+  x_ = x;
   started_ = in.Next() != 0.0;
   fsal_valid_ = in.Next() != 0.0;
   h_next_ = in.Next();

@@ -59,7 +59,7 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   /// Step-size controller history, the FSAL derivative, the last step's dense output and
   /// the zero-crossing values at t.
   void DoSaveMemory(std::vector<double>* memory) const override;
-  void DoRestoreMemory(std::span<const double> memory) override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
   double InitialStepSize(double t_stop, double h_max);

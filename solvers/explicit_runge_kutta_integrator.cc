@@ -49,8 +49,11 @@ void ExplicitRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) con
                                  << static_cast<double>(steps_since_base_);
 }
 
-void ExplicitRungeKuttaIntegrator::DoRestoreMemory(std::span<const double> memory) {
+void ExplicitRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
+                                                  std::span<const double> memory) {
   internal::MemoryReader in(memory, 3, name_);
+  t_ = t;
+  x_ = x;
   started_ = in.Next() != 0.0;
   t_base_ = in.Next();
   steps_since_base_ = static_cast<long>(in.Next());

@@ -34,7 +34,7 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
  protected:
   /// The grid the steps are taken on: where it started and how many steps since.
   void DoSaveMemory(std::vector<double>* memory) const override;
-  void DoRestoreMemory(std::span<const double> memory) override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
   std::string name_;

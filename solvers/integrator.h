@@ -127,9 +127,7 @@ class Integrator {
                                   std::to_string(in.x.size()) + " states, the problem has " +
                                   std::to_string(x_.size()));
     }
-    t_ = in.t;
-    x_ = in.x;
-    DoRestoreMemory(in.memory);
+    DoRestoreState(in.t, in.x, in.memory);
   }
 
   /// Time and state after the last accepted step (or Reset).
@@ -145,10 +143,12 @@ class Integrator {
 
   /// Appends the method's memory (see IntegratorSnapshot::memory). Default: nothing.
   virtual void DoSaveMemory(std::vector<double>* memory) const {}
-  /// Reads back what DoSaveMemory wrote, after t_ and x_ are restored. Default: a restart
-  /// at (t_, x_), as after a discontinuity.
+  /// Sets t_ and x_ to (t, x) and reads back what DoSaveMemory wrote, checking its size
+  /// before changing anything. Default: a restart at (t, x), as after a discontinuity.
   /// @throws std::invalid_argument when `memory` has the wrong size.
-  virtual void DoRestoreMemory(std::span<const double> memory) { Reset(t_, x_); }
+  virtual void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) {
+    Reset(t, x);
+  }
 
   OdeProblem* problem_;
   IntegratorOptions options_;
