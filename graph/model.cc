@@ -187,13 +187,19 @@ void CheckParamName(const std::string& block_path, const BlockNode& b, const std
   }
 }
 
-void CheckEndpoint(const std::string& endpoint, std::string_view diagram_path) {
+void CheckEndpoint(const std::string& endpoint, std::string_view diagram_path, const Diagram& d) {
   if (!IsEndpoint(endpoint)) {
     throw Error("invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
   }
+  // At the top level, '.name' is one of the model's <inport>s (external inputs); inside a
+  // subsystem or define the ports may still be declared later, so compile checks them.
   if (endpoint[0] == '.' && diagram_path.empty()) {
+    for (const PortDecl& p : d.ports) {
+      if (p.kind == PortDecl::Kind::kInport && "." + p.name == endpoint) return;
+    }
     throw Error("'" + endpoint +
-                "' names a boundary port, but the top level has no boundary ports");
+                "' names a top-level <inport>, but the model declares no <inport> '" +
+                endpoint.substr(1) + "'");
   }
 }
 
@@ -362,8 +368,8 @@ void Model::SetCommented(std::string_view path, bool is_commented) {
 
 void Model::Connect(std::string_view diagram_path, const std::string& from, const std::string& to) {
   Diagram& d = GetDiagram(diagram_path);
-  CheckEndpoint(from, diagram_path);
-  CheckEndpoint(to, diagram_path);
+  CheckEndpoint(from, diagram_path, d);
+  CheckEndpoint(to, diagram_path, d);
   for (const Connection& c : d.connections) {
     if (c.from == from && c.to == to) {
       throw Error("a line from '" + from + "' to '" + to + "' already exists in " +

@@ -372,6 +372,32 @@ TEST(ModelReaderErrorTest, Endpoints) {
             "");
 }
 
+TEST(ModelReaderTest, TopLevelInportsAreExternalInputs) {
+  const Model m = ReadModelString(
+      InModel("<connect from=\".u\" to=\"g.u\"/>\n<inport name=\"u\" width=\"2 * n\"/>\n"
+              "<inport name=\"v\"/>\n<block type=\"Gain\" name=\"g\"/>"),
+      "model.xml");
+  ASSERT_EQ(m.root.ports.size(), 2u);
+  EXPECT_EQ(m.root.ports[0].kind, graph::PortDecl::Kind::kInport);
+  EXPECT_EQ(m.root.ports[0].name, "u");
+  EXPECT_EQ(m.root.ports[0].width, "2 * n");
+  EXPECT_EQ(m.root.ports[0].where.line, 3);
+  EXPECT_EQ(m.root.ports[1].width, "");
+  EXPECT_EQ(m.root.connections.at(0).from, ".u");
+}
+
+TEST(ModelReaderErrorTest, TopLevelInports) {
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\" domain=\"frame\"/>")),
+                  "model.xml:2: unknown attribute 'domain' on <inport>; expected one of: name, "
+                  "width");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\" width=\"\"/>")),
+                  "model.xml:2: <inport> has an empty width");
+  EXPECT_CONTAINS(ReadError(InModel("<inport width=\"2\"/>")), "model.xml:2:");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"/>\n<inport name=\"u\"/>")),
+                  "model.xml:3: duplicate port name 'u'; first declared at line 2");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"><block/></inport>")), "model.xml:2:");
+}
+
 TEST(ModelReaderErrorTest, Commented) {
   EXPECT_CONTAINS(ReadError(InModel("<block type=\"A\" name=\"a\" commented=\"yes\"/>")),
                   "model.xml:2: block 'a' (A): commented=\"yes\"; expected \"true\" or \"false\"");
