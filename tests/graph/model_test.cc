@@ -288,7 +288,8 @@ TEST(ModelTest, ConnectAndDisconnect) {
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", ".in", "world.W"); }),
                   "'.in' names a top-level <inport>, but the model declares no <inport> 'in'");
   m.root.ports.push_back({PortDecl::Kind::kInport, "in", "", {}});
-  m.Connect("", ".in", "world.u");  // an external input (checked for ports at compile)
+  m.AddBlock("", "Gain", "g", {{"k", "2"}});
+  m.Connect("", ".in", "g.u");  // an external input
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("zz", "a.b", "c.d"); }), "no block 'zz'");
 
   EXPECT_TRUE(m.Disconnect("arm", "j1.F", "j2.B"));
