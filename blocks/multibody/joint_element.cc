@@ -151,6 +151,7 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     qd0 = VectorOfSize(p, "w0", 3);
     damping = VectorOfSize(p, "damping", 3);
     stiffness = Eigen::VectorXd::Zero(3);
+    cut = p.Bool("cut");
     out_quaternion = DeclareOutput("quaternion", 4, 0);
     out_w = DeclareOutput("w", 3, 0);
     out_wrench = DeclareOutput("wrench", 6, 1);
@@ -232,12 +233,18 @@ BlockType SphericalJointType() {
       "F rotates freely about B's origin. Its orientation is a unit quaternion [w, x, y, z] "
       "(scalar first), integrated from the angular velocity and normalized where it is used, "
       "so there is no singular configuration. w is F's angular velocity relative to B, in B. "
-      "damping (per axis, N m s/rad) resists w.";
+      "damping (per axis, N m s/rad) resists w. Closing a loop (cut), it becomes three "
+      "constraints: F's origin stays at B's (docs/loops.md).";
   t.reference = "Simscape Multibody Spherical Joint";
   t.params = {
       {"q0", ParamKind::kVector, "[1, 0, 0, 0]", "initial orientation of F in B, [w, x, y, z]"},
       {"w0", ParamKind::kVector, "[0, 0, 0]", "initial angular velocity, rad/s, in B"},
-      {"damping", ParamKind::kVector, "0", "rotational damping, N m s/rad"}};
+      {"damping", ParamKind::kVector, "0", "rotational damping, N m s/rad"},
+      {"cut",
+       ParamKind::kWord,
+       "false",
+       "cut this joint first to close a loop",
+       {"true", "false"}}};
   t.outputs = {{"quaternion", "4: orientation of F in B, [w, x, y, z]"},
                {"w", "3: angular velocity of F relative to B, in B, rad/s"},
                {"wrench", "6: force and torque B transmits to F, at F, in F"}};

@@ -7,6 +7,7 @@
 
 #include "blocks/block_error.h"
 #include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/loop_closure.h"
 
 namespace twinblocks::multibody {
 
@@ -15,8 +16,11 @@ using blocks::Context;
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
-            int max_contact_forces)
+            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free)
       : data(tree),
+        loops(tree, cut_joints, num_free),
+        loop_rhs(cut_joints.empty() ? 0 : cut_joints.back().row + cut_joints.back().num_rows),
+        cut_force(cut_joints.size(), Vector6d::Zero()),
         q(tree.nq()),
         v(tree.nv()),
         u(tree.nv()),
@@ -30,6 +34,11 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         contact(num_contacts),
         contact_forces(max_contact_forces) {}
   KinematicTreeData data;
+  LoopClosureData loops;     ///< closed loops' constraints and multipliers
+  Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
+  /// Per cut joint: its own force (spring, damper, stops, actuation) on F, [torque; force] in
+  /// W at F's origin.
+  std::vector<Vector6d> cut_force;
   Eigen::VectorXd q, v;
   Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
   Eigen::VectorXd passive;  ///< spring, damper and stop forces per coordinate
@@ -89,11 +98,22 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     if (f.B.body >= 0 || f.F.body >= 0) has_external_forces_ = true;
   }
   if (!m_.contacts.empty()) has_external_forces_ = true;
+  // Closed loops act on the tree through wrench pairs, and are projected at major steps.
+  if (!m_.loops.empty()) {
+    has_external_forces_ = true;
+    DeclareUpdate();
+    DeclareDWork(static_cast<int>(m_.loops.size()));
+  }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
 }
 
 void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
   const KinematicTree& tree = *m_.tree;
+  free_v_.clear();
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.prescribed) continue;
+    for (int k = 0; k < j.nv; ++k) free_v_.push_back(j.v_index + k);
+  }
   x_of_q_.assign(tree.nq(), -1);
   x_of_v_.assign(tree.nv(), -1);
   filter_x_.assign(m_.joints.size(), -1);
@@ -188,7 +208,8 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   }
   return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
                                      static_cast<int>(m_.drivetrain.motors.size()),
-                                     static_cast<int>(m_.contacts.size()), max_forces);
+                                     static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
+                                     static_cast<int>(free_v_.size()));
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -217,6 +238,11 @@ void Mechanism::DoInitialize(Context& c) const {
   }
   // Contacts start open; the first major step closes those that overlap.
   std::fill_n(modes(c), m_.contacts.size(), 0);
+  // A cut revolute joint's angle unwraps from its q0.
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    dwork(c)[k] = loop.q0.size() > 0 ? loop.q0[0] : 0.0;
+  }
 }
 
 void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
@@ -545,6 +571,10 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
     f_ext = &ws.f_ext;
   }
+  if (!m_.loops.empty()) {
+    AddCutJointForces(c, ws);
+    SolveLoopConstraints(ws);
+  }
   AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.drivetrain.motors[k].kind != drivetrain::MotorKind::kDC) {
@@ -552,6 +582,133 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
   }
   ws.dynamics_valid = true;
+}
+
+void Mechanism::ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W,
+                            const Vector6d& w_W) const {
+  if (body < 0) return;
+  const Pose& X_WB = ws.data.X_WB[body];
+  const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
+  const Eigen::Vector3d f_B = R_BW * w_W.tail<3>();
+  ws.f_ext[body].head<3>() += R_BW * w_W.head<3>() + (R_BW * (p_W - X_WB.translation)).cross(f_B);
+  ws.f_ext[body].tail<3>() += f_B;
+}
+
+Mechanism::CutJointCoordinate Mechanism::CutCoordinate(const Context& c, const LoopConstraint& loop,
+                                                       const RelativeMotion& rel, int k) const {
+  CutJointCoordinate r;
+  if (loop.kind == JointKind::kRevolute) {
+    // The angle that turns n1 to R n1 about the axis, continued from the last major step's.
+    const Eigen::Vector3d t = rel.R * loop.n1;
+    const double angle = std::atan2(loop.n2.dot(t), loop.n1.dot(t));
+    const double last = dwork(c)[k];
+    r.q = last + std::remainder(angle - last, 2.0 * M_PI);
+    r.qd = loop.axis.dot(rel.w);
+    r.qdd = loop.axis.dot(rel.w_dot);
+  } else if (loop.kind == JointKind::kPrismatic) {
+    r.q = loop.axis.dot(rel.e);
+    r.qd = loop.axis.dot(rel.e_dot);
+    r.qdd = loop.axis.dot(rel.e_ddot);
+  }
+  return r;
+}
+
+void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
+  EnsureKinematics(ws);
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const FrameMotionW B = CalcFrameMotionW(ws.data, nullptr, loop.B);
+    const FrameMotionW F = CalcFrameMotionW(ws.data, nullptr, loop.F);
+    const RelativeMotion rel = CalcRelativeMotion(B, F);
+    // The joint's own force on F, [torque; force] in B's axes, at F's origin.
+    Vector6d w_B = Vector6d::Zero();
+    if (loop.kind == JointKind::kSpherical) {
+      w_B.head<3>() = -loop.damping.cwiseProduct(rel.w);
+    } else {
+      const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
+      MechanismJoint like;  // the stop law of a tree joint, with the cut joint's parameters
+      like.limit_stiffness = loop.limit_stiffness;
+      like.limit_damping = loop.limit_damping;
+      like.limit_transition = loop.limit_transition;
+      double f = -loop.stiffness[0] * (jc.q - loop.q_eq[0]) - loop.damping[0] * jc.qd;
+      if (std::isfinite(loop.upper)) f -= StopForce(jc.q - loop.upper, jc.qd, like);
+      if (std::isfinite(loop.lower)) f += StopForce(loop.lower - jc.q, -jc.qd, like);
+      if (loop.actuation == Actuation::kTorque) f += in(c, loop.in_actuation)[0];
+      (loop.kind == JointKind::kRevolute ? w_B.head<3>() : w_B.tail<3>()) = f * loop.axis;
+    }
+    const Eigen::Matrix3d& R = B.X_WF.rotation;
+    Vector6d w_W;
+    w_W << R * w_B.head<3>(), R * w_B.tail<3>();
+    ws.cut_force[k] = w_W;
+    ApplyWrench(ws, loop.F.body, F.X_WF.translation, w_W);
+    ApplyWrench(ws, loop.B.body, F.X_WF.translation, -w_W);
+  }
+}
+
+void Mechanism::SolveLoopConstraints(Workspace& ws) const {
+  const KinematicTree& tree = *m_.tree;
+  EnsureKinematics(ws);
+  LoopClosureData& ld = ws.loops;
+  // The motion without the loops, then the multipliers that make G qdd = -G_dot v:
+  // K lambda = -G_dot v - G qdd_0 with K = G_f M_ff^-1 G_f^T over the free coordinates.
+  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
+  CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
+  ws.loop_rhs = -ld.bias;
+  ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
+  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
+  SolveLoopSystem(ws.loop_rhs, &ld);
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const Vector6d w = LoopWrenchW(loop, ld, static_cast<int>(k));
+    ApplyWrench(ws, loop.F.body, ld.p_WF[k], w);
+    ApplyWrench(ws, loop.B.body, ld.p_WF[k], -w);
+  }
+}
+
+void Mechanism::DoUpdate(Context& c) const {
+  if (m_.loops.empty()) return;
+  // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
+  // solver, which a multistep method pays for with its order.
+  constexpr double kDriftTolerance = 1e-10;
+  const KinematicTree& tree = *m_.tree;
+  Workspace& ws = workspace<Workspace>(c);
+  AssembleCoordinates(c, ws);
+  LoopClosureData& ld = ws.loops;
+  ForwardKinematics(tree, &ws.data, ws.q);
+  CalcLoopPositions(tree, m_.loops, ws.data, &ld);
+  ws.loop_rhs.noalias() = ld.G * ws.v;
+  if (ld.phi.cwiseAbs().maxCoeff() <= kDriftTolerance &&
+      ws.loop_rhs.cwiseAbs().maxCoeff() <= kDriftTolerance) {
+    // Record the unwrapped angles of this major step.
+    for (size_t k = 0; k < m_.loops.size(); ++k) {
+      const LoopConstraint& loop = m_.loops[k];
+      const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
+                                                    CalcFrameMotionW(ws.data, nullptr, loop.F));
+      dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
+    }
+    return;
+  }
+  // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
+  // metric: the correction is what constraint impulses would do.
+  ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 4, &ws.data, &ld, ws.q);
+  ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
+  double* xs = x(c);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) xs[x_of_q_[i]] = ws.q[i];
+  }
+  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
+    if (x_of_v_[i] >= 0) xs[x_of_v_[i]] = ws.v[i];
+  }
+  ForwardKinematics(tree, &ws.data, ws.q);
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
+                                                  CalcFrameMotionW(ws.data, nullptr, loop.F));
+    dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
+  }
+  ws.kinematics_valid = false;
+  ws.dynamics_valid = false;
+  c.states_reset = true;
 }
 
 void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
@@ -583,6 +740,25 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
       }
       case JointKind::kWeld:
         break;
+    }
+  }
+  if (!m_.loops.empty()) EnsureKinematics(ws);
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
+                                                  CalcFrameMotionW(ws.data, nullptr, loop.F));
+    if (loop.kind == JointKind::kSpherical) {
+      const Eigen::Quaterniond r(rel.R);
+      double* qo = out(c, loop.out_quaternion);
+      qo[0] = r.w();
+      qo[1] = r.x();
+      qo[2] = r.y();
+      qo[3] = r.z();
+      std::copy_n(rel.w.data(), 3, out(c, loop.out_w));
+    } else {
+      const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
+      out(c, loop.out_q)[0] = jc.q;
+      out(c, loop.out_qd)[0] = jc.qd;
     }
   }
   for (size_t i = 0; i < m_.drivetrain.sensors.size(); ++i) {
@@ -652,8 +828,34 @@ void Mechanism::DoCalcZeroCrossings(Context& c) const {
   for (size_t k = 0; k < m_.contacts.size(); ++k) z[k] = ws.contact[k].distance;
 }
 
-void Mechanism::WriteDynamicOutputs(Context& c, const Workspace& ws) const {
+void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
   const KinematicTreeData& data = ws.data;
+  if (!m_.loops.empty()) {
+    // The loops' accelerations at the constrained qdd, for the cut joints' qdd.
+    CalcSpatialAccelerations(*m_.tree, ws.data, &ws.data.qdd, &ws.loops.A);
+  }
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const FrameMotionW B = CalcFrameMotionW(ws.data, &ws.loops.A, loop.B);
+    const FrameMotionW F = CalcFrameMotionW(ws.data, &ws.loops.A, loop.F);
+    const RelativeMotion rel = CalcRelativeMotion(B, F);
+    // What B transmits to F: the constraint's wrench and the joint's own force, at F's origin.
+    const Vector6d w = LoopWrenchW(loop, ws.loops, static_cast<int>(k)) + ws.cut_force[k];
+    double actuator = 0.0;
+    if (loop.kind != JointKind::kSpherical) {
+      const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
+      out(c, loop.out_qdd)[0] = jc.qdd;
+      if (loop.actuation == Actuation::kTorque) actuator = in(c, loop.in_actuation)[0];
+      out(c, loop.out_torque)[0] = actuator;
+    }
+    const Eigen::Matrix3d R_FW = F.X_WF.rotation.transpose();
+    const Eigen::Vector3d force = R_FW * w.tail<3>(), torque = R_FW * w.head<3>();
+    double* wo = out(c, loop.out_wrench);
+    for (int i = 0; i < 3; ++i) {
+      wo[i] = force[i];
+      wo[3 + i] = torque[i];
+    }
+  }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.motor_ports[k].vdq < 0) continue;
     const Eigen::Vector2d& vdq = ws.motor_drive[k].vdq;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
 
 namespace twinblocks::multibody {
@@ -39,6 +40,9 @@ class Mechanism final : public blocks::Block {
   void DoCalcOutputs(blocks::Context& c, int stage) const override;
   void DoCalcDerivatives(blocks::Context& c) const override;
   void DoCalcZeroCrossings(blocks::Context& c) const override;
+  /// With closed loops: at major steps, projects q and v back onto the constraints when they
+  /// have drifted (docs/loops.md).
+  void DoUpdate(blocks::Context& c) const override;
   std::unique_ptr<blocks::BlockWorkspace> DoMakeWorkspace() const override;
 
  private:
@@ -100,8 +104,22 @@ class Mechanism final : public blocks::Block {
                     const Eigen::Vector3d& f_W) const;
   /// Every contact's geometry, mode (at major steps) and point forces, into ws.
   void EvaluateContacts(blocks::Context& c, Workspace& ws) const;
+  /// A cut joint's own coordinate (q, qd; qdd from rel's accelerations) from F's motion
+  /// relative to B; revolute angles are unwrapped against the last major step's.
+  struct CutJointCoordinate {
+    double q = 0.0, qd = 0.0, qdd = 0.0;
+  };
+  CutJointCoordinate CutCoordinate(const blocks::Context& c, const LoopConstraint& loop,
+                                   const RelativeMotion& rel, int k) const;
+  /// Springs, dampers, stops and applied torque of the cut joints, as wrench pairs in f_ext.
+  void AddCutJointForces(const blocks::Context& c, Workspace& ws) const;
+  /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
+  /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
+  void SolveLoopConstraints(Workspace& ws) const;
+  /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
+  void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
-  void WriteDynamicOutputs(blocks::Context& c, const Workspace& ws) const;
+  void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
 
   MechanismModel m_;
   std::vector<int> x_of_q_;         ///< per tree q coordinate: its state, -1 when prescribed
@@ -110,6 +128,7 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_x_;      ///< per drivetrain cluster: its angle state, -1 on a joint
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
+  std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
   bool needs_kinematics_ = false;   ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };

@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -9,6 +10,8 @@
 #include "blocks/contact/spatial_contact_force.h"
 #include "blocks/drivetrain/rotational_elements.h"
 #include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/loop_closure.h"
+#include "blocks/multibody/loop_constraint.h"
 #include "blocks/union_find.h"
 
 namespace twinblocks::multibody {
@@ -61,6 +64,7 @@ class FrameTreeBuilder {
   /// Builds the tree rooted at node `root_node` (World's W, or a robot's attachment).
   void Build(int root_node, const Eigen::Vector3d& gravity) {
     CollectRigidEdges();
+    ChooseTreeJoints(root_node);
     std::vector<unsigned char> visited_cluster(uf_size(), 0);
     std::vector<unsigned char> used(elements_.size(), 0);
     const int root = uf_.Find(root_node);
@@ -92,6 +96,29 @@ class FrameTreeBuilder {
 
   const std::shared_ptr<const KinematicTree>& tree() const { return tree_; }
   const std::vector<JointRecord>& joints() const { return joints_; }
+  /// The joints that close loops (not edges of the tree), in element order.
+  const std::vector<int>& cut_joints() const { return cut_joints_; }
+  /// The tree joints on the path between two bodies (-1: the world), as element indices,
+  /// from `a` up to the common ancestor and down to `b`.
+  std::vector<int> PathBetween(int a, int b) const {
+    std::vector<int> up_a, up_b;
+    auto depth = [this](int i) {
+      int d = 0;
+      for (; i >= 0; i = bodies_[i].parent) ++d;
+      return d;
+    };
+    int da = depth(a), db = depth(b);
+    auto step = [this](int* i, std::vector<int>* path) {
+      const int e = body_element_[*i];
+      if (path->empty() || path->back() != e) path->push_back(e);
+      *i = bodies_[*i].parent;
+    };
+    while (da > db) step(&a, &up_a), --da;
+    while (db > da) step(&b, &up_b), --db;
+    while (a != b) step(&a, &up_a), step(&b, &up_b);
+    up_a.insert(up_a.end(), up_b.rbegin(), up_b.rend());
+    return up_a;
+  }
   const FrameLocation& location(int node) const { return node_location_[node]; }
   /// Pose of a node in the root frame, when it is fixed to the root.
   bool FixedToRoot(int node, Pose* X_RN) const {
@@ -158,6 +185,50 @@ class FrameTreeBuilder {
     }
   }
 
+  /// Which joints are the tree's edges: a breadth-first search from the root's rigid cluster
+  /// over joints in element order (spec/blocks.md, "Closed loops"), first without the joints
+  /// marked cut="true", which join the search only where nothing else reaches a body. Every
+  /// other joint closes a loop and is cut.
+  void ChooseTreeJoints(int root_node) {
+    const int n = static_cast<int>(elements_.size());
+    tree_edge_.assign(n, 0);
+    std::vector<unsigned char> reached(uf_size(), 0);
+    std::vector<int> queue{uf_.Find(root_node)};
+    reached[queue[0]] = 1;
+    auto joint_at = [&](int e) -> const JointElement* {
+      if (!subset_[e]) return nullptr;
+      const auto* j = dynamic_cast<const JointElement*>(elements_[e].block);
+      return j != nullptr && j->kind != JointKind::kWeld ? j : nullptr;
+    };
+    auto search = [&](bool with_cut) {
+      for (size_t i = 0; i < queue.size(); ++i) {
+        const int cluster = queue[i];
+        for (int e = 0; e < n; ++e) {
+          const JointElement* j = joint_at(e);
+          if (j == nullptr || tree_edge_[e] || (j->cut && !with_cut)) continue;
+          const int cb = uf_.Find(elements_[e].nodes[0]), cf = uf_.Find(elements_[e].nodes[1]);
+          if (cb != cluster && cf != cluster) continue;
+          const int other = cb == cluster ? cf : cb;
+          if (reached[other]) continue;
+          reached[other] = 1;
+          tree_edge_[e] = 1;
+          queue.push_back(other);
+          if (with_cut) return true;  // back to the search without cut joints
+        }
+      }
+      return false;
+    };
+    search(false);
+    while (search(true)) search(false);
+    for (int e = 0; e < n; ++e) {
+      const JointElement* j = joint_at(e);
+      if (j == nullptr || tree_edge_[e]) continue;
+      if (uf_.Find(elements_[e].nodes[0]) == uf_.Find(elements_[e].nodes[1])) continue;
+      if (!reached[uf_.Find(elements_[e].nodes[0])]) continue;  // reported as not connected
+      cut_joints_.push_back(e);
+    }
+  }
+
   void AssignLocations(int cluster, int body) {
     for (int n = 0; n < uf_size(); ++n) {
       if (uf_.Find(n) == cluster) node_location_[n] = {body, node_pose_[n]};
@@ -191,15 +262,10 @@ class FrameTreeBuilder {
                                   "rigidly connected), so it cannot move");
       }
       if (cb != cluster && cf != cluster) continue;
+      if (!tree_edge_[e]) continue;  // a cut joint: a constraint, not an edge
       (*used)[e] = 1;
       const bool reversed = cf == cluster;
       const int other = reversed ? cb : cf;
-      if ((*visited)[other]) {
-        throw NetworkError(e, "joint " + Quote(elements_[e].name) +
-                                  " closes a kinematic loop; closed loops are not supported yet "
-                                  "(they come with the DAE solver): remove the joint, or make "
-                                  "the mechanism a tree");
-      }
       (*visited)[other] = 1;
       const int parent_node = reversed ? nf : nb;
       const int child_node = reversed ? nb : nf;
@@ -227,6 +293,7 @@ class FrameTreeBuilder {
       spec.X_PJ = X;
       spec.inertia = I;
       bodies_.push_back(spec);
+      body_element_.push_back(e);
       parent = static_cast<int>(bodies_.size()) - 1;
       return parent;
     };
@@ -281,6 +348,9 @@ class FrameTreeBuilder {
   std::vector<FrameLocation> node_location_;
   std::vector<BodySpec> bodies_;
   std::vector<JointRecord> joints_;
+  std::vector<int> body_element_;         ///< per body: the joint element that moves it
+  std::vector<unsigned char> tree_edge_;  ///< per element: a joint that is an edge of the tree
+  std::vector<int> cut_joints_;
   std::shared_ptr<const KinematicTree> tree_;
 };
 
@@ -456,6 +526,118 @@ MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e
   return c;
 }
 
+/// The constraint of cut joint `e`, its rows starting at `row`.
+/// @throws NetworkError for a joint that cannot close a loop.
+LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, int e,
+                                  const FrameTreeBuilder& builder, int row) {
+  const auto& el = *static_cast<const JointElement*>(elements[e].block);
+  const std::string& name = elements[e].name;
+  LoopConstraint loop;
+  loop.name = name;
+  loop.kind = el.kind;
+  loop.element = e;
+  loop.row = row;
+  loop.num_rows = LoopConstraintRows(el.kind);
+  loop.B = builder.location(elements[e].nodes[0]);
+  loop.F = builder.location(elements[e].nodes[1]);
+  for (int j : builder.PathBetween(loop.B.body, loop.F.body)) {
+    loop.loop.push_back(elements[j].name);
+  }
+  if (loop.num_rows < 0) {
+    throw NetworkError(e, "joint " + Quote(name) + " closes a kinematic loop, but a " +
+                              (el.kind == JointKind::kFree ? "free" : "bushing") +
+                              " joint locks no direction and cannot be the cut joint; mark "
+                              "another joint of the loop cut=\"true\"");
+  }
+  if (el.actuation == Actuation::kMotion || el.actuation == Actuation::kPort) {
+    throw NetworkError(e, "joint " + Quote(name) + " closes a kinematic loop and has actuation=" +
+                              (el.actuation == Actuation::kMotion ? "motion" : "port") +
+                              ", which needs a coordinate of the tree; mark another joint of "
+                              "the loop cut=\"true\"");
+  }
+  if (el.is_one_dof()) {
+    loop.axis = el.axis;
+    // Any two unit vectors completing the axis to a right-handed basis.
+    const Eigen::Vector3d t =
+        std::abs(el.axis.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+    loop.n1 = (t - t.dot(el.axis) * el.axis).normalized();
+    loop.n2 = el.axis.cross(loop.n1);
+  }
+  loop.actuation = el.actuation;
+  loop.stiffness = el.stiffness;
+  loop.damping = el.damping;
+  loop.q_eq = el.q_eq;
+  loop.lower = el.lower;
+  loop.upper = el.upper;
+  loop.limit_stiffness = el.limit_stiffness;
+  loop.limit_damping = el.limit_damping;
+  loop.limit_transition = el.limit_transition;
+  loop.q0 = el.q0;
+  return loop;
+}
+
+/// Closes the loops at the start (spec/blocks.md: q0 and qd0 are assembly targets): moves the
+/// low-priority coordinates as little as it can so that every constraint holds, and only if
+/// that is not enough, every coordinate that is not prescribed; then the same for velocities.
+/// @throws NetworkError naming the loop with the largest residual when it cannot.
+void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeBuilder& builder,
+                   MechanismModel* m) {
+  const KinematicTree& tree = *m->tree;
+  std::vector<int> low, free;
+  for (size_t n = 0; n < m->joints.size(); ++n) {
+    const MechanismJoint& j = m->joints[n];
+    if (j.prescribed) continue;
+    const auto& el = *static_cast<const JointElement*>(elements[builder.joints()[n].element].block);
+    // Joints with no priority parameter (spherical, free, bushing) are adjustable.
+    const bool high = el.is_one_dof() && el.priority_high;
+    for (int k = 0; k < j.nv; ++k) {
+      free.push_back(j.v_index + k);
+      if (!high) low.push_back(j.v_index + k);
+    }
+  }
+  constexpr double kTolerance = 1e-12, kFailure = 1e-9;
+  constexpr int kIterations = 50;
+  KinematicTreeData data(tree);
+  Eigen::VectorXd q = m->q0, v = m->v0;
+  for (const std::vector<int>* movable : {&low, &free}) {
+    LoopClosureData ld(tree, m->loops, static_cast<int>(movable->size()));
+    q = m->q0;
+    if (ProjectPositions(tree, m->loops, *movable, LoopMetric::kIdentity, kTolerance, kIterations,
+                         &data, &ld, q) <= kFailure) {
+      break;
+    }
+  }
+  LoopClosureData ld(tree, m->loops, static_cast<int>(free.size()));
+  ForwardKinematics(tree, &data, q);
+  CalcLoopPositions(tree, m->loops, data, &ld);
+  if (m->num_constraint_rows > 0 && ld.phi.cwiseAbs().maxCoeff() > kFailure) {
+    Eigen::Index worst;
+    const double residual = ld.phi.cwiseAbs().maxCoeff(&worst);
+    const LoopConstraint* loop = &m->loops.front();
+    for (const LoopConstraint& l : m->loops) {
+      if (worst >= l.row && worst < l.row + l.num_rows) loop = &l;
+    }
+    std::string through;
+    for (const std::string& j : loop->loop) through += (through.empty() ? "" : ", ") + Quote(j);
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", residual);
+    throw NetworkError(loop->element,
+                       "the kinematic loop closed by joint " + Quote(loop->name) + " (through " +
+                           through + ") cannot be assembled: its constraint residual stays " +
+                           value +
+                           " (m or rad) with every joint free to move; check the link lengths "
+                           "and the joints' q0");
+  }
+  for (const std::vector<int>* movable : {&low, &free}) {
+    LoopClosureData lv(tree, m->loops, static_cast<int>(movable->size()));
+    v = m->v0;
+    ProjectVelocities(tree, m->loops, *movable, LoopMetric::kIdentity, q, &data, &lv, v);
+    if (m->num_constraint_rows == 0 || (ld.G * v).cwiseAbs().maxCoeff() <= kFailure) break;
+  }
+  m->q0 = q;
+  m->v0 = v;
+}
+
 }  // namespace
 
 MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int num_nodes,
@@ -586,6 +768,22 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     m.joints.push_back(std::move(j));
   }
 
+  for (int e : builder.cut_joints()) {
+    m.loops.push_back(MakeLoopConstraint(elements, e, builder, m.num_constraint_rows));
+    const auto& el = *static_cast<const JointElement*>(elements[e].block);
+    LoopConstraint& loop = m.loops.back();
+    loop.in_actuation = in(e, el.in_actuation);
+    loop.out_q = out(e, el.out_q);
+    loop.out_qd = out(e, el.out_qd);
+    loop.out_qdd = out(e, el.out_qdd);
+    loop.out_torque = out(e, el.out_torque);
+    loop.out_wrench = out(e, el.out_wrench);
+    loop.out_quaternion = out(e, el.out_quaternion);
+    loop.out_w = out(e, el.out_w);
+    m.num_constraint_rows += loop.num_rows;
+  }
+  if (!m.loops.empty()) AssembleLoops(elements, builder, &m);
+
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     const blocks::Block* b = elements[e].block;
     const std::vector<int>& nodes = elements[e].nodes;
@@ -693,6 +891,13 @@ RobotModel BuildRobotModel(const std::vector<NetworkElement>& elements, int num_
   }
   FrameTreeBuilder builder(elements, num_nodes, in_robot);
   builder.Build(root_node, gravity);
+  if (!builder.cut_joints().empty()) {
+    const int e = builder.cut_joints().front();
+    throw NetworkError(e, "robot '" + name + "' has a closed kinematic loop (joint " +
+                              Quote(elements[e].name) +
+                              " closes it); robot models for kinematics and control blocks "
+                              "must be trees");
+  }
   RobotModel robot;
   robot.tree = builder.tree();
   robot.name = name;

@@ -58,6 +58,37 @@ struct MechanismJoint {
   int out_quaternion = -1, out_w = -1, out_position = -1, out_v = -1;
 };
 
+/// A joint that closes a kinematic loop (a cut joint, spec/blocks.md "Closed loops"): not an
+/// edge of the tree but a constraint between its two frames, phi(q) = 0, one row per direction
+/// the joint does not let move (6 - its degrees of freedom). See loop_constraint.h.
+struct LoopConstraint {
+  std::string name;               ///< the cut joint's path, for messages
+  std::vector<std::string> loop;  ///< the tree joints of the loop it closes, for messages
+  JointKind kind = JointKind::kRevolute;
+  /// Unit axis of a revolute or prismatic joint, in B; (n1, n2, axis) is a right-handed
+  /// orthonormal basis of B, the directions the joint locks.
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ(), n1 = Eigen::Vector3d::UnitX(),
+                  n2 = Eigen::Vector3d::UnitY();
+  FrameLocation B, F;  ///< the joint's two frames, fixed in bodies of the tree
+  int row = 0;         ///< first row of its constraints in the stacked phi
+  int num_rows = 0;    ///< 5 revolute and prismatic, 3 spherical
+  int element = -1;    ///< the element index BuildMechanism was given (for errors)
+
+  /// What the user gave the joint: actuation=torque and its spring, damper and stops act as
+  /// a pair of equal and opposite wrenches on the two bodies.
+  Actuation actuation = Actuation::kNone;
+  Eigen::VectorXd stiffness, damping, q_eq;
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
+  Eigen::VectorXd q0;  ///< the joint's own q0 (the unwrapped angle starts there)
+
+  /// Mechanism signal ports, -1 where none.
+  int in_actuation = -1;
+  int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
+  int out_quaternion = -1, out_w = -1;
+};
+
 struct MechanismSensor {
   std::string name;
   FrameLocation B, F;
@@ -116,6 +147,8 @@ struct MechanismModel {
   std::string name;  ///< for messages
   std::shared_ptr<const KinematicTree> tree;
   std::vector<MechanismJoint> joints;
+  std::vector<LoopConstraint> loops;  ///< cut joints, in element order
+  int num_constraint_rows = 0;        ///< sum of the loops' num_rows
   std::vector<MechanismSensor> sensors;
   std::vector<MechanismExternalForce> forces;
   std::vector<MechanismInternalForce> internal_forces;

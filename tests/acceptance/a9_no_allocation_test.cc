@@ -158,6 +158,22 @@ TEST_P(A9NoAllocation, CoSimulationStepApiAllocatesNothing) {
   EXPECT_EQ(g_allocations.load(), 0);
 }
 
+TEST_P(A9NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
+  // Multipliers of the loops every evaluation, projections at major steps (issue 7).
+  for (const char* file :
+       {"models/mechanisms/four_bar.xml", "models/mechanisms/four_bar_redundant.xml"}) {
+    SCOPED_TRACE(file);
+    const graph::System system = graph::Compile(xml::ReadModelFile(SourcePath(file)));
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = GetParam();
+    settings.step = 1e-3;
+    settings.t_end = 0.5;
+    settings.rtol = 1e-6;
+    settings.output_interval = 0.01;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
                          ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk"),
                          [](const auto& info) {

@@ -36,8 +36,14 @@ INSTANTIATE_TEST_SUITE_P(
                  "zero mass with non-zero inertia"},
         BadModel{"zero_axis.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "parameter 'axis' must be a non-zero direction"},
-        BadModel{"kinematic_loop.xml", 5, "block 'right' (RevoluteJoint)",
-                 "closes a kinematic loop"},
+        BadModel{"four_bar_too_short.xml", 14, "block 'tip' (RevoluteJoint)",
+                 "the kinematic loop closed by joint 'tip' (through 'coupler_pivot', "
+                 "'crank_pivot', 'rocker_pivot') cannot be assembled: its constraint residual "
+                 "stays 0.236"},
+        BadModel{"loop_cut_motion.xml", 5, "block 'right' (RevoluteJoint)",
+                 "closes a kinematic loop and has actuation=motion"},
+        BadModel{"loop_free_joint.xml", 5, "block 'floating' (FreeJoint)",
+                 "a free joint locks no direction and cannot be the cut joint"},
         BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
         BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "input 'tau' is not connected"},

@@ -1,0 +1,207 @@
+#include "blocks/multibody/loop_closure.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+
+#include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/jacobian.h"
+
+namespace twinblocks::multibody {
+
+namespace {
+
+int TotalRows(const std::vector<LoopConstraint>& loops) {
+  int m = 0;
+  for (const LoopConstraint& l : loops) m += l.num_rows;
+  return m;
+}
+
+/// Rows of one loop into ld->phi, ld->G (and ld->bias when A is given), from its two frames.
+void CalcOneLoop(const KinematicTree& tree, const LoopConstraint& loop, int k,
+                 const KinematicTreeData& data, const std::vector<Vector6d>* A,
+                 LoopClosureData* ld) {
+  const FrameMotionW B = CalcFrameMotionW(data, A, loop.B);
+  const FrameMotionW F = CalcFrameMotionW(data, A, loop.F);
+  const RelativeMotion rel = CalcRelativeMotion(B, F);
+  LoopRows& T = ld->T[k];
+  CalcLoopRows(loop, rel, ld->phi.data() + loop.row, &T,
+               A != nullptr ? ld->bias.data() + loop.row : nullptr);
+  ld->X_WB[k] = B.X_WF;
+  ld->p_WF[k] = F.X_WF.translation;
+  // Jrel = [R_BW (J_w,F - J_w,B); R_BW (J_v,F - J_v,B*)], B* the point of B's body at F's
+  // origin: the velocity of F relative to B, in B (loop_constraint.h).
+  FrameJacobian(tree, data, loop.F.body, loop.F.X_BF, ld->J_F);
+  Pose X_bP;
+  if (loop.B.body >= 0) {
+    X_bP.translation = data.X_WB[loop.B.body].Inverse().TransformPoint(F.X_WF.translation);
+  }
+  FrameJacobian(tree, data, loop.B.body, X_bP, ld->J_B);
+  const Eigen::Matrix3d R_BW = B.X_WF.rotation.transpose();
+  ld->J_F -= ld->J_B;
+  ld->J_B.topRows<3>().noalias() = R_BW * ld->J_F.topRows<3>();
+  ld->J_B.bottomRows<3>().noalias() = R_BW * ld->J_F.bottomRows<3>();
+  ld->G.middleRows(loop.row, loop.num_rows).noalias() = T * ld->J_B;
+}
+
+}  // namespace
+
+LoopClosureData::LoopClosureData(const KinematicTree& tree,
+                                 const std::vector<LoopConstraint>& loops, int num_movable)
+    : A(tree.num_bodies(), Vector6d::Zero()),
+      J_F(6, tree.nv()),
+      J_B(6, tree.nv()),
+      G(TotalRows(loops), tree.nv()),
+      phi(TotalRows(loops)),
+      bias(TotalRows(loops)),
+      T(loops.size()),
+      X_WB(loops.size()),
+      p_WF(loops.size(), Eigen::Vector3d::Zero()),
+      Gm(TotalRows(loops), num_movable),
+      Wm(num_movable, num_movable),
+      llt(num_movable),
+      Y(num_movable, TotalRows(loops)),
+      K(TotalRows(loops), TotalRows(loops)),
+      ldlt(TotalRows(loops)),
+      lambda(TotalRows(loops)),
+      dm(num_movable),
+      dv(tree.nv()) {
+  for (size_t k = 0; k < loops.size(); ++k) T[k].setZero(loops[k].num_rows, 6);
+  G.setZero();
+  phi.setZero();
+  bias.setZero();
+  lambda.setZero();
+}
+
+void CalcLoopPositions(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
+                       const KinematicTreeData& data, LoopClosureData* ld) {
+  for (size_t k = 0; k < loops.size(); ++k) {
+    CalcOneLoop(tree, loops[k], static_cast<int>(k), data, nullptr, ld);
+  }
+}
+
+void CalcLoopVelocityTerms(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
+                           const KinematicTreeData& data, LoopClosureData* ld) {
+  CalcSpatialAccelerations(tree, data, nullptr, &ld->A);
+  for (size_t k = 0; k < loops.size(); ++k) {
+    CalcOneLoop(tree, loops[k], static_cast<int>(k), data, &ld->A, ld);
+  }
+}
+
+void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable, LoopMetric metric,
+                      const Eigen::Ref<const Eigen::VectorXd>& q, KinematicTreeData* data,
+                      LoopClosureData* ld) {
+  const int nm = static_cast<int>(movable.size());
+  for (int j = 0; j < nm; ++j) ld->Gm.col(j) = ld->G.col(movable[j]);
+  if (metric == LoopMetric::kMass) {
+    const Eigen::MatrixXd& M = Crba(tree, data, q);
+    for (int a = 0; a < nm; ++a) {
+      for (int b = 0; b < nm; ++b) ld->Wm(a, b) = M(movable[a], movable[b]);
+    }
+    ld->llt.compute(ld->Wm);
+    ld->Y = ld->Gm.transpose();
+    ld->llt.solveInPlace(ld->Y);
+  } else {
+    ld->Y = ld->Gm.transpose();
+  }
+  ld->K.noalias() = ld->Gm * ld->Y;
+  ld->ldlt.compute(ld->K);
+}
+
+void SolveLoopSystem(const Eigen::Ref<const Eigen::VectorXd>& rhs, LoopClosureData* ld) {
+  Eigen::VectorXd& x = ld->lambda;
+  if (x.size() == 0) return;
+  x = rhs;
+  // P^T L D L^T P = K: solve with D's pseudo-inverse (small pivots are dependent rows).
+  x = ld->ldlt.transpositionsP() * x;
+  ld->ldlt.matrixL().solveInPlace(x);
+  const auto D = ld->ldlt.vectorD();
+  const double largest = D.cwiseAbs().maxCoeff();
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    x[i] = std::abs(D[i]) > kRankTolerance * largest ? x[i] / D[i] : 0.0;
+  }
+  ld->ldlt.matrixU().solveInPlace(x);
+  x = ld->ldlt.transpositionsP().transpose() * x;
+}
+
+Vector6d LoopWrenchW(const LoopConstraint& loop, const LoopClosureData& ld, int k) {
+  const Vector6d w_B = ld.T[k].transpose() * ld.lambda.segment(loop.row, loop.num_rows);
+  const Eigen::Matrix3d& R = ld.X_WB[k].rotation;
+  Vector6d w;
+  w << R * w_B.head<3>(), R * w_B.tail<3>();
+  return w;
+}
+
+void IntegrateConfiguration(const KinematicTree& tree, const Eigen::Ref<const Eigen::VectorXd>& dv,
+                            Eigen::Ref<Eigen::VectorXd> q) {
+  // The body-frame rotation vector theta turns q_JB on the right: q (x) exp(theta / 2).
+  auto turn = [](double* wxyz, const Eigen::Vector3d& theta) {
+    Eigen::Quaterniond r(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+    const double angle = theta.norm();
+    const Eigen::Quaterniond d = angle > 0.0
+                                     ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, theta / angle))
+                                     : Eigen::Quaterniond::Identity();
+    r = (r * d).normalized();
+    wxyz[0] = r.w();
+    wxyz[1] = r.x();
+    wxyz[2] = r.y();
+    wxyz[3] = r.z();
+  };
+  for (int i = 0; i < tree.num_bodies(); ++i) {
+    const int iq = tree.idx_q(i), iv = tree.idx_v(i);
+    switch (tree.joint(i).type()) {
+      case JointType::kRevolute:
+      case JointType::kPrismatic:
+        q[iq] += dv[iv];
+        break;
+      case JointType::kSpherical:
+        turn(q.data() + iq, dv.segment<3>(iv));
+        break;
+      case JointType::kFree: {
+        const Eigen::Quaterniond r(q[iq + 3], q[iq + 4], q[iq + 5], q[iq + 6]);
+        q.segment<3>(iq) += r.normalized() * dv.segment<3>(iv + 3);
+        turn(q.data() + iq + 3, dv.segment<3>(iv));
+        break;
+      }
+    }
+  }
+}
+
+double ProjectPositions(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
+                        const std::vector<int>& movable, LoopMetric metric, double tol,
+                        int max_iterations, KinematicTreeData* data, LoopClosureData* ld,
+                        Eigen::Ref<Eigen::VectorXd> q) {
+  double residual = 0.0;
+  for (int it = 0;; ++it) {
+    ForwardKinematics(tree, data, q);
+    CalcLoopPositions(tree, loops, *data, ld);
+    residual = ld->phi.size() > 0 ? ld->phi.cwiseAbs().maxCoeff() : 0.0;
+    if (residual <= tol || it >= max_iterations) break;
+    FactorLoopSystem(tree, movable, metric, q, data, ld);
+    SolveLoopSystem(ld->phi, ld);
+    ld->dm.noalias() = -ld->Y * ld->lambda;
+    ld->dv.setZero();
+    for (size_t j = 0; j < movable.size(); ++j) ld->dv[movable[j]] = ld->dm[j];
+    IntegrateConfiguration(tree, ld->dv, q);
+  }
+  return residual;
+}
+
+double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
+                         const std::vector<int>& movable, LoopMetric metric,
+                         const Eigen::Ref<const Eigen::VectorXd>& q, KinematicTreeData* data,
+                         LoopClosureData* ld, Eigen::Ref<Eigen::VectorXd> v) {
+  ForwardKinematics(tree, data, q);
+  CalcLoopPositions(tree, loops, *data, ld);
+  if (ld->phi.size() == 0) return 0.0;
+  // G v, through the first loop row buffer that is free: bias.
+  ld->bias.noalias() = ld->G * v;
+  const double residual = ld->bias.cwiseAbs().maxCoeff();
+  FactorLoopSystem(tree, movable, metric, q, data, ld);
+  SolveLoopSystem(ld->bias, ld);
+  ld->dm.noalias() = ld->Y * ld->lambda;
+  for (size_t j = 0; j < movable.size(); ++j) v[movable[j]] -= ld->dm[j];
+  return residual;
+}
+
+}  // namespace twinblocks::multibody
