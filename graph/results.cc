@@ -71,4 +71,14 @@ void Recording::WriteCsv(const std::string& path) const {
   if (std::ferror(f.get())) throw std::runtime_error("error writing results to '" + path + "'");
 }
 
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 }  // namespace twinblocks::graph

@@ -42,4 +42,8 @@ class Recording {
   std::vector<double> values_;
 };
 
+/// A CSV field: `text` as it is, or quoted (quotes doubled) when it holds a comma, a quote or
+/// a line break.
+std::string CsvField(const std::string& text);
+
 }  // namespace twinblocks::graph

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace twinblocks::graph {
 
@@ -49,6 +50,8 @@ std::string SuggestionFor(const std::string& name, const std::vector<std::string
 }
 
 std::string FormatNumber(double value) {
+  // to_chars may write "-nan"; a NaN has no sign worth showing, and tables compare as text.
+  if (std::isnan(value)) return "nan";
   char buf[32];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
   return std::string(buf, end);

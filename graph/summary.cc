@@ -1,12 +1,14 @@
 #include "graph/summary.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+
+#include "graph/results.h"
+#include "graph/suggest.h"
 
 namespace twinblocks::graph {
 
@@ -16,23 +18,6 @@ constexpr SummaryOp kAllOps[] = {SummaryOp::kMax,   SummaryOp::kMin,  SummaryOp:
                                  SummaryOp::kFinal, SummaryOp::kMean, SummaryOp::kRms};
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// A CSV field: quoted (with quotes doubled) only when it needs to be.
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string ShortestDouble(double v) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, end);
-}
 
 }  // namespace
 
@@ -159,7 +144,7 @@ void WriteSummaryCsv(const std::vector<SummaryValue>& values, const std::string&
   std::string text = "signal,op,value,label\n";
   for (const SummaryValue& v : values) {
     text += CsvField(v.signal) + "," + std::string(SummaryOpName(v.op)) + "," +
-            ShortestDouble(v.value) + "," + CsvField(v.label) + "\n";
+            FormatNumber(v.value) + "," + CsvField(v.label) + "\n";
   }
   std::fputs(text.c_str(), f.get());
   if (std::ferror(f.get()) || std::fflush(f.get()) != 0) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <set>
 
+#include "graph/suggest.h"
+
 namespace twinblocks::sweep {
 
 namespace {
@@ -91,13 +93,6 @@ Distribution ParseDistribution(const std::string& setting, Distribution::Kind ki
 
 }  // namespace
 
-std::string ShortestText(double value) {
-  if (std::isnan(value)) return "nan";
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, end);
-}
-
 double Distribution::Sample(RunRandom* random) const {
   switch (kind) {
     case Kind::kUniform:
@@ -114,7 +109,7 @@ std::string Distribution::ToString() const {
   const char* word = kind == Kind::kUniform  ? "uniform"
                      : kind == Kind::kNormal ? "normal"
                                              : "lognormal";
-  return std::string(word) + "(" + ShortestText(a) + ", " + ShortestText(b) + ")";
+  return std::string(word) + "(" + graph::FormatNumber(a) + ", " + graph::FormatNumber(b) + ")";
 }
 
 std::vector<std::string> SplitTopLevel(std::string_view text) {
@@ -283,7 +278,7 @@ SweepRun SweepPlan::Run(int index) const {
   RunRandom random(spec_.seed, static_cast<std::uint64_t>(index));
   for (size_t k = 0; k < spec_.parameters.size(); ++k) {
     const SweepParameter& p = spec_.parameters[k];
-    if (p.is_random()) run.values[k] = ShortestText(p.distribution->Sample(&random));
+    if (p.is_random()) run.values[k] = graph::FormatNumber(p.distribution->Sample(&random));
   }
   return run;
 }

@@ -126,7 +126,4 @@ class SweepPlan {
   int num_runs_ = 1;
 };
 
-/// `value` in the shortest text that reads back to the same double ("nan", "inf", "-inf").
-std::string ShortestText(double value);
-
 }  // namespace twinblocks::sweep

@@ -10,21 +10,13 @@
 #include <memory>
 #include <stdexcept>
 
+#include "graph/results.h"
+#include "graph/suggest.h"
 #include "graph/svg_plot.h"
 
 namespace twinblocks::sweep {
 
 namespace {
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string ColumnName(const graph::SummaryValue& v) {
   return std::string(graph::SummaryOpName(v.op)) + "(" + v.signal + ")";
@@ -150,21 +142,21 @@ std::string SummaryTableCsv(const SweepPlan& plan, const std::vector<RunResult>&
     text += ',';
     text += f;
   };
-  for (const std::string& name : plan.parameter_names()) field(CsvField(name));
+  for (const std::string& name : plan.parameter_names()) field(graph::CsvField(name));
   text += ",status,t_reached,error";
-  for (const std::string& c : columns) field(CsvField(c));
+  for (const std::string& c : columns) field(graph::CsvField(c));
   text += '\n';
   for (const RunResult* r : by_index) {
     text += std::to_string(r->index);
-    for (const std::string& v : r->values) field(CsvField(v));
+    for (const std::string& v : r->values) field(graph::CsvField(v));
     field(std::string(RunStatusName(r->status)));
-    field(r->status == RunStatus::kInvalid ? std::string() : ShortestText(r->t_reached));
-    field(CsvField(r->error));
+    field(r->status == RunStatus::kInvalid ? std::string() : graph::FormatNumber(r->t_reached));
+    field(graph::CsvField(r->error));
     std::map<std::string, double> values;
     for (const graph::SummaryValue& v : r->summaries) values.emplace(ColumnName(v), v.value);
     for (const std::string& c : columns) {
       const auto it = values.find(c);
-      field(it == values.end() ? std::string() : ShortestText(it->second));
+      field(it == values.end() ? std::string() : graph::FormatNumber(it->second));
     }
     text += '\n';
   }
@@ -215,7 +207,7 @@ void WriteSweepPlot(const SweepPlan& plan, const std::vector<RunResult>& rows, i
     const std::vector<graph::PlotSeries>& series = r->series[plot];
     std::string label = plan.Label(SweepRun{r->index, r->values});
     if (r->status == RunStatus::kFailed)
-      label += " (failed at t = " + ShortestText(r->t_reached) + ")";
+      label += " (failed at t = " + graph::FormatNumber(r->t_reached) + ")";
     for (const graph::PlotSeries& s : series) {
       graph::PlotSeries line = s;
       line.name = series.size() == 1 ? label : label + ": " + s.name;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "graph/suggest.h"
 #include "sweep/run_random.h"
 
 namespace twinblocks::sweep {
@@ -202,7 +203,7 @@ TEST(SweepPlanTest, MonteCarloDrawsDependOnSeedAndIndexOnly) {
     EXPECT_LT(ki, 20.0);
     EXPECT_GT(std::stod(v[3]), 0.0);
     // The text reads back to the drawn double: the model gets exactly this value.
-    EXPECT_EQ(ShortestText(ki), v[1]);
+    EXPECT_EQ(graph::FormatNumber(ki), v[1]);
     k.push_back(ki);
   }
   std::sort(k.begin(), k.end());
@@ -220,8 +221,8 @@ TEST(SweepPlanTest, ADrawIsTheDocumentedTransformOfTheRunsGenerator) {
   RunRandom r(9, 2);
   const double k = 10.0 + 10.0 * r.Uniform01();
   const double z = 5.0 + 0.5 * r.StandardNormal();
-  EXPECT_EQ(plan.Run(2).values[0], ShortestText(k));
-  EXPECT_EQ(plan.Run(2).values[1], ShortestText(z));
+  EXPECT_EQ(plan.Run(2).values[0], graph::FormatNumber(k));
+  EXPECT_EQ(plan.Run(2).values[1], graph::FormatNumber(z));
 }
 
 }  // namespace
