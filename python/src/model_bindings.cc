@@ -14,8 +14,8 @@
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 #include "graph/summary.h"
-#include "model_extensions.h"
 #include "param_text.h"
+#include "xml/model_reader.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -292,11 +292,11 @@ Raises:
 )");
 }
 
-// The editing calls of model_extensions.h: elements graph::Model has no method for yet.
+// The editing calls for the model's other elements: thin wrappers of graph::Model's.
 void BindElementEditing(py::class_<Model>& c) {
   auto port_adder = [](PortDecl::Kind kind) {
     return [kind](Model& m, const std::string& diagram, const std::string& name) {
-      AddPort(m, diagram, kind, name, "");
+      m.AddPort(diagram, kind, name);
     };
   };
   c.def("add_inport", port_adder(PortDecl::Kind::kInport), "diagram"_a, "name"_a,
@@ -318,7 +318,7 @@ Raises:
           "add_port",
           [](Model& m, const std::string& diagram, const std::string& name,
              const std::string& domain) {
-            AddPort(m, diagram, PortDecl::Kind::kPhysical, name, domain);
+            m.AddPort(diagram, PortDecl::Kind::kPhysical, name, domain);
           },
           "diagram"_a, "name"_a, "domain"_a,
           R"(Declares a physical port of the subsystem at `diagram` (`<port name domain>`).
@@ -332,7 +332,10 @@ Raises:
       .def(
           "add_define",
           [](Model& m, const std::string& name, const std::vector<std::string>& params,
-             const Diagram& body) { AddDefine(m, name, params, body); },
+             const Diagram& body) {
+            m.AddDefine(name, params, body);
+            return "define:" + name;
+          },
           "name"_a, "params"_a, "body"_a = Diagram(),
           R"(Adds a define: a subsystem type with parameters that blocks can instantiate.
 
@@ -349,7 +352,9 @@ Raises:
         the model already has a define of that name.
 )")
       .def(
-          "add_include", [](Model& m, const std::string& file) { AddInclude(m, file); }, "file"_a,
+          "add_include",
+          [](Model& m, const std::string& file) { m.AddInclude(file, xml::ReadModelFile); },
+          "file"_a,
           R"(Includes a library file (`<include file>`) and reads its defines at once.
 
 Args:
@@ -363,7 +368,7 @@ Raises:
 )")
       .def(
           "add_log",
-          [](Model& m, const std::string& signal, const std::string& as) { AddLog(m, signal, as); },
+          [](Model& m, const std::string& signal, const std::string& as) { m.AddLog(signal, as); },
           "signal"_a, "as_name"_a = "",
           R"(Records a signal in every run (`<log signal as>`).
 
@@ -390,7 +395,7 @@ Raises:
             plot.xlabel = xlabel;
             plot.ylabel = ylabel;
             plot.log_y = yscale == "log";
-            AddPlot(m, std::move(plot));
+            m.AddPlot(std::move(plot));
           },
           "file"_a, "signals"_a, "title"_a = "", "xlabel"_a = "time (s)", "ylabel"_a = "",
           "yscale"_a = "linear",
@@ -408,7 +413,19 @@ Raises:
       .def(
           "add_summary",
           [](Model& m, const std::vector<std::string>& signals, const std::string& op,
-             const std::string& label) { AddSummary(m, signals, op, label); },
+             const std::string& label) {
+            const std::optional<graph::SummaryOp> parsed = graph::ParseSummaryOp(op);
+            if (!parsed) {
+              throw graph::ModelError(
+                  {}, "op=\"" + graph::OneLine(op) +
+                          "\" on <summary>; expected one of: " + graph::SummaryOpNames());
+            }
+            graph::SummarySpec summary;
+            summary.signals = signals;
+            summary.op = *parsed;
+            summary.label = label;
+            m.AddSummary(std::move(summary));
+          },
           "signals"_a, "op"_a, "label"_a = "",
           R"(Adds a scalar result of a run (`<summary>`).
 
@@ -424,7 +441,7 @@ Raises:
           [](Model& m, const py::kwargs& settings) {
             for (auto [key, value] : settings) {
               const std::string name = key.cast<std::string>();
-              m.simulation.Set(name, ParamText(value, "simulation setting '" + name + "'"));
+              m.SetSimulation(name, ParamText(value, "simulation setting '" + name + "'"));
             }
           },
           R"(set_simulation(**settings)
