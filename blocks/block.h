@@ -18,6 +18,12 @@ inline constexpr int kDynamicWidth = -1;
 class BlockWorkspace {
  public:
   virtual ~BlockWorkspace() = default;
+
+  /// Copies what a run changed in `other`, a workspace made by the same block's
+  /// MakeWorkspace, into this one: for saving and restoring a simulation's state
+  /// (Simulator::SaveState). Storage bound at construction (a parser's variable addresses)
+  /// stays this workspace's own. Does not allocate: both workspaces have the same sizes.
+  virtual void CopyFrom(const BlockWorkspace& other) = 0;
 };
 
 /// Everything a run changes, as seen by the blocks. The simulator owns the storage; a Block

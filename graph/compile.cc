@@ -16,7 +16,8 @@ System Compiler::Run() {
   EvaluateVariables();
   EvaluateSettings();
   std::vector<std::string> define_stack;
-  Flatten(model_.root, "", root_scope_, {}, &define_stack, nullptr);
+  AddExternalInputs();
+  Flatten(model_.root, "", root_scope_, {}, &define_stack, &model_.root.ports);
   ResolveGotoFrom();
   ReducePhysicalNetworks();
   ResolveInputs();
@@ -25,6 +26,7 @@ System Compiler::Run() {
   Order();
   Layout();
   ResolveLogs();
+  ResolveExternalInputs();
   return std::move(system_);
 }
 

@@ -264,6 +264,11 @@ int Compiler::ResolveEndpoint(const std::string& text, const SourceLocation& whe
                                          : Role::kPhysical;
       return id;
     }
+    if (prefix.empty()) {
+      FailAt(where, "no <inport> '" + port_name + "' at the top level" +
+                        SuggestionFor(port_name, valid) +
+                        "; the model's inports: " + (valid.empty() ? "none" : Join(valid)));
+    }
     FailAt(where, "no boundary port '" + port_name + "'" + SuggestionFor(port_name, valid) +
                       "; boundary ports here: " + (valid.empty() ? "none" : Join(valid)));
   }

@@ -163,13 +163,20 @@ void CheckBlockName(const Diagram& d, std::string_view diagram_path, const std::
   }
 }
 
-void CheckEndpointText(const std::string& endpoint, std::string_view diagram_path) {
+void CheckEndpointText(const std::string& endpoint, std::string_view diagram_path,
+                       const Diagram& d) {
   if (!IsEndpoint(endpoint)) {
     throw EditError("invalid port reference '" + endpoint + "'; expected 'block.port' or '.port'");
   }
+  // At the top level, '.name' is one of the model's <inport>s (external inputs); inside a
+  // subsystem or define the ports may still be declared later, so compile checks them.
   if (endpoint[0] == '.' && diagram_path.empty()) {
+    for (const PortDecl& p : d.ports) {
+      if (p.kind == PortDecl::Kind::kInport && "." + p.name == endpoint) return;
+    }
     throw EditError("'" + endpoint +
-                    "' names a boundary port, but the top level has no boundary ports");
+                    "' names a top-level <inport>, but the model declares no <inport> '" +
+                    endpoint.substr(1) + "'");
   }
 }
 
@@ -329,8 +336,8 @@ void Model::Connect(std::string_view diagram_path, const std::string& from, cons
   using internal::PortLookup;
   using internal::PortRole;
   Diagram& d = GetDiagram(diagram_path);
-  CheckEndpointText(from, diagram_path);
-  CheckEndpointText(to, diagram_path);
+  CheckEndpointText(from, diagram_path, d);
+  CheckEndpointText(to, diagram_path, d);
   for (const Connection& c : d.connections) {
     if (c.from == from && c.to == to) {
       throw EditError("a line from '" + from + "' to '" + to + "' already exists in " +

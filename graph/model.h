@@ -25,8 +25,10 @@ struct PortDecl {
   std::string name;
   std::string domain;  ///< physical ports only: frame, rotational, electrical
   SourceLocation where;
+  /// Top-level inports only (external inputs): the width as written, an expression; "" for 1.
+  std::string width;
   bool operator==(const PortDecl& o) const {
-    return kind == o.kind && name == o.name && domain == o.domain;
+    return kind == o.kind && name == o.name && domain == o.domain && width == o.width;
   }
 };
 

@@ -36,6 +36,15 @@ void Recording::Append(double t, const double* signals) {
   }
 }
 
+void Recording::Truncate(int rows) {
+  if (rows < 0 || rows > num_rows()) {
+    throw std::out_of_range("Recording::Truncate(" + std::to_string(rows) + ") of " +
+                            std::to_string(num_rows()) + " rows");
+  }
+  time_.resize(rows);
+  values_.resize(static_cast<size_t>(rows) * columns_.size());
+}
+
 void Recording::WriteCsv(const std::string& path) const {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
   if (!f) throw std::runtime_error("cannot write results to '" + path + "'");

@@ -28,6 +28,8 @@ class Recording {
   void Reserve(int rows);
   /// Appends a row read from the signal buffer.
   void Append(double t, const double* signals);
+  /// Keeps the first `rows` rows (Simulator::RestoreState). Keeps the memory reserved.
+  void Truncate(int rows);
 
   /// Writes CSV: header `time,<columns>`, then one row per record, numbers in the shortest
   /// form that reads back to the same double. @throws std::runtime_error when it cannot write.

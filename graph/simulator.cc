@@ -13,10 +13,7 @@ namespace twinblocks::graph {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
 
@@ -209,6 +206,9 @@ void Simulator::Initialize() {
   x_interp_ = Eigen::VectorXd::Zero(sys.num_continuous_states());
   interpolate_rows_ = settings_.output_interval.has_value() && integrator_->has_dense_output() &&
                       sys.num_continuous_states() > 0;
+  target_ = settings_.t_end;
+  inputs_changed_ = false;
+  failure_.clear();
   MajorStep(/*first=*/true);
   integrator_->Reset(st.t, st.x);
   initialized_ = true;
@@ -275,7 +275,7 @@ void Simulator::MajorStep(bool first) {
 
 double Simulator::NextStop() const {
   const SimulationState& st = state_;
-  double stop = std::min(settings_.t_end, next_breakpoint_);
+  double stop = std::min(target_, next_breakpoint_);
   for (size_t r = 0; r < system_.rates().size(); ++r) {
     const blocks::SampleTime& rate = system_.rates()[r];
     stop = std::min(stop, rate.offset + static_cast<double>(st.rate_k[r]) * rate.period);
@@ -373,45 +373,6 @@ void Simulator::Advance() {
   if (jumped && system_.num_continuous_states() > 0) integrator_->Reset(st.t, st.x);
 }
 
-SimulationOutcome Simulator::Run() {
-  SimulationOutcome outcome;
-  const auto start = Clock::now();
-  auto last_progress = start;
-  try {
-    if (!initialized_) Initialize();
-    while (state_.t < settings_.t_end) {
-      Advance();
-      if (progress_) {
-        const auto now = Clock::now();
-        if (Seconds(now - last_progress) >= progress_interval_) {
-          last_progress = now;
-          Progress p;
-          p.t = state_.t;
-          p.fraction = (state_.t - settings_.t_start) / (settings_.t_end - settings_.t_start);
-          p.steps = integrator_->stats().steps + stats_.solver.steps;
-          p.wall_seconds = Seconds(now - start);
-          progress_(p);
-        }
-      }
-    }
-  } catch (const solvers::SolverError& e) {
-    outcome.ok = false;
-    outcome.error = "simulation failed at t = " + FormatNumber(e.time()) + " s: " + e.what();
-  } catch (const std::exception& e) {
-    outcome.ok = false;
-    outcome.error = "simulation failed at t = " + FormatNumber(state_.t) +
-                    " s: " + CurrentBlockDescription() + e.what();
-  }
-  outcome.t = state_.t;
-  stats_.wall_seconds = Seconds(Clock::now() - start);
-  const long stateless_steps = stats_.solver.steps;
-  if (system_.num_continuous_states() > 0) {
-    stats_.solver = integrator_->stats();
-  } else {
-    stats_.solver = solvers::IntegratorStats{};
-    stats_.solver.steps = stateless_steps;
-  }
-  return outcome;
-}
+SimulationOutcome Simulator::Run() { return AdvanceTo(settings_.t_end); }
 
 }  // namespace twinblocks::graph

@@ -4,32 +4,17 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "blocks/block.h"
 #include "graph/results.h"
+#include "graph/simulation_state.h"
 #include "graph/system.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::graph {
-
-/// Everything a run changes: time, continuous and discrete states, modes, the signal
-/// buffer, block workspaces. Allocated once, from the System's sizes, before the run.
-struct SimulationState {
-  double t = 0.0;
-  Eigen::VectorXd x;                     ///< continuous states (nx)
-  Eigen::VectorXd xdot;                  ///< scratch for derivatives at major steps (nx)
-  std::vector<double> signals;           ///< the signal buffer
-  std::vector<double> xd;                ///< discrete states
-  std::vector<double> dwork;             ///< block scratch that persists between steps
-  std::vector<int> modes;                ///< zero-crossing modes
-  std::vector<double> zc;                ///< zero-crossing values at major steps
-  std::vector<unsigned char> rate_hits;  ///< per discrete rate: hit at t
-  std::vector<long long> rate_k;         ///< per rate: index k of the next hit offset + k Ts
-  std::vector<std::unique_ptr<blocks::BlockWorkspace>> workspaces;
-  std::vector<blocks::BlockWorkspace*> workspace_ptrs;
-};
 
 /// Counters and timings of a run, printed at its end.
 struct SimulationStats {
@@ -55,8 +40,33 @@ struct SimulationOutcome {
   std::string error;  ///< when !ok: what failed, when and where
 };
 
+/// An external input (a top-level `<inport>`), from Simulator::FindInput.
+struct InputHandle {
+  int index = -1;  ///< into System::external_inputs()
+  int offset = 0;  ///< into the signal buffer
+  int width = 0;
+};
+
+/// A block output (a signal), from Simulator::FindSignal.
+struct SignalHandle {
+  int offset = 0;  ///< into the signal buffer
+  int width = 0;
+};
+
+/// The continuous states of one block, from Simulator::FindContinuousStates.
+struct StatesHandle {
+  int offset = 0;  ///< into the continuous state vector
+  int size = 0;
+};
+
 /// Runs one System: owns the run's state and a solver chosen by name. The System is only
 /// read, so many simulators can run one System at once (one per thread).
+///
+/// Two ways to run: Run() to t_end, or step by step for co-simulation and hardware in the
+/// loop (docs/stepping.md): Initialize(), then AdvanceTo(t) repeatedly, setting external
+/// inputs (SetInput) and reading signals (Read) in between, saving and restoring the whole
+/// run's state (SaveState, RestoreState). Handles are looked up once by name; after that
+/// AdvanceTo, SetInput and Read allocate nothing and look nothing up.
 class Simulator {
  public:
   /// @throws std::invalid_argument for an unknown solver or invalid settings.
@@ -67,9 +77,74 @@ class Simulator {
   /// @throws blocks::BlockError and others for failures at the start.
   void Initialize();
 
-  /// Runs to t_end. Never throws for numerical or block failures during the run: they end it
-  /// and are reported in the outcome, with the results so far kept.
+  /// Runs to t_end: AdvanceTo(settings().t_end). Never throws for numerical or block
+  /// failures during the run: they end it and are reported in the outcome, with the results
+  /// so far kept.
   SimulationOutcome Run();
+
+  // ---- Step by step (co-simulation, hardware in the loop); simulator_stepping.cc ----
+
+  /// Runs major steps until time() is exactly `t`: `t` is a stop of the solver, like a sample
+  /// hit (the solver lands on it without restarting there). Initializes first if needed.
+  /// Numerical and block failures end the call and are reported in the outcome, with the
+  /// results so far kept; later calls report the same failure until RestoreState.
+  /// Allocates nothing once initialized (with output rows reserved: see Recording).
+  /// @throws std::invalid_argument when `t` is before time() or after t_end, or not finite.
+  SimulationOutcome AdvanceTo(double t);
+
+  /// The external input called `name` (a top-level `<inport>`).
+  /// @throws std::invalid_argument naming the model's inputs when there is none.
+  InputHandle FindInput(const std::string& name) const;
+
+  /// Sets the value the external input holds from now on (zero-order hold) until the next
+  /// SetInput; an input never set holds 0. A changed value is a discontinuity: at the next
+  /// AdvanceTo the continuous blocks are evaluated anew at time() (so that blocks with modes
+  /// choose them from the new value) and the solver restarts there. Discrete blocks read it
+  /// at their next sample hit. Signals already read at time() are not recomputed.
+  /// Allocates nothing.
+  /// @pre Initialize() has run.
+  /// @throws std::invalid_argument when `value` does not have the input's width or is not
+  ///         finite; std::logic_error for a handle of another system or before Initialize.
+  void SetInput(const InputHandle& input, std::span<const double> value);
+
+  /// The block output "path.port" (a top-level inport is ".name"), as `twinblocks check`
+  /// lists them.
+  /// @throws std::invalid_argument with the closest names when there is none.
+  SignalHandle FindSignal(const std::string& path_port) const;
+
+  /// The signal's value at the last major step (time()): a view into the signal buffer,
+  /// valid until the next AdvanceTo. No lookup, no allocation.
+  /// @pre Initialize() has run.
+  std::span<const double> Read(const SignalHandle& signal) const {
+    CheckReadable(signal.offset, signal.width, state_.signals.size());
+    return {state_.signals.data() + signal.offset, static_cast<size_t>(signal.width)};
+  }
+
+  /// The continuous states of the block at `block_path` (a mechanism is "WORLD:mechanism",
+  /// WORLD the path of its World block).
+  /// @throws std::invalid_argument naming the blocks that have continuous states.
+  StatesHandle FindContinuousStates(const std::string& block_path) const;
+
+  /// The block's continuous states at time(), a view valid until the next AdvanceTo.
+  std::span<const double> ReadContinuousStates(const StatesHandle& states) const {
+    CheckReadable(states.offset, states.size, static_cast<size_t>(state_.x.size()));
+    return {state_.x.data() + states.offset, static_cast<size_t>(states.size)};
+  }
+
+  /// Saves everything the run has changed so far (see SimulationSnapshot).
+  /// @pre Initialize() has run. @throws std::logic_error otherwise.
+  SimulationSnapshot SaveState() const;
+  /// The same into an existing snapshot, reusing its storage: no allocation after the first.
+  void SaveState(SimulationSnapshot* snapshot) const;
+
+  /// Puts the run back where `snapshot` was taken: states, signals, inputs, workspaces, the
+  /// solver's memory, and the recording cut back to the rows it had then (rows it no longer
+  /// has stay lost). Continuing from there repeats the original run bitwise for the
+  /// Runge-Kutta solvers (ode1 ... ode5, ode23, ode45); CVODE, ARKODE and IDA restart at the
+  /// restored point (see Integrator::RestoreState). Clears a failure. Counters (stats())
+  /// keep counting the work done. Allocates nothing for the Runge-Kutta solvers.
+  /// @throws std::invalid_argument for a snapshot of another System or an empty one.
+  void RestoreState(const SimulationSnapshot& snapshot);
 
   /// The right-hand side the solver sees, once: a minor-step evaluation of every continuous
   /// block at (t, x), writing dx/dt to `xdot` (sized num_continuous_states). Modes and
@@ -105,6 +180,12 @@ class Simulator {
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
   void CalcMinorOutputs(double t, double* x);
   std::string CurrentBlockDescription() const;
+  /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
+  /// a solver restart there.
+  void ApplyInputChange();
+  /// Copies the stats of the integrator into stats_ (after every AdvanceTo).
+  void CollectStats();
+  static void CheckReadable(int offset, int size, size_t available);
 
   const System& system_;
   SimulationSettingsValues settings_;
@@ -121,7 +202,10 @@ class Simulator {
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
   bool last_major_hit_ = false;
-  int current_block_ = -1;  ///< the block being evaluated, for error messages
+  double target_ = 0.0;          ///< s, where the running AdvanceTo stops
+  bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step
+  std::string failure_;          ///< the outcome's error of a failed AdvanceTo, "" when none
+  int current_block_ = -1;       ///< the block being evaluated, for error messages
   bool initialized_ = false;
   std::function<void(const Progress&)> progress_;
   double progress_interval_ = 0.25;

@@ -107,6 +107,10 @@ class System {
   /// logged (an `as` name too); nullptr when it is not logged.
   const LoggedSignal* FindLogged(const std::string& path_port) const;
 
+  /// The model's top-level `<inport>`s, in file order: `name` is the inport's, `offset` and
+  /// `width` its slice of the signal buffer (Simulator::SetInput writes it).
+  const std::vector<LoggedSignal>& external_inputs() const { return external_inputs_; }
+
   const SimulationSettingsValues& settings() const { return settings_; }
 
   // ---- Tunable parameters ----
@@ -153,6 +157,7 @@ class System {
   std::vector<LoggedSignal> logged_;
   /// Every signal source "path.port" (virtual ones included), for FindSignal.
   std::vector<LoggedSignal> directory_;
+  std::vector<LoggedSignal> external_inputs_;
   SimulationSettingsValues settings_;
   /// How each block was built, to rebuild it with other numbers (graph/detail/tuning.h).
   std::unique_ptr<internal::Tuning> tuning_;

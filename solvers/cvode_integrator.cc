@@ -72,9 +72,7 @@ int CvodeIntegrator::DoStep(double t_stop, double* t_reached) {
   return CVode(mem_.get(), t_stop, y_.get(), t_reached, CV_ONE_STEP);
 }
 
-int CvodeIntegrator::DoGetDky(double t, N_Vector out) {
-  return CVodeGetDky(mem_.get(), t, 0, out);
-}
+int CvodeIntegrator::DoGetDky(double t, N_Vector out) { return CVodeGetDky(mem_.get(), t, 0, out); }
 
 void CvodeIntegrator::DoGetRootInfo() {
   CheckFlag(CVodeGetRootInfo(mem_.get(), root_info_.data()), "CVodeGetRootInfo");

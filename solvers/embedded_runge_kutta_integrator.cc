@@ -126,6 +126,36 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   ProbeZeroStartValues();
 }
 
+void EmbeddedRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) const {
+  internal::MemoryWriter(memory) << (started_ ? 1.0 : 0.0) << (fsal_valid_ ? 1.0 : 0.0) << h_next_
+                                 << h_last_ << err_old_ << t_step_ << h_step_ << t_step_end_
+                                 << dense_t0_ << dense_h_ << (dense_valid_ ? 1.0 : 0.0) << k_
+                                 << dense_base_ << dense_saved_ << g0_;
+}
+
+void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
+                                                  std::span<const double> memory) {
+  const size_t expected = 11 + k_.size() + dense_base_.size() + dense_saved_.size() + g0_.size();
+  internal::MemoryReader in(memory, expected, name_);
+  t_ = t;
+  x_ = x;
+  started_ = in.Next() != 0.0;
+  fsal_valid_ = in.Next() != 0.0;
+  h_next_ = in.Next();
+  h_last_ = in.Next();
+  err_old_ = in.Next();
+  t_step_ = in.Next();
+  h_step_ = in.Next();
+  t_step_end_ = in.Next();
+  dense_t0_ = in.Next();
+  dense_h_ = in.Next();
+  dense_valid_ = in.Next() != 0.0;
+  in.Into(&k_);
+  in.Into(&dense_base_);
+  in.Into(&dense_saved_);
+  in.Into(&g0_);
+}
+
 void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
   bool any_zero = false;
   for (int i = 0; i < ng_ && !any_zero; ++i) any_zero = g0_[i] == 0.0;

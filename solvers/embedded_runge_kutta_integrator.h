@@ -55,6 +55,12 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   /// The size the next step will try (s), 0 before the first step.
   double next_step_size() const { return h_next_; }
 
+ protected:
+  /// Step-size controller history, the FSAL derivative, the last step's dense output and
+  /// the zero-crossing values at t.
+  void DoSaveMemory(std::vector<double>* memory) const override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
+
  private:
   double InitialStepSize(double t_stop, double h_max);
   int EvalDerivatives(double t, const Eigen::VectorXd& x, int column);

@@ -44,6 +44,21 @@ void ExplicitRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   steps_since_base_ = 0;
 }
 
+void ExplicitRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) const {
+  internal::MemoryWriter(memory) << (started_ ? 1.0 : 0.0) << t_base_
+                                 << static_cast<double>(steps_since_base_);
+}
+
+void ExplicitRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
+                                                  std::span<const double> memory) {
+  internal::MemoryReader in(memory, 3, name_);
+  t_ = t;
+  x_ = x;
+  started_ = in.Next() != 0.0;
+  t_base_ = in.Next();
+  steps_since_base_ = static_cast<long>(in.Next());
+}
+
 StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   internal::CheckStepRequest(name_, started_, t_, t_stop);
   StepResult result;

@@ -31,6 +31,11 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
 
   const ButcherTableau& tableau() const { return tableau_; }
 
+ protected:
+  /// The grid the steps are taken on: where it started and how many steps since.
+  void DoSaveMemory(std::vector<double>* memory) const override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
+
  private:
   std::string name_;
   ButcherTableau tableau_;

@@ -56,6 +56,17 @@ struct StepResult {
   std::span<const int> crossed;
 };
 
+/// What an integrator carries from one accepted step to the next, for saving and restoring a
+/// simulation (Integrator::SaveState). Reused between saves, it allocates only the first time.
+struct IntegratorSnapshot {
+  double t = 0.0;     ///< s, time of the last accepted step
+  Eigen::VectorXd x;  ///< (nx x 1) state at t
+  /// The method's own memory, in an order only it reads: step-size history, the FSAL stage,
+  /// the dense output of the last step, zero-crossing values at t. Empty for methods that
+  /// restart at a restored point instead (SUNDIALS).
+  std::vector<double> memory;
+};
+
 /// Advances the continuous states of an OdeProblem one accepted step at a time. The caller
 /// (the simulator) owns the schedule: it names a hard stop for every step (the next sample
 /// hit, breakpoint or end time) and the integrator never steps past it, landing on it exactly
@@ -95,6 +106,30 @@ class Integrator {
     throw std::logic_error(std::string(name()) + " has no dense output");
   }
 
+  /// Writes everything the next Step depends on into `out` (allocating only when `out` is
+  /// smaller than needed). Counters (stats()) are not part of it: they count the work done.
+  void SaveState(IntegratorSnapshot* out) const {
+    out->t = t_;
+    out->x = x_;
+    out->memory.clear();
+    DoSaveMemory(&out->memory);
+  }
+
+  /// Puts the integrator back where SaveState found it, so that the following steps are
+  /// bitwise those that followed the save (for methods that save their memory). Methods
+  /// that do not (CVODE, ARKODE, IDA) restart at the saved point as after a Reset: the
+  /// steps then differ from the original ones within the tolerances, and repeat bitwise
+  /// from one restore to the next. Does not allocate for the explicit Runge-Kutta methods.
+  /// @throws std::invalid_argument when the snapshot's sizes are not this integrator's.
+  void RestoreState(const IntegratorSnapshot& in) {
+    if (in.x.size() != x_.size()) {
+      throw std::invalid_argument(std::string(name()) + ": snapshot of " +
+                                  std::to_string(in.x.size()) + " states, the problem has " +
+                                  std::to_string(x_.size()));
+    }
+    DoRestoreState(in.t, in.x, in.memory);
+  }
+
   /// Time and state after the last accepted step (or Reset).
   double time() const { return t_; }
   const Eigen::VectorXd& state() const { return x_; }
@@ -105,6 +140,15 @@ class Integrator {
  protected:
   Integrator(OdeProblem* problem, const IntegratorOptions& options)
       : problem_(problem), options_(options) {}
+
+  /// Appends the method's memory (see IntegratorSnapshot::memory). Default: nothing.
+  virtual void DoSaveMemory(std::vector<double>* memory) const {}
+  /// Sets t_ and x_ to (t, x) and reads back what DoSaveMemory wrote, checking its size
+  /// before changing anything. Default: a restart at (t, x), as after a discontinuity.
+  /// @throws std::invalid_argument when `memory` has the wrong size.
+  virtual void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) {
+    Reset(t, x);
+  }
 
   OdeProblem* problem_;
   IntegratorOptions options_;

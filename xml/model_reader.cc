@@ -83,7 +83,7 @@ struct IncludeState {
 // The allowed children of a model, a subsystem and a define, for messages.
 const std::vector<std::string> kModelChildren = {"var",   "simulation", "include", "define",
                                                  "block", "subsystem",  "connect", "log",
-                                                 "plot",  "summary"};
+                                                 "plot",  "summary",    "inport"};
 const std::vector<std::string> kBodyChildren = {"inport", "outport",   "port",
                                                 "block",  "subsystem", "connect"};
 
@@ -258,12 +258,36 @@ class FileReader {
         ReadPlot(n, model);
       } else if (tag == "summary") {
         ReadSummary(n, model);
+      } else if (tag == "inport") {
+        ReadExternalInput(n, &model->root);
       } else if (!ReadDiagramElement(n, "", 0, /*has_boundary=*/false, &model->root)) {
         Fail(n, "unknown element " + Tag(tag) +
                     " in <model>; expected one of: " + JoinNames(kModelChildren));
       }
     }
     for (const graph::Include& include : model->includes) LoadInclude(include, model);
+  }
+
+  // A top-level <inport>: an input set from outside the model while it runs (co-simulation).
+  // Unlike a subsystem's, nothing drives it inside the model, so it states its width.
+  void ReadExternalInput(pugi::xml_node n, Diagram* root) const {
+    CheckAttributes(n, {"name", "width"});
+    CheckNoChildren(n);
+    graph::PortDecl p;
+    p.kind = graph::PortDecl::Kind::kInport;
+    p.name = RequiredName(n, "name", "port");
+    if (pugi::xml_attribute w = n.attribute("width")) {
+      p.width = w.value();
+      if (p.width.empty()) Fail(n, "<inport> has an empty width");
+    }
+    p.where = Where(n);
+    for (const graph::PortDecl& q : root->ports) {
+      if (q.name == p.name) {
+        Fail(n, "duplicate port name '" + p.name + "'; first declared at line " +
+                    std::to_string(q.where.line));
+      }
+    }
+    root->ports.push_back(std::move(p));
   }
 
   void ReadVar(pugi::xml_node n, graph::Model* model) const {
@@ -493,8 +517,8 @@ class FileReader {
       CheckAttributes(n, {"from", "to"});
       CheckNoChildren(n);
       graph::Connection c{Required(n, "from"), Required(n, "to"), Where(n)};
-      CheckEndpoint(n, "from", c.from, has_boundary);
-      CheckEndpoint(n, "to", c.to, has_boundary);
+      CheckEndpoint(n, "from", c.from);
+      CheckEndpoint(n, "to", c.to);
       d->connections.push_back(std::move(c));
     } else if (has_boundary && (tag == "inport" || tag == "outport" || tag == "port")) {
       graph::PortDecl p;
@@ -562,17 +586,13 @@ class FileReader {
     }
   }
 
-  void CheckEndpoint(pugi::xml_node n, const char* attribute, const std::string& endpoint,
-                     bool has_boundary) const {
+  // Whether a '.port' names an existing boundary port is checked at compile: the ports may
+  // be declared after the lines.
+  void CheckEndpoint(pugi::xml_node n, const char* attribute, const std::string& endpoint) const {
     SourceLocation where = Where(n, n.attribute(attribute));
     if (!graph::IsEndpoint(endpoint)) {
       throw ModelError(where, "invalid port reference " + std::string(attribute) + "=\"" +
                                   endpoint + "\"; expected 'block.port' or '.port'");
-    }
-    if (endpoint[0] == '.' && !has_boundary) {
-      throw ModelError(where, "'" + endpoint +
-                                  "' names a boundary port, but the top level has none; "
-                                  "'.port' is for lines inside a subsystem or define");
     }
   }
 

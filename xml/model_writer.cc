@@ -121,6 +121,7 @@ void WriteDiagram(const Diagram& d, bool top_level, Writer* w) {
       case PortDecl::Kind::kInport:
         w->Start("inport");
         w->Attribute("name", p.name);
+        if (!p.width.empty()) w->Attribute("width", p.width);
         break;
       case PortDecl::Kind::kOutport:
         w->Start("outport");

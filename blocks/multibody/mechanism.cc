@@ -48,6 +48,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   int num_contact_forces = 0;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
+
+  void CopyFrom(const blocks::BlockWorkspace& other) override {
+    *this = static_cast<const Workspace&>(other);
+  }
 };
 
 namespace {

@@ -47,6 +47,10 @@ struct ComputedTorque::Workspace final : BlockWorkspace {
   explicit Workspace(const multibody::KinematicTree& tree) : data(tree), a(tree.nv()) {}
   multibody::KinematicTreeData data;
   Eigen::VectorXd a;  ///< (nv) qdd_ref + Kp e + Kd e_dot (rad/s^2, m/s^2)
+
+  void CopyFrom(const BlockWorkspace& other) override {
+    *this = static_cast<const Workspace&>(other);
+  }
 };
 
 ComputedTorque::ComputedTorque(const Params& params)

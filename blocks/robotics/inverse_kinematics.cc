@@ -196,6 +196,10 @@ struct InverseKinematics::RateWorkspace final : BlockWorkspace {
   Eigen::MatrixXd J;     ///< (6 x 6) geometric Jacobian of the tool point, base axes
   Eigen::VectorXd zero;  ///< (6) qdd = 0 for the velocity-product pass
   Eigen::PartialPivLU<multibody::Matrix6d> lu;  ///< of J; fixed size, so it never allocates
+
+  void CopyFrom(const BlockWorkspace& other) override {
+    *this = static_cast<const RateWorkspace&>(other);
+  }
 };
 
 std::unique_ptr<BlockWorkspace> InverseKinematics::DoMakeWorkspace() const {

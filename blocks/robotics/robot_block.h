@@ -21,6 +21,10 @@ struct RobotWorkspace final : BlockWorkspace {
   Eigen::VectorXd zero_v;  ///< (nv) zero velocities or accelerations
   Eigen::VectorXd tau;     ///< (nv) a saved torque
   Eigen::MatrixXd J;       ///< (6 x nv) a Jacobian
+
+  void CopyFrom(const BlockWorkspace& other) override {
+    *this = static_cast<const RobotWorkspace&>(other);
+  }
 };
 
 /// The common part of the blocks that compute with a robot rather than simulate it

@@ -1,5 +1,7 @@
 #include "blocks/signal/expression.h"
 
+#include <algorithm>
+
 #include "blocks/signal/detail/block_helpers.h"
 
 namespace twinblocks::blocks {
@@ -12,6 +14,13 @@ struct ExpressionWorkspace final : BlockWorkspace {
   std::vector<double> u;  ///< current element of each input; sized once, never moved
   double t = 0.0;         ///< s
   MathExpression expr;
+
+  // The parser stays bound to this workspace's own u and t; only their values travel.
+  void CopyFrom(const BlockWorkspace& other) override {
+    const auto& o = static_cast<const ExpressionWorkspace&>(other);
+    std::copy(o.u.begin(), o.u.end(), u.begin());
+    t = o.t;
+  }
 };
 
 }  // namespace

@@ -140,6 +140,11 @@ class Compiler {
 
   void EvaluateSettings();
 
+  // ---- Phase 2a: top-level inports become external-input blocks (external_inputs.cc) ----
+  void AddExternalInputs();
+  /// Phase 8b, after Layout: the System's list of external inputs with their offsets.
+  void ResolveExternalInputs();
+
   // ---- Phases 2 and 3: the hierarchy flattened, blocks built, lines and Goto/From resolved
   // (flatten.cc) ----
   int AddPoint(Point p);

@@ -1,8 +1,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "solvers/integrator.h"
 
@@ -38,5 +42,52 @@ void CheckStateSize(std::string_view solver, Eigen::Index size, int nx);
 
 /// Throws std::logic_error for a Step called before Reset or backwards in time.
 void CheckStepRequest(std::string_view solver, bool started, double t, double t_stop);
+
+/// Appends numbers and matrices to an integrator's saved memory (IntegratorSnapshot).
+class MemoryWriter {
+ public:
+  explicit MemoryWriter(std::vector<double>* out) : out_(out) {}
+  MemoryWriter& operator<<(double v) {
+    out_->push_back(v);
+    return *this;
+  }
+  MemoryWriter& operator<<(const Eigen::MatrixXd& m) {
+    out_->insert(out_->end(), m.data(), m.data() + m.size());
+    return *this;
+  }
+  MemoryWriter& operator<<(const Eigen::VectorXd& v) {
+    out_->insert(out_->end(), v.data(), v.data() + v.size());
+    return *this;
+  }
+
+ private:
+  std::vector<double>* out_;
+};
+
+/// Reads back what a MemoryWriter wrote, in the same order, into storage of the same sizes.
+class MemoryReader {
+ public:
+  /// @throws std::invalid_argument when `in` does not have `expected` numbers.
+  MemoryReader(std::span<const double> in, size_t expected, std::string_view solver) : in_(in) {
+    if (in.size() != expected) {
+      throw std::invalid_argument(std::string(solver) + ": the snapshot's solver memory has " +
+                                  std::to_string(in.size()) + " numbers, expected " +
+                                  std::to_string(expected) + " (saved by another solver?)");
+    }
+  }
+  double Next() { return in_[at_++]; }
+  void Into(Eigen::MatrixXd* m) {
+    std::copy(in_.begin() + at_, in_.begin() + at_ + m->size(), m->data());
+    at_ += m->size();
+  }
+  void Into(Eigen::VectorXd* v) {
+    std::copy(in_.begin() + at_, in_.begin() + at_ + v->size(), v->data());
+    at_ += v->size();
+  }
+
+ private:
+  std::span<const double> in_;
+  size_t at_ = 0;
+};
 
 }  // namespace twinblocks::solvers::internal

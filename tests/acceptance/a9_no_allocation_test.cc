@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <span>
 
 #include "bench/signal_chain_model.h"
 #include "graph/compile.h"
@@ -115,6 +116,46 @@ TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
   settings.t_end = 0.08;
   settings.output_interval = 0.005;
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
+// The step-by-step API of co-simulation (E6): after the handles are made, a loop of
+// SetInput, AdvanceTo and Read allocates nothing; nor do saving into an existing snapshot
+// and restoring it (with the Runge-Kutta solvers, which restore their memory; SUNDIALS
+// solvers restart).
+TEST_P(A9NoAllocation, CoSimulationStepApiAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("models/robot6dof/cosim_plant.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.t_end = 0.05;
+  graph::Simulator sim(system, settings);
+  sim.Initialize();
+  const graph::InputHandle tau_ref = sim.FindInput("tau_ref");
+  const graph::SignalHandle q = sim.FindSignal("plant.q");
+  const graph::SignalHandle qd = sim.FindSignal("plant.qd");
+  const graph::StatesHandle states = sim.FindContinuousStates("plant/world:mechanism");
+  graph::SimulationSnapshot snapshot;
+  sim.SaveState(&snapshot);  // sizes the snapshot's storage
+  const bool restores_memory = GetParam().rfind("ode", 0) == 0;
+  double command[6];
+  g_allocations = 0;
+  g_counting = true;
+  for (int k = 1; k <= 20; ++k) {
+    const std::span<const double> q_now = sim.Read(q);
+    const std::span<const double> qd_now = sim.Read(qd);
+    for (int i = 0; i < 6; ++i) command[i] = 0.01 * (0.1 - q_now[i]) - 0.001 * qd_now[i];
+    sim.SetInput(tau_ref, command);
+    if (!sim.AdvanceTo(k * 1e-3).ok) break;
+    if (sim.ReadContinuousStates(states).empty()) break;
+    if (restores_memory && k == 10) sim.SaveState(&snapshot);
+  }
+  if (restores_memory) {
+    sim.RestoreState(snapshot);
+    sim.AdvanceTo(0.02);
+  }
+  g_counting = false;
+  EXPECT_EQ(sim.time(), 0.02);
+  EXPECT_EQ(g_allocations.load(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,

@@ -83,8 +83,12 @@ std::vector<SetTimes> CheckContactSignals(const RunOutput& out, const std::strin
         Column(out.recording, "set_times.first[" + std::to_string(i) + "]");
     const std::vector<double> last =
         Column(out.recording, "set_times.last[" + std::to_string(i) + "]");
-    if (!first.empty()) EXPECT_NEAR(first.back(), s.first, 1e-9) << name;
-    if (!last.empty()) EXPECT_NEAR(last.back(), s.last, 1e-9) << name;
+    if (!first.empty()) {
+      EXPECT_NEAR(first.back(), s.first, 1e-9) << name;
+    }
+    if (!last.empty()) {
+      EXPECT_NEAR(last.back(), s.last, 1e-9) << name;
+    }
     ++i;
   }
   return times;
@@ -109,7 +113,9 @@ TEST(D4Grasp, G1PrecisionGraspEndsWithEveryFingertipInStableContact) {
     RecordProperty(names[i] + "_set_s", Figure(times[i].last));
     // From its last rising edge on, the contact holds to the end of the run.
     for (size_t r = 0; r < t.size(); ++r) {
-      if (t[r] >= times[i].last) ASSERT_EQ(c[r], 1.0) << names[i] << " drops at t = " << t[r];
+      if (t[r] >= times[i].last) {
+        ASSERT_EQ(c[r], 1.0) << names[i] << " drops at t = " << t[r];
+      }
     }
     // Stable: held for at least the last 0.1 s, not a touch just before the end.
     EXPECT_LT(times[i].last, t_end - 0.1) << names[i];

@@ -286,7 +286,9 @@ TEST(ModelTest, ConnectAndDisconnect) {
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", "world.W", "arm/j1.B"); }),
                   "invalid port reference 'arm/j1.B'");
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", ".in", "world.W"); }),
-                  "the top level has no boundary ports");
+                  "'.in' names a top-level <inport>, but the model declares no <inport> 'in'");
+  m.root.ports.push_back({PortDecl::Kind::kInport, "in", "", {}});
+  m.Connect("", ".in", "world.u");  // an external input (checked for ports at compile)
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("zz", "a.b", "c.d"); }), "no block 'zz'");
 
   EXPECT_TRUE(m.Disconnect("arm", "j1.F", "j2.B"));

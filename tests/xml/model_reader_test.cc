@@ -183,9 +183,12 @@ TEST(ModelReaderErrorTest, UnknownElement) {
       ReadError(InModel("<var name=\"a\" value=\"1\"/>\n<blok type=\"A\" name=\"a\"/>")),
       "model.xml:3: unknown element <blok> in <model>; expected one of: var, "
       "simulation, include, define, block, subsystem, connect, log");
-  // Boundary ports belong to subsystems and defines only.
-  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"/>")),
-                  "model.xml:2: unknown element <inport> in <model>");
+  // Outports and physical ports belong to subsystems and defines only; a top-level <inport>
+  // is an external input.
+  EXPECT_CONTAINS(ReadError(InModel("<outport name=\"u\"/>")),
+                  "model.xml:2: unknown element <outport> in <model>");
+  EXPECT_CONTAINS(ReadError(InModel("<port name=\"u\" domain=\"frame\"/>")),
+                  "model.xml:2: unknown element <port> in <model>");
   EXPECT_CONTAINS(ReadError(InModel("<subsystem name=\"s\">\n  <var name=\"a\" value=\"1\"/>\n"
                                     "</subsystem>")),
                   "model.xml:3: unknown element <var> in <subsystem>; expected one of: inport, "
@@ -364,11 +367,35 @@ TEST(ModelReaderErrorTest, Endpoints) {
                   "invalid port reference from=\"a.b.c\"");
   EXPECT_CONTAINS(ReadError(InModel("<connect from=\"a.\" to=\"x.y\"/>")),
                   "invalid port reference from=\"a.\"");
-  EXPECT_CONTAINS(ReadError(InModel("<connect from=\".u\" to=\"x.y\"/>")),
-                  "model.xml:2: '.u' names a boundary port, but the top level has none");
   EXPECT_EQ(ReadError(InModel("<subsystem name=\"s\"><inport name=\"u\"/><block type=\"A\" "
                               "name=\"x\"/><connect from=\".u\" to=\"x.u\"/></subsystem>")),
             "");
+}
+
+TEST(ModelReaderTest, TopLevelInportsAreExternalInputs) {
+  const Model m = ReadModelString(
+      InModel("<connect from=\".u\" to=\"g.u\"/>\n<inport name=\"u\" width=\"2 * n\"/>\n"
+              "<inport name=\"v\"/>\n<block type=\"Gain\" name=\"g\"/>"),
+      "model.xml");
+  ASSERT_EQ(m.root.ports.size(), 2u);
+  EXPECT_EQ(m.root.ports[0].kind, graph::PortDecl::Kind::kInport);
+  EXPECT_EQ(m.root.ports[0].name, "u");
+  EXPECT_EQ(m.root.ports[0].width, "2 * n");
+  EXPECT_EQ(m.root.ports[0].where.line, 3);
+  EXPECT_EQ(m.root.ports[1].width, "");
+  EXPECT_EQ(m.root.connections.at(0).from, ".u");
+}
+
+TEST(ModelReaderErrorTest, TopLevelInports) {
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\" domain=\"frame\"/>")),
+                  "model.xml:2: unknown attribute 'domain' on <inport>; expected one of: name, "
+                  "width");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\" width=\"\"/>")),
+                  "model.xml:2: <inport> has an empty width");
+  EXPECT_CONTAINS(ReadError(InModel("<inport width=\"2\"/>")), "model.xml:2:");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"/>\n<inport name=\"u\"/>")),
+                  "model.xml:3: duplicate port name 'u'; first declared at line 2");
+  EXPECT_CONTAINS(ReadError(InModel("<inport name=\"u\"><block/></inport>")), "model.xml:2:");
 }
 
 TEST(ModelReaderErrorTest, Commented) {

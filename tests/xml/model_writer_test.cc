@@ -138,6 +138,21 @@ TEST(ModelWriterTest, ExactText) {
             "</model>\n");
 }
 
+TEST(ModelWriterTest, TopLevelInportsRoundTrip) {
+  Model m;
+  m.name = "plant";
+  PortDecl u{PortDecl::Kind::kInport, "tau_ref", "", {}};
+  u.width = "6";
+  m.root.ports.push_back(u);
+  m.root.ports.push_back({PortDecl::Kind::kInport, "enable", "", {}});
+  m.AddBlock("", "Gain", "k");
+  m.Connect("", ".tau_ref", "k.u");
+  const std::string text = WriteModelString(m);
+  EXPECT_NE(text.find("<inport name=\"tau_ref\" width=\"6\"/>"), std::string::npos) << text;
+  EXPECT_NE(text.find("<inport name=\"enable\"/>"), std::string::npos) << text;
+  ExpectRoundTrip(m);
+}
+
 TEST(ModelWriterTest, EmptyModel) {
   Model m;
   EXPECT_EQ(WriteModelString(m),
