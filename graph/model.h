@@ -319,13 +319,15 @@ class Model {
   // ---- Boundary ports, defines and includes ----
 
   /// Declares a boundary port of the subsystem (or define body) at `diagram_path`: an
-  /// `<inport>`, an `<outport>`, or a physical `<port domain>` (kPhysical, `domain` one of
+  /// `<inport>`, an `<outport>`, or a physical `<port domain>` (kind kPhysical, `domain` one of
   /// frame, rotational, electrical). Inside, lines name it ".name"; outside "subsystem.name".
-  /// @throws ModelError when the path is the top level (which has no boundary ports) or no
-  ///   subsystem, the name is not an identifier or taken by another port of that diagram, or
-  ///   a physical port has no domain (or a signal port one).
-  void AddPort(std::string_view diagram_path, PortDecl::Kind kind, const std::string& name,
-               const std::string& domain = "");
+  /// At the top level ("") only inports are declared: the model's external inputs, set while
+  /// it runs (docs/stepping.md), whose `width` is an expression ("" for 1). `port.where` is
+  /// ignored.
+  /// @throws ModelError when the path is no subsystem, the name is not an identifier or taken
+  ///   by another port of that diagram, a physical port has no known domain (or a signal port
+  ///   has one), a top-level port is not an inport, or a width is given below the top level.
+  void AddPort(std::string_view diagram_path, PortDecl port);
 
   /// Adds a define (a reusable subsystem type with parameters) to the model's own defines and
   /// returns its body, which the editing calls reach as the diagram "define:NAME" (blocks

@@ -34,36 +34,39 @@ void CheckSignals(const std::vector<std::string>& signals, const std::string& el
 
 }  // namespace
 
-void Model::AddPort(std::string_view diagram_path, PortDecl::Kind kind, const std::string& port,
-                    const std::string& domain) {
-  if (diagram_path.empty()) {
-    throw EditError("cannot declare port '" + port +
-                    "' at the top level: only subsystems and defines have boundary ports");
-  }
+void Model::AddPort(std::string_view diagram_path, PortDecl port) {
   Diagram& d = GetDiagram(diagram_path);
   const std::string owner = internal::DiagramName(diagram_path);
-  if (!IsIdentifier(port)) {
-    throw EditError("invalid port name '" + port + "': " + kIdentifierRule);
+  const std::string& name = port.name;
+  if (!IsIdentifier(name)) {
+    throw EditError("invalid port name '" + name + "': " + kIdentifierRule);
   }
-  if (kind == PortDecl::Kind::kPhysical) {
+  if (diagram_path.empty() && port.kind != PortDecl::Kind::kInport) {
+    throw EditError("cannot declare port '" + name +
+                    "' at the top level: it takes only inports (external inputs); outports and "
+                    "physical ports belong to subsystems and defines");
+  }
+  if (!diagram_path.empty() && !port.width.empty()) {
+    throw EditError("port '" + name + "' of " + owner +
+                    ": only a top-level inport states a width (a boundary port takes the width "
+                    "of its line)");
+  }
+  if (port.kind == PortDecl::Kind::kPhysical) {
     const bool known = std::any_of(std::begin(kDomains), std::end(kDomains),
-                                   [&](const char* k) { return domain == k; });
+                                   [&](const char* k) { return port.domain == k; });
     if (!known) {
-      throw EditError("physical port '" + port + "': domain '" + domain +
+      throw EditError("physical port '" + name + "': domain '" + port.domain +
                       "'; expected one of: frame, rotational, electrical");
     }
-  } else if (!domain.empty()) {
-    throw EditError("port '" + port + "': only physical ports have a domain (got '" + domain +
-                    "' for a signal port)");
+  } else if (!port.domain.empty()) {
+    throw EditError("port '" + name + "': only physical ports have a domain (got '" +
+                    port.domain + "' for a signal port)");
   }
   for (const PortDecl& p : d.ports) {
-    if (p.name == port) throw EditError(owner + " already has a port '" + port + "'");
+    if (p.name == name) throw EditError(owner + " already has a port '" + name + "'");
   }
-  PortDecl decl;
-  decl.kind = kind;
-  decl.name = port;
-  decl.domain = domain;
-  d.ports.push_back(std::move(decl));
+  port.where = {};
+  d.ports.push_back(std::move(port));
 }
 
 Diagram& Model::AddDefine(const std::string& define_name, const std::vector<std::string>& params,

@@ -34,12 +34,22 @@ std::string ErrorOf(F f) {
   return "";
 }
 
+PortDecl Port(PortDecl::Kind kind, const std::string& name, const std::string& domain = "",
+              const std::string& width = "") {
+  PortDecl p;
+  p.kind = kind;
+  p.name = name;
+  p.domain = domain;
+  p.width = width;
+  return p;
+}
+
 // A model with a subsystem `sub` (u -> g -> y) fed by a constant.
 Model Small() {
   Model m;
   m.AddSubsystem("", "sub");
-  m.AddPort("sub", PortDecl::Kind::kInport, "u");
-  m.AddPort("sub", PortDecl::Kind::kOutport, "y");
+  m.AddPort("sub", Port(PortDecl::Kind::kInport, "u"));
+  m.AddPort("sub", Port(PortDecl::Kind::kOutport, "y"));
   m.AddBlock("sub", "Gain", "g", {{"k", "2"}});
   m.Connect("sub", ".u", "g.u");
   m.Connect("sub", "g.y", ".y");
@@ -50,7 +60,7 @@ Model Small() {
 
 TEST(ModelElementsTest, AddPortDeclaresBoundaryPorts) {
   Model m = Small();
-  m.AddPort("sub", PortDecl::Kind::kPhysical, "base", "frame");
+  m.AddPort("sub", Port(PortDecl::Kind::kPhysical, "base", "frame"));
   const std::vector<PortDecl>& ports = m.GetDiagram("sub").ports;
   ASSERT_EQ(ports.size(), 3u);
   EXPECT_EQ(ports[0].kind, PortDecl::Kind::kInport);
@@ -62,24 +72,43 @@ TEST(ModelElementsTest, AddPortDeclaresBoundaryPorts) {
   m.Connect("", "world.W", "sub.base");
 }
 
+// A top-level inport is an external input: lines take it as ".name", and a run holds it at 0
+// until set (docs/stepping.md).
+TEST(ModelElementsTest, AddPortAtTheTopLevelDeclaresAnExternalInput) {
+  Model m;
+  m.AddBlock("", "Gain", "g");
+  EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", ".cmd", "g.u"); }), "declares no <inport> 'cmd'");
+  m.AddPort("", Port(PortDecl::Kind::kInport, "cmd", "", "2"));
+  m.Connect("", ".cmd", "g.u");
+  EXPECT_EQ(m.root.ports[0].width, "2");
+  m.AddLog("g.y", "y");
+  const System system = Compile(m);
+  EXPECT_EQ(system.FindSignal("g.y")->width, 2);
+  EXPECT_EQ(xml::ReadModelString(xml::WriteModelString(m)), m);
+}
+
 TEST(ModelElementsTest, AddPortErrors) {
   Model m = Small();
   const Model before = m;
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("", PortDecl::Kind::kInport, "u"); }),
-                  "cannot declare port 'u' at the top level");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("nope", PortDecl::Kind::kInport, "u"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("", Port(PortDecl::Kind::kOutport, "u")); }),
+                  "cannot declare port 'u' at the top level: it takes only inports");
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("", Port(PortDecl::Kind::kPhysical, "b", "frame")); }),
+                  "cannot declare port 'b' at the top level");
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kInport, "w", "", "3")); }),
+                  "port 'w' of subsystem 'sub': only a top-level inport states a width");
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("nope", Port(PortDecl::Kind::kInport, "u")); }),
                   "no block 'nope' in the model");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("c", PortDecl::Kind::kInport, "u"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("c", Port(PortDecl::Kind::kInport, "u")); }),
                   "'c' is a block of type 'Constant', not a subsystem");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", PortDecl::Kind::kInport, "2u"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kInport, "2u")); }),
                   "invalid port name '2u'");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", PortDecl::Kind::kOutport, "u"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kOutport, "u")); }),
                   "subsystem 'sub' already has a port 'u'");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", PortDecl::Kind::kPhysical, "b"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kPhysical, "b")); }),
                   "physical port 'b': domain ''; expected one of: frame, rotational, electrical");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", PortDecl::Kind::kPhysical, "b", "fram"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kPhysical, "b", "fram")); }),
                   "domain 'fram'");
-  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", PortDecl::Kind::kInport, "v", "frame"); }),
+  EXPECT_CONTAINS(ErrorOf([&] { m.AddPort("sub", Port(PortDecl::Kind::kInport, "v", "frame")); }),
                   "only physical ports have a domain");
   EXPECT_EQ(m, before);
 }
@@ -90,11 +119,11 @@ TEST(ModelElementsTest, DefineBodyIsEditedInPlace) {
   Model m;
   Diagram& body = m.AddDefine("Scale", {"gain"});
   EXPECT_TRUE(body.blocks.empty());
-  m.AddPort("define:Scale", PortDecl::Kind::kInport, "u");
-  m.AddPort("define:Scale", PortDecl::Kind::kOutport, "y");
+  m.AddPort("define:Scale", Port(PortDecl::Kind::kInport, "u"));
+  m.AddPort("define:Scale", Port(PortDecl::Kind::kOutport, "y"));
   m.AddSubsystem("define:Scale", "inner");
-  m.AddPort("define:Scale/inner", PortDecl::Kind::kInport, "u");
-  m.AddPort("define:Scale/inner", PortDecl::Kind::kOutport, "y");
+  m.AddPort("define:Scale/inner", Port(PortDecl::Kind::kInport, "u"));
+  m.AddPort("define:Scale/inner", Port(PortDecl::Kind::kOutport, "y"));
   m.AddBlock("define:Scale/inner", "Gain", "g", {{"k", "gain"}});
   m.Connect("define:Scale/inner", ".u", "g.u");
   m.Connect("define:Scale/inner", "g.y", ".y");
