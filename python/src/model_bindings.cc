@@ -426,10 +426,12 @@ void BindElementEditing(py::class_<Model>& c) {
   c.def(
        "add_inport",
        [port](Model& m, const std::string& diagram, const std::string& name,
-              const std::string& width) {
-         m.AddPort(diagram, port(PortDecl::Kind::kInport, name, "", width));
+              py::handle width) {
+         const std::string text =
+             width.is_none() ? "" : ParamText(width, "inport '" + name + "' width");
+         m.AddPort(diagram, port(PortDecl::Kind::kInport, name, "", text));
        },
-       "diagram"_a, "name"_a, "width"_a = "",
+       "diagram"_a, "name"_a, "width"_a = py::none(),
        R"(Declares a signal input of the subsystem at `diagram` (`<inport name>`).
 
 Inside the subsystem, lines name it '.name'; outside, 'subsystem.name'. At the top level
@@ -437,7 +439,8 @@ Inside the subsystem, lines name it '.name'; outside, 'subsystem.name'. At the t
 while it runs (Simulator.set_input) and held at 0 until then.
 
 Args:
-    width: top-level inports only: the number of elements, an expression ('' for 1).
+    width: top-level inports only: the number of elements, a number or an expression of the
+        model's variables (None for 1).
 
 Raises:
     ModelError: `diagram` is not a subsystem, the name is not an identifier or is taken by
