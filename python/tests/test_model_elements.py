@@ -34,8 +34,6 @@ def test_ports(model):
     lambda m, d, n: m.add_port(d, n, "frame"),
 ])
 def test_port_errors(model, add):
-    with pytest.raises(tb.ModelError, match="only subsystems and defines have boundary ports"):
-        add(model, "", "p")
     with pytest.raises(tb.ModelError, match="no block 'nope' in the model"):
         add(model, "nope", "p")
     with pytest.raises(tb.ModelError, match="'c' is a block of type 'Constant', not a subsystem"):
@@ -45,6 +43,18 @@ def test_port_errors(model, add):
     add(model, "sub", "p")
     with pytest.raises(tb.ModelError, match="subsystem 'sub' already has a port 'p'"):
         add(model, "sub", "p")
+
+
+def test_the_top_level_takes_only_inports(model):
+    with pytest.raises(tb.ModelError, match="cannot declare port 'p' at the top level: it takes "
+                                            "only inports"):
+        model.add_outport("", "p")
+    with pytest.raises(tb.ModelError, match="cannot declare port 'p' at the top level"):
+        model.add_port("", "p", "frame")
+    model.add_inport("", "p")  # an external input (width 1)
+    assert [(p.kind, p.name, p.width) for p in model.diagram().ports] == [("inport", "p", "")]
+    with pytest.raises(tb.ModelError, match="the top level already has a port 'p'"):
+        model.add_inport("", "p")
 
 
 def test_physical_port_needs_a_domain(model):
