@@ -173,9 +173,14 @@ def test_define_body_edited_in_place_and_expanded(loop):
     np.testing.assert_array_equal(after["x"], before["x"])
 
 
-def test_define_body_and_expand_errors(loop):
+def test_define_body_and_expand_errors(loop, repo):
     with pytest.raises(tb.ModelError, match="no define 'Nope' in the model"):
         loop.add_block("define:Nope", "Gain", "g")
+    loop.file = str(repo / "models" / "gripper4" / "here.xml")
+    loop.add_include("../lib/contact_detector.xml")
+    with pytest.raises(tb.ModelError, match="define 'ContactDetector' is read from an include, "
+                                            "and only the model's own defines are edited"):
+        loop.add_block("define:ContactDetector", "Gain", "g")
     with pytest.raises(tb.ModelError, match="'Gain' is not a define"):
         loop.expand_define("rate")
     with pytest.raises(tb.ModelError, match="no block 'x' in the model"):
