@@ -59,8 +59,8 @@ void Model::AddPort(std::string_view diagram_path, PortDecl port) {
                       "'; expected one of: frame, rotational, electrical");
     }
   } else if (!port.domain.empty()) {
-    throw EditError("port '" + name + "': only physical ports have a domain (got '" +
-                    port.domain + "' for a signal port)");
+    throw EditError("port '" + name + "': only physical ports have a domain (got '" + port.domain +
+                    "' for a signal port)");
   }
   for (const PortDecl& p : d.ports) {
     if (p.name == name) throw EditError(owner + " already has a port '" + name + "'");

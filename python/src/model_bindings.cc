@@ -425,8 +425,7 @@ void BindElementEditing(py::class_<Model>& c) {
   };
   c.def(
        "add_inport",
-       [port](Model& m, const std::string& diagram, const std::string& name,
-              py::handle width) {
+       [port](Model& m, const std::string& diagram, const std::string& name, py::handle width) {
          const std::string text =
              width.is_none() ? "" : ParamText(width, "inport '" + name + "' width");
          m.AddPort(diagram, port(PortDecl::Kind::kInport, name, "", text));

@@ -77,7 +77,8 @@ def test_set_param_numbers_read_back_bitwise(loop):
     assert loop.get_param_value("rate", "k") == x
     values = [np.pi, -1e-300, 1 / 3]
     loop.set_param("c", "value", values)
-    assert loop.get_param("c", "value") == "[" + ", ".join(tb.format_number(v) for v in values) + "]"
+    texts = ", ".join(tb.format_number(v) for v in values)
+    assert loop.get_param("c", "value") == "[" + texts + "]"
     v = loop.get_param_vector("c", "value")
     assert isinstance(v, np.ndarray) and v.shape == (3,)
     assert list(v) == values  # bitwise

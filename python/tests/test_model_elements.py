@@ -98,7 +98,8 @@ def test_define_errors(model):
     with pytest.raises(tb.ModelError,
                        match="invalid parameter name '1a' in the params of define 'E'"):
         model.add_define("E", ["1a"])
-    with pytest.raises(tb.ModelError, match="parameter 'a' given twice in the params of define 'E'"):
+    with pytest.raises(tb.ModelError,
+                       match="parameter 'a' given twice in the params of define 'E'"):
         model.add_define("E", ["a", "b", "a"])
     with pytest.raises(tb.ModelError, match="parameter 'pi' in the params of define 'E' takes a "
                                             "reserved name"):
