@@ -89,20 +89,26 @@ std::string ContactSignal(const std::string& k, const std::string& j) {
 graph::Model HandLibrary(const fs::path& out) {
   graph::Model lib;
   lib.name = "gripper4_hand";
-  lib.includes.push_back({fs::relative(kRepo / "models" / "lib" / "grasp.xml", out).string(), {}});
-  lib.defines.push_back(graph::HandDefine(graph::Gripper4Spec(), "Gripper4"));
+  lib.file = (out / "gripper4_hand.xml").string();  // where relative includes start
+  lib.AddInclude(fs::relative(kRepo / "models" / "lib" / "grasp.xml", out).string(),
+                 xml::ReadModelFile);
+  graph::Define hand = graph::HandDefine(graph::Gripper4Spec(), "Gripper4");
+  lib.AddDefine(hand.name, hand.params, std::move(hand.body));
   return lib;
 }
 
-// g2_power.xml: the power grasp of a free sphere (reference G2), with seed 000 Table 2.
-graph::Model G2() {
+// g2_power.xml: the power grasp of a free sphere (reference G2), with seed 000 Table 2. The
+// include is read at once (its Gripper4 define checks the hand's parameters and ports), so
+// gripper4_hand.xml must be written in `out` first.
+graph::Model G2(const fs::path& out) {
   graph::Model g2;
   g2.name = "g2_power";
-  g2.includes.push_back({"gripper4_hand.xml", {}});
-  g2.simulation.Set("solver", "ode3");
-  g2.simulation.Set("step", "1e-5");
-  g2.simulation.Set("t_end", "0.5");
-  g2.simulation.Set("output_interval", "1e-4");
+  g2.file = (out / "g2_power.xml").string();
+  g2.AddInclude("gripper4_hand.xml", xml::ReadModelFile);
+  g2.SetSimulation("solver", "ode3");
+  g2.SetSimulation("step", "1e-5");
+  g2.SetSimulation("t_end", "0.5");
+  g2.SetSimulation("output_interval", "1e-4");
   g2.AddBlock("", "World", "world", {{"gravity", "[0, 0, 0]"}});
   g2.AddBlock("", "Gripper4", "hand",
               {{"rate", "2"},
@@ -127,19 +133,19 @@ graph::Model G2() {
   std::vector<std::string> contacts;
   for (const std::string& k : kFingers) {
     for (const std::string& j : kPhalanges) {
-      g2.logs.push_back({ContactSignal(k, j), "F" + k + "P" + j, {}});
+      g2.AddLog(ContactSignal(k, j), "F" + k + "P" + j);
       contacts.push_back(ContactSignal(k, j));
     }
   }
-  g2.logs.push_back({"hand/palm.contact", "palm", {}});
+  g2.AddLog("hand/palm.contact", "palm");
   contacts.push_back("hand/palm.contact");
   for (const std::string& k : kFingers) {
     for (const std::string& j : kPhalanges) {
-      g2.logs.push_back({"hand/finger" + k + "/phalanx" + j + ".q", "q" + k + j, {}});
+      g2.AddLog("hand/finger" + k + "/phalanx" + j + ".q", "q" + k + j);
     }
   }
-  g2.logs.push_back({"object.position", "object_position", {}});
-  g2.logs.push_back({"object.euler_zyx", "object_euler_zyx", {}});
+  g2.AddLog("object.position", "object_position");
+  g2.AddLog("object.euler_zyx", "object_euler_zyx");
 
   auto plot = [&](const std::string& file, const std::string& title, const std::string& ylabel,
                   const std::vector<std::string>& signals) {
@@ -148,7 +154,7 @@ graph::Model G2() {
     p.title = title;
     p.ylabel = ylabel;
     p.signals = signals;
-    g2.plots.push_back(p);
+    g2.AddPlot(p);
   };
   for (const std::string& k : kFingers) {
     std::vector<std::string> signals;
@@ -181,7 +187,7 @@ graph::Model G2() {
     s.signals = std::move(signals);
     s.op = op;
     s.label = label;
-    g2.summaries.push_back(s);
+    g2.AddSummary(s);
   };
   const std::string order = "F1P1 ... F4P3, palm; -1: never";
   summary({"set_times.first"}, graph::SummaryOp::kFinal,
@@ -202,7 +208,7 @@ int Main(const Args& args) {
   const fs::path hand_file = args.out / "gripper4_hand.xml";
   const fs::path g2_file = args.out / "g2_power.xml";
   xml::WriteModelFile(HandLibrary(args.out), hand_file.string());
-  xml::WriteModelFile(G2(), g2_file.string());
+  xml::WriteModelFile(G2(args.out), g2_file.string());
   std::printf("wrote %s and %s\n", hand_file.c_str(), g2_file.c_str());
 
   // Read back (the reader loads the includes) and compare with the hand-written models.

@@ -149,38 +149,36 @@ def add_finger(model, hand, k, finger):
     model.connect(f, "fingertip.position", ".tip")
 
 
-def build_hand_body():
-    """The Gripper4 hand, built as a subsystem of a scratch model: its body becomes the define."""
-    scratch = tb.Model("scratch")
-    hand = scratch.add_subsystem("", "Gripper4")
-    scratch.add_port(hand, "base", "frame")
-    scratch.add_port(hand, "object", "frame")
-    scratch.add_outport(hand, "contacts")
-    scratch.add_outport(hand, "q")
-    scratch.add_outport(hand, "tips")
-    scratch.add_block(hand, "Palm", "palm", **PALM, **settings_as_params())
+def build_hand_body(model, hand):
+    """The Gripper4 hand, built in place in the body of the define at diagram path `hand`
+    ("define:Gripper4"): the grasp library's Phalanx and Palm defines must be known (included)."""
+    model.add_port(hand, "base", "frame")
+    model.add_port(hand, "object", "frame")
+    model.add_outport(hand, "contacts")
+    model.add_outport(hand, "q")
+    model.add_outport(hand, "tips")
+    model.add_block(hand, "Palm", "palm", **PALM, **settings_as_params())
     for k, finger in enumerate(FINGERS, start=1):
-        add_finger(scratch, hand, k, finger)
+        add_finger(model, hand, k, finger)
     nf = len(FINGERS)
-    scratch.add_block(hand, "Mux", "contacts", inputs=nf + 1)  # the fingers', then the palm's
-    scratch.add_block(hand, "Mux", "angles", inputs=nf)
-    scratch.add_block(hand, "Mux", "tips", inputs=nf)
-    scratch.connect(hand, ".base", "palm.base")
-    scratch.connect(hand, ".object", "palm.object")
+    model.add_block(hand, "Mux", "contacts", inputs=nf + 1)  # the fingers', then the palm's
+    model.add_block(hand, "Mux", "angles", inputs=nf)
+    model.add_block(hand, "Mux", "tips", inputs=nf)
+    model.connect(hand, ".base", "palm.base")
+    model.connect(hand, ".object", "palm.object")
     for k in range(1, nf + 1):
-        scratch.connect(hand, ".base", f"finger{k}.base")
-        scratch.connect(hand, ".object", f"finger{k}.object")
+        model.connect(hand, ".base", f"finger{k}.base")
+        model.connect(hand, ".object", f"finger{k}.object")
     for k in range(1, nf + 1):
-        scratch.connect(hand, f"finger{k}.contacts", f"contacts.u{k}")
-    scratch.connect(hand, "palm.contact", f"contacts.u{nf + 1}")
+        model.connect(hand, f"finger{k}.contacts", f"contacts.u{k}")
+    model.connect(hand, "palm.contact", f"contacts.u{nf + 1}")
     for k in range(1, nf + 1):
-        scratch.connect(hand, f"finger{k}.q", f"angles.u{k}")
+        model.connect(hand, f"finger{k}.q", f"angles.u{k}")
     for k in range(1, nf + 1):
-        scratch.connect(hand, f"finger{k}.tip", f"tips.u{k}")
-    scratch.connect(hand, "contacts.y", ".contacts")
-    scratch.connect(hand, "angles.y", ".q")
-    scratch.connect(hand, "tips.y", ".tips")
-    return scratch.diagram(hand)
+        model.connect(hand, f"finger{k}.tip", f"tips.u{k}")
+    model.connect(hand, "contacts.y", ".contacts")
+    model.connect(hand, "angles.y", ".q")
+    model.connect(hand, "tips.y", ".tips")
 
 
 def build_hand_library(out_dir):
@@ -188,7 +186,8 @@ def build_hand_library(out_dir):
     out_dir = pathlib.Path(out_dir)
     lib = tb.Model("gripper4_hand", file=str(out_dir / "gripper4_hand.xml"))
     lib.add_include(os.path.relpath(GRASP_LIBRARY, out_dir))
-    lib.add_define("Gripper4", HAND_PARAMS, build_hand_body())
+    hand = lib.add_define("Gripper4", HAND_PARAMS)  # "define:Gripper4", its body's path
+    build_hand_body(lib, hand)
     return lib
 
 

@@ -105,11 +105,36 @@ bool IsEndpoint(std::string_view endpoint) {
 
 namespace {
 
-// The diagram at `path`, or null with the reason in `why`.
-const Diagram* LookUpDiagram(const Diagram& root, std::string_view path, std::string* why) {
-  const Diagram* d = &root;
+// The diagram at `path`, or null with the reason in `why`. A first segment "define:NAME" starts
+// from the body of the model's own define NAME.
+const Diagram* LookUpDiagram(const Model& m, std::string_view path, std::string* why) {
+  const Diagram* d = &m.root;
   std::string walked;
-  for (std::string_view part : internal::SplitPath(path)) {
+  std::vector<std::string_view> parts = internal::SplitPath(path);
+  if (!parts.empty() && parts.front().starts_with(internal::kDefinePrefix)) {
+    const std::string define_name(parts.front().substr(std::size(internal::kDefinePrefix) - 1));
+    const Define* def = nullptr;
+    std::vector<std::string> names;
+    for (const Define& candidate : m.defines) {
+      names.push_back(candidate.name);
+      if (candidate.name == define_name) def = &candidate;
+    }
+    if (def == nullptr) {
+      const bool in_library = std::any_of(m.library.begin(), m.library.end(),
+                                          [&](const Define& l) { return l.name == define_name; });
+      *why = in_library ? "define '" + define_name +
+                              "' is read from an include, and only the model's own defines "
+                              "are edited; edit its file"
+                        : "no define '" + define_name + "' in the model" +
+                              SuggestionFor(define_name, names) +
+                              " (its defines: " + internal::JoinNames(names) + ")";
+      return nullptr;
+    }
+    d = &def->body;
+    walked = std::string(parts.front());
+    parts.erase(parts.begin());
+  }
+  for (std::string_view part : parts) {
     const BlockNode* b = d->Find(part);
     std::string here = JoinPath(walked, part);
     if (b == nullptr) {
@@ -181,7 +206,7 @@ Diagram& Model::GetDiagram(std::string_view path) {
 
 const Diagram& Model::GetDiagram(std::string_view path) const {
   std::string why;
-  const Diagram* d = LookUpDiagram(root, path, &why);
+  const Diagram* d = LookUpDiagram(*this, path, &why);
   if (d == nullptr) throw EditError(why);
   return *d;
 }
@@ -194,7 +219,7 @@ const BlockNode* Model::FindBlock(std::string_view path) const {
   if (path.empty()) return nullptr;
   auto [parent, name] = SplitLast(path);
   std::string why;
-  const Diagram* d = LookUpDiagram(root, parent, &why);
+  const Diagram* d = LookUpDiagram(*this, parent, &why);
   return d == nullptr ? nullptr : d->Find(name);
 }
 
@@ -274,9 +299,11 @@ void Model::SetParam(std::string_view path, const std::string& param, const std:
   BlockNode& b = GetBlock(*this, path);
   const std::string block_path(path);
   if (b.is_subsystem()) {
-    throw EditError(block_path, "", "a subsystem has no parameters (setting '" + param + "')");
+    throw EditError(block_path, "", "a subsystem has no parameters (setting '" + param + "')",
+                    b.where);
   }
-  internal::CheckParam(internal::LookUpType(*this, b.type), block_path, b.type, {param, value});
+  internal::CheckParam(internal::LookUpType(*this, b.type), block_path, b.type, {param, value},
+                       b.where);
   for (Parameter& p : b.params) {
     if (p.name == param) {
       p.value = value;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -184,10 +185,11 @@ struct BlockQuery {
 /// and xml::WriteModelFile (xml/model_reader.h, xml/model_writer.h).
 ///
 /// Editing methods name blocks by path ("finger1/p1/joint"); a diagram path "" is the top
-/// level. There is no undo, but every edit is safe: it checks what it can at once (names,
-/// types, parameters against the catalog or the define, ports of lines) and throws ModelError
-/// with one line saying what is wrong, leaving the model as it was. docs/editing.md shows the
-/// whole API.
+/// level, and "define:NAME" the body of the model's own define NAME ("define:NAME/sub/block"
+/// a block inside it; the library's defines, read from includes, are not editable). There is no
+/// undo, but every edit is safe: it checks what it can at once (names, types, parameters against
+/// the catalog or the define, ports of lines) and throws ModelError with one line saying what is
+/// wrong, leaving the model as it was. docs/editing.md shows the whole API.
 class Model {
  public:
   std::string name = "model";
@@ -313,6 +315,66 @@ class Model {
   /// Sets or adds a model variable.
   /// @throws ModelError for an invalid name or one of a built-in constant or function.
   void SetVariable(const std::string& name, const std::string& value);
+
+  // ---- Boundary ports, defines and includes ----
+
+  /// Declares a boundary port of the subsystem (or define body) at `diagram_path`: an
+  /// `<inport>`, an `<outport>`, or a physical `<port domain>` (kind kPhysical, `domain` one of
+  /// frame, rotational, electrical). Inside, lines name it ".name"; outside "subsystem.name".
+  /// At the top level ("") only inports are declared: the model's external inputs, set while
+  /// it runs (docs/stepping.md), whose `width` is an expression ("" for 1). `port.where` is
+  /// ignored.
+  /// @throws ModelError when the path is no subsystem, the name is not an identifier or taken
+  ///   by another port of that diagram, a physical port has no known domain (or a signal port
+  ///   has one), a top-level port is not an inport, or a width is given below the top level.
+  void AddPort(std::string_view diagram_path, PortDecl port);
+
+  /// Adds a define (a reusable subsystem type with parameters) to the model's own defines and
+  /// returns its body, which the editing calls reach as the diagram "define:NAME" (blocks
+  /// "define:NAME/block"): build it empty and fill it in place, or pass a body built as a
+  /// subsystem elsewhere.
+  /// @throws ModelError when the name or a parameter is not an identifier, a parameter takes a
+  ///   reserved name (a built-in constant or function, type, name, commented) or is given
+  ///   twice, or the model already has a define of that name.
+  Diagram& AddDefine(const std::string& name, const std::vector<std::string>& params,
+                     Diagram body = {});
+
+  /// Where `<include file>` of this model leads: `file` relative to the directory of the
+  /// model's `file`, or to the working directory for a model made in code.
+  std::string IncludePath(const std::string& include_file) const;
+
+  /// Adds `<include file>` and puts the defines of the file (its own, then those it includes)
+  /// in `library` at once, so that blocks of those types can be added next. graph does not
+  /// read XML (the reader depends on graph, not the other way), so the caller passes the
+  /// reader: `model.AddInclude("../lib/grasp.xml", xml::ReadModelFile)`; it is called with
+  /// IncludePath(file) once the names are checked.
+  /// @throws ModelError when the name is empty or already included, the file does not exist,
+  ///   `read_file` throws (a file that is not a valid model, with its file:line), or a define
+  ///   of the file has a name the library already has.
+  void AddInclude(const std::string& file,
+                  const std::function<Model(const std::string& path)>& read_file);
+
+  // ---- What a run records and reports ----
+
+  /// Adds `<log signal as>`: `signal` is "path/to/block.port"; `as` the results' name for it
+  /// ("" for the signal's own).
+  /// @throws ModelError when the signal is not "path.port", or `as` is not an identifier or is
+  ///   used by another log.
+  void AddLog(const std::string& signal, const std::string& as = "");
+
+  /// Adds `<plot>` (its `where` is ignored).
+  /// @throws ModelError when the file is empty or written by another plot, there is no signal,
+  ///   or one is not "path.port" or "path.port[i]".
+  void AddPlot(PlotSpec plot);
+
+  /// Adds `<summary>` (its `where` is ignored).
+  /// @throws ModelError when there is no signal, or one is not "path.port" or "path.port[i]".
+  void AddSummary(SummarySpec summary);
+
+  /// Sets a `<simulation>` attribute (solver, step, t_end ...), kept as text as the reader
+  /// keeps it; the values are checked when a Simulator is made.
+  /// @throws ModelError when the name is not an identifier.
+  void SetSimulation(const std::string& attribute, const std::string& value);
 
   /// Equal content: source locations, `file` and `library` are not compared.
   bool operator==(const Model& o) const;

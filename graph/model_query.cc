@@ -91,7 +91,8 @@ Eigen::MatrixXd EvaluateParamOf(const Model& m, std::string_view path, std::stri
   const std::string block_path(path);
   const std::string name(param);
   if (b.is_subsystem()) {
-    throw EditError(block_path, "", "a subsystem has no parameters (reading '" + name + "')");
+    throw EditError(block_path, "", "a subsystem has no parameters (reading '" + name + "')",
+                    b.where);
   }
   const internal::TypeRef type = internal::LookUpType(m, b.type);
   std::optional<std::string> text = b.GetParam(param);
@@ -101,20 +102,23 @@ Eigen::MatrixXd EvaluateParamOf(const Model& m, std::string_view path, std::stri
     for (const blocks::ParamSpec& s : type.catalog->params) valid.push_back(s.name);
     throw EditError(block_path, b.type,
                     "unknown parameter '" + name + "'" + SuggestionFor(name, valid) +
-                        "; valid parameters: " + internal::JoinNames(valid));
+                        "; valid parameters: " + internal::JoinNames(valid),
+                    b.where);
   }
   if (spec != nullptr &&
       (spec->kind == blocks::ParamKind::kWord || spec->kind == blocks::ParamKind::kString)) {
     throw EditError(block_path, b.type,
-                    "parameter '" + name + "' is text, not a number (read it with GetParam)");
+                    "parameter '" + name + "' is text, not a number (read it with GetParam)",
+                    b.where);
   }
   if (!text && spec != nullptr && !spec->default_text.empty()) text = spec->default_text;
-  if (!text) throw EditError(block_path, b.type, "parameter '" + name + "' is not set");
+  if (!text) throw EditError(block_path, b.type, "parameter '" + name + "' is not set", b.where);
   const Scope variables = internal::EvaluateVariables(m);
   try {
     return EvaluateNumeric(*text, variables);
   } catch (const blocks::ExpressionError& e) {
-    throw EditError(block_path, b.type, "parameter '" + name + "' = '" + *text + "': " + e.what());
+    throw EditError(block_path, b.type, "parameter '" + name + "' = '" + *text + "': " + e.what(),
+                    b.where);
   }
 }
 
@@ -126,7 +130,8 @@ double Model::GetParamValue(std::string_view path, std::string_view param) const
     const BlockNode& b = internal::GetBlock(*this, path);
     throw EditError(std::string(path), b.type,
                     "parameter '" + std::string(param) + "' is " + std::to_string(m.rows()) + "x" +
-                        std::to_string(m.cols()) + ", not a scalar (read it with GetParamVector)");
+                        std::to_string(m.cols()) + ", not a scalar (read it with GetParamVector)",
+                    b.where);
   }
   return m(0, 0);
 }
@@ -137,7 +142,8 @@ std::vector<double> Model::GetParamVector(std::string_view path, std::string_vie
     const BlockNode& b = internal::GetBlock(*this, path);
     throw EditError(std::string(path), b.type,
                     "parameter '" + std::string(param) + "' is a " + std::to_string(m.rows()) +
-                        "x" + std::to_string(m.cols()) + " matrix, not a vector");
+                        "x" + std::to_string(m.cols()) + " matrix, not a vector",
+                    b.where);
   }
   return std::vector<double>(m.data(), m.data() + m.size());
 }

@@ -35,8 +35,8 @@ void Model::ReplaceBlock(std::string_view path, const std::string& new_type,
                          std::vector<Parameter> params) {
   BlockNode& b = internal::GetBlock(*this, path);
   const std::string block_path(path);
-  const internal::TypeRef type = internal::CheckType(*this, block_path, new_type);
-  internal::CheckParams(type, block_path, new_type, params);
+  const internal::TypeRef type = internal::CheckType(*this, block_path, new_type, b.where);
+  internal::CheckParams(type, block_path, new_type, params, b.where);
 
   BlockNode replacement;
   replacement.name = b.name;
@@ -65,7 +65,8 @@ void Model::ReplaceBlock(std::string_view path, const std::string& new_type,
         throw EditError(block_path, new_type,
                         "cannot replace: " + line + " uses port '" + std::string(port) +
                             "', which " + new_type +
-                            " does not have; its ports are: " + internal::JoinNames(p.valid));
+                            " does not have; its ports are: " + internal::JoinNames(p.valid),
+                        b.where);
       }
       if (p.status != PortLookup::Status::kFound || p.info.role == PortRole::kPhysical) continue;
       const PortRole expected = is_from ? PortRole::kOutput : PortRole::kInput;
@@ -73,7 +74,8 @@ void Model::ReplaceBlock(std::string_view path, const std::string& new_type,
         throw EditError(block_path, new_type,
                         "cannot replace: " + line + " needs '" + std::string(port) + "' to be " +
                             RoleName(expected) + ", but on " + new_type + " it is " +
-                            RoleName(p.info.role));
+                            RoleName(p.info.role),
+                        b.where);
       }
     }
   }
@@ -236,14 +238,14 @@ void Model::ExpandDefine(std::string_view path) {
   BlockNode& b = internal::GetBlock(*this, path);
   const std::string block_path(path);
   if (b.is_subsystem()) {
-    throw EditError(block_path, "", "is a subsystem already, not an instance of a define");
+    throw EditError(block_path, "", "is a subsystem already, not an instance of a define", b.where);
   }
   const Define* def = FindDefine(b.type);
   if (def == nullptr) {
     throw EditError(block_path, b.type,
-                    "'" + b.type + "' is not a define (only define instances expand)");
+                    "'" + b.type + "' is not a define (only define instances expand)", b.where);
   }
-  internal::CheckParams(internal::TypeRef{nullptr, def}, block_path, b.type, b.params);
+  internal::CheckParams(internal::TypeRef{nullptr, def}, block_path, b.type, b.params, b.where);
   std::map<std::string, std::string> texts;
   for (const Parameter& p : b.params) texts[p.name] = p.value;
   auto body = std::make_unique<Diagram>(def->body);

@@ -16,8 +16,8 @@ namespace twinblocks::graph::internal {
 ModelError EditError(const std::string& message) { return ModelError({}, OneLine(message)); }
 
 ModelError EditError(const std::string& block_path, const std::string& block_type,
-                     const std::string& message) {
-  return ModelError({}, OneLine(block_path), OneLine(block_type), OneLine(message));
+                     const std::string& message, const SourceLocation& where) {
+  return ModelError(where, OneLine(block_path), OneLine(block_type), OneLine(message));
 }
 
 std::vector<std::string_view> SplitPath(std::string_view path) {
@@ -41,6 +41,9 @@ std::pair<std::string_view, std::string_view> SplitLast(std::string_view path) {
 
 std::string DiagramName(std::string_view path) {
   if (path.empty()) return "the top level";
+  if (path.starts_with(kDefinePrefix) && path.find('/') == std::string_view::npos) {
+    return "define '" + std::string(path.substr(std::size(kDefinePrefix) - 1)) + "'";
+  }
   return "subsystem '" + std::string(path) + "'";
 }
 
@@ -94,8 +97,9 @@ TypeRef LookUpType(const Model& model, std::string_view type) {
   return ref;
 }
 
-TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type) {
-  if (type.empty()) throw EditError(block_path, "", "a block needs a type");
+TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type,
+                  const SourceLocation& where) {
+  if (type.empty()) throw EditError(block_path, "", "a block needs a type", where);
   const TypeRef ref = LookUpType(model, type);
   if (ref.known()) return ref;
   std::vector<std::string> valid = blocks::Catalog().Names();
@@ -106,7 +110,8 @@ TypeRef CheckType(const Model& model, const std::string& block_path, const std::
   throw EditError(block_path, type,
                   "unknown block type '" + type + "'" + SuggestionFor(type, valid) +
                       " (`twinblocks blocks` lists the catalog; defines: " + JoinNames(defines) +
-                      ")");
+                      ")",
+                  where);
 }
 
 namespace {
@@ -119,24 +124,25 @@ bool IsReservedAttribute(std::string_view name) {
 }  // namespace
 
 void CheckParam(const TypeRef& type, const std::string& block_path, const std::string& type_name,
-                const Parameter& param) {
+                const Parameter& param, const SourceLocation& where) {
   if (!IsIdentifier(param.name)) {
     throw EditError(block_path, type_name,
-                    "invalid parameter name '" + param.name + "': " + kIdentifierRule);
+                    "invalid parameter name '" + param.name + "': " + kIdentifierRule, where);
   }
   if (IsReservedAttribute(param.name)) {
     throw EditError(block_path, type_name,
                     "'" + param.name +
                         "' is not a parameter: type, name and commented are written "
-                        "by the block itself");
+                        "by the block itself",
+                    where);
   }
   if (type.define != nullptr) {
     const std::vector<std::string>& valid = type.define->params;
     if (std::find(valid.begin(), valid.end(), param.name) == valid.end()) {
       throw EditError(block_path, type_name,
                       "unknown parameter '" + param.name + "'" + SuggestionFor(param.name, valid) +
-                          "; parameters of define '" + type.define->name +
-                          "': " + JoinNames(valid));
+                          "; parameters of define '" + type.define->name + "': " + JoinNames(valid),
+                      where);
     }
     return;
   }
@@ -147,7 +153,8 @@ void CheckParam(const TypeRef& type, const std::string& block_path, const std::s
     for (const blocks::ParamSpec& s : type.catalog->params) valid.push_back(s.name);
     throw EditError(block_path, type_name,
                     "unknown parameter '" + param.name + "'" + SuggestionFor(param.name, valid) +
-                        "; valid parameters: " + JoinNames(valid));
+                        "; valid parameters: " + JoinNames(valid),
+                    where);
   }
   // A word is checked now; numbers may name variables the model does not have yet, so they are
   // evaluated at compile (or by GetParamValue).
@@ -155,18 +162,19 @@ void CheckParam(const TypeRef& type, const std::string& block_path, const std::s
     try {
       EvaluateParameter(param.value, *spec, Scope());
     } catch (const blocks::ExpressionError& e) {
-      throw EditError(block_path, type_name, "parameter '" + param.name + "': " + e.what());
+      throw EditError(block_path, type_name, "parameter '" + param.name + "': " + e.what(), where);
     }
   }
 }
 
 void CheckParams(const TypeRef& type, const std::string& block_path, const std::string& type_name,
-                 const std::vector<Parameter>& params) {
+                 const std::vector<Parameter>& params, const SourceLocation& where) {
   for (size_t i = 0; i < params.size(); ++i) {
-    CheckParam(type, block_path, type_name, params[i]);
+    CheckParam(type, block_path, type_name, params[i], where);
     for (size_t j = 0; j < i; ++j) {
       if (params[j].name == params[i].name) {
-        throw EditError(block_path, type_name, "parameter '" + params[i].name + "' given twice");
+        throw EditError(block_path, type_name, "parameter '" + params[i].name + "' given twice",
+                        where);
       }
     }
   }
@@ -179,7 +187,8 @@ void CheckParams(const TypeRef& type, const std::string& block_path, const std::
       if (!given(name)) {
         throw EditError(block_path, type_name,
                         "parameter '" + name + "' of define '" + type.define->name +
-                            "' is not set (it needs: " + JoinNames(type.define->params) + ")");
+                            "' is not set (it needs: " + JoinNames(type.define->params) + ")",
+                        where);
       }
     }
   }
@@ -187,7 +196,7 @@ void CheckParams(const TypeRef& type, const std::string& block_path, const std::
     for (const blocks::ParamSpec& spec : type.catalog->params) {
       if (spec.required && !given(spec.name)) {
         throw EditError(block_path, type_name,
-                        "parameter '" + spec.name + "' is required (" + spec.doc + ")");
+                        "parameter '" + spec.name + "' is required (" + spec.doc + ")", where);
       }
     }
   }
@@ -366,7 +375,8 @@ PortLookup ResolveEndpoint(const Model& model, const Scope* variables,
     throw EditError(JoinPath(diagram_path, block_name), b->type,
                     "no port '" + std::string(port) + "'" +
                         SuggestionFor(std::string(port), p.valid) +
-                        "; its ports are: " + JoinNames(p.valid));
+                        "; its ports are: " + JoinNames(p.valid),
+                    b->where);
   }
   return p;
 }

@@ -21,20 +21,25 @@ struct BlockType;
 
 namespace twinblocks::graph::internal {
 
+/// The first segment of a diagram path into a define's body: "define:NAME/...".
+inline constexpr char kDefinePrefix[] = "define:";
+
 inline constexpr char kIdentifierRule[] =
     "names are letters, digits and '_', not starting with a digit";
 
 /// An edit error that concerns no block ("no block 'a/b' in the model").
 ModelError EditError(const std::string& message);
-/// An edit error about one block: "block 'PATH' (TYPE): message".
+/// An edit error about one block: "FILE:LINE: block 'PATH' (TYPE): message", with the place
+/// the block was written when it was read from a file (`where`; nothing for a block made in
+/// code), so that an edit refused on a model read from a file points into that file.
 ModelError EditError(const std::string& block_path, const std::string& block_type,
-                     const std::string& message);
+                     const std::string& message, const SourceLocation& where = {});
 
 /// "a/b/c" -> {"a", "b", "c"}; "" -> {}.
 std::vector<std::string_view> SplitPath(std::string_view path);
 /// "a/b/c" -> {"a/b", "c"}; "c" -> {"", "c"}.
 std::pair<std::string_view, std::string_view> SplitLast(std::string_view path);
-/// "the top level" or "subsystem 'a/b'".
+/// "the top level", "subsystem 'a/b'", or "define 'X'" for "define:X".
 std::string DiagramName(std::string_view path);
 /// `diagram_path`/`name`, or `name` at the top level.
 std::string JoinPath(std::string_view diagram_path, std::string_view name);
@@ -60,18 +65,21 @@ TypeRef LookUpType(const Model& model, std::string_view type);
 
 /// Checks that `type` names a catalog type or a define of the model.
 /// @throws ModelError naming the block, with a suggestion and where to find valid types.
-TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type);
+///   `where`: where the block was written (a block replaced), else nothing.
+TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type,
+                  const SourceLocation& where = {});
 
 /// Checks one parameter name against the type: an identifier, not type/name/commented, one
 /// the catalog type or the define has; and a word parameter's text against its words.
-/// @throws ModelError naming block, type and parameter.
+/// @throws ModelError naming block, type and parameter, at `where` (where the block was
+///   written, when it was read from a file).
 void CheckParam(const TypeRef& type, const std::string& block_path, const std::string& type_name,
-                const Parameter& param);
+                const Parameter& param, const SourceLocation& where = {});
 
 /// Checks a whole parameter list: each as CheckParam, none twice, and every parameter a
 /// define declares (or a catalog type requires) given.
 void CheckParams(const TypeRef& type, const std::string& block_path, const std::string& type_name,
-                 const std::vector<Parameter>& params);
+                 const std::vector<Parameter>& params, const SourceLocation& where = {});
 
 /// The model's variables evaluated in order, as compile does.
 /// @throws ModelError naming the variable that does not evaluate.

@@ -17,7 +17,9 @@ void BindModelIo(pybind11::module_& m);
 void BindSystem(pybind11::module_& m);
 /// Results, the recorded signals of a run as numpy arrays.
 void BindResults(pybind11::module_& m);
-/// Simulator, Outcome and simulate.
+/// Simulator, Outcome and simulate; the step API (Snapshot).
 void BindSimulator(pybind11::module_& m);
+/// sweep(): batch runs over parameter values (the sweep library).
+void BindSweep(pybind11::module_& m);
 
 }  // namespace twinblocks::python

@@ -1,10 +1,12 @@
 // graph::Model, what the user edits, and snapshots of its parts (Block, Diagram, Define, Port).
 // The snapshots are copies: a model is changed only through its editing methods, which
 // validate what they are given.
+#include <pybind11/numpy.h>
 #include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,8 +16,8 @@
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 #include "graph/summary.h"
-#include "model_extensions.h"
 #include "param_text.h"
+#include "xml/model_reader.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -38,6 +40,15 @@ py::dict ParamDict(const std::vector<graph::Parameter>& params) {
   py::dict d;
   for (const graph::Parameter& p : params) d[py::str(p.name)] = p.value;
   return d;
+}
+
+std::vector<graph::Parameter> ParamList(const std::string& path, const py::kwargs& params) {
+  std::vector<graph::Parameter> list;
+  for (auto [key, value] : params) {
+    const std::string param = key.cast<std::string>();
+    list.push_back({param, ParamText(value, "block '" + path + "' parameter '" + param + "'")});
+  }
+  return list;
 }
 
 std::string KindName(PortDecl::Kind kind) {
@@ -71,6 +82,8 @@ void BindSnapshots(py::module_& m) {
       .def_readonly("name", &PortDecl::name, "The port's name.")
       .def_readonly("domain", &PortDecl::domain,
                     "Physical ports: 'frame', 'rotational', 'electrical'; '' otherwise.")
+      .def_readonly("width", &PortDecl::width,
+                    "Top-level inports (external inputs): the width as written; '' for 1.")
       .def(py::self == py::self)
       .def("__repr__", [](const PortDecl& p) {
         return "<Port " + KindName(p.kind) + " '" + p.name + "'" +
@@ -146,14 +159,8 @@ void BindEditing(py::class_<Model>& c) {
        "add_block",
        [](Model& m, const std::string& diagram, const std::string& type, const std::string& name,
           const py::kwargs& params) {
-         std::vector<graph::Parameter> list;
          const std::string path = JoinPath(diagram, name);
-         for (auto [key, value] : params) {
-           const std::string param = key.cast<std::string>();
-           list.push_back(
-               {param, ParamText(value, "block '" + path + "' parameter '" + param + "'")});
-         }
-         m.AddBlock(diagram, type, name, std::move(list));
+         m.AddBlock(diagram, type, name, ParamList(path, params));
          return path;
        },
        "diagram"_a, "type"_a, "name"_a, py::pos_only(),
@@ -211,20 +218,31 @@ Raises:
       .def(
           "set_param",
           [](Model& m, const std::string& path, const std::string& param, py::handle value) {
-            m.SetParam(path, param,
-                       ParamText(value, "block '" + path + "' parameter '" + param + "'"));
+            const std::string what = "block '" + path + "' parameter '" + param + "'";
+            if (std::optional<double> number = AsNumber(value)) {
+              m.SetParam(path, param, *number);
+            } else if (std::optional<std::vector<double>> numbers = AsNumbers(value)) {
+              m.SetParam(path, param, *numbers);
+            } else {
+              m.SetParam(path, param, ParamText(value, what));
+            }
           },
           "path"_a, "param"_a, "value"_a,
-          R"(Sets a block parameter's text (added after the others when not written yet).
+          R"(Sets a block parameter (added after the others when not written yet), checked against
+the block's type as add_block checks it.
 
 Args:
     path: the block's path.
     param: the parameter's name.
-    value: text, a number or a list of numbers (as for add_block).
+    value: text (kept as written: 'k*2'), a number (written in the shortest text that reads
+        back to the same double: get_param_value returns it bitwise), a list or 1-D array of
+        numbers ('[a, b, c]', each exact), or a nested list or 2-D array (a matrix).
 
 Raises:
     ModelError: there is no block at that path, it is a subsystem (which has no parameters),
-        or the parameter name is not an identifier or is reserved (type, name, commented).
+        the type has no such parameter (the message lists those it has), or a word parameter
+        gets a word it does not take. When the block was read from a file, the message starts
+        with its file:line.
     TypeError: the value is not text, a number or a list.
 )")
       .def(
@@ -275,6 +293,108 @@ Raises:
     ModelError: the diagram does not exist.
 )")
       .def(
+          "replace_block",
+          [](Model& m, const std::string& path, const std::string& new_type,
+             const py::kwargs& params) { m.ReplaceBlock(path, new_type, ParamList(path, params)); },
+          "path"_a, "new_type"_a, py::pos_only(),
+          R"(replace_block(path, new_type, /, **params)
+
+Replaces the block (or subsystem) at `path` by a block of `new_type` with `params`, keeping
+its name, place, comment state and lines (Simulink's replace_block).
+
+Raises:
+    ModelError: as add_block does for the type and parameters, and when a line of the block
+        uses a port the new type does not have, or has the other way round (an input for an
+        output); the model is then unchanged.
+)")
+      .def(
+          "find_blocks",
+          [](const Model& m, const std::string& type, const std::string& path,
+             const std::string& param, const std::string& value) {
+            graph::BlockQuery query;
+            query.type = type;
+            query.path = path;
+            query.param = param;
+            query.value = value;
+            return m.FindBlocks(query);
+          },
+          py::kw_only(), "type"_a = "", "path"_a = "", "param"_a = "", "value"_a = "",
+          R"(find_blocks(*, type='', path='', param='', value='') -> list of str
+
+The paths of the blocks and subsystems that match every criterion given, in file order (a
+subsystem before its contents). Define bodies are not searched.
+
+Args:
+    type: the block's type ('Gain', a define's name); subsystems have type ''.
+    path: a glob over the path, per segment: '*' any run and '?' one character within a
+        segment, '**' any number of segments ('hand/finger*/phalanx3', '**/j?').
+    param: a parameter the block writes.
+    value: with param, its exact text.
+
+Raises:
+    ModelError: the path pattern has an empty segment ('a//b').
+)")
+      .def(
+          "get_param_value",
+          [](const Model& m, const std::string& path, const std::string& param) {
+            return m.GetParamValue(path, param);
+          },
+          "path"_a, "param"_a,
+          R"(A numeric parameter's value now: its text (or the catalog's default) evaluated with the
+model's variables, as compile evaluates it at the top level (a float).
+
+Raises:
+    ModelError: no such block, a subsystem, a parameter the type does not have, a text or word
+        parameter, one not set, one that does not evaluate (saying why), or not a scalar.
+)")
+      .def(
+          "get_param_vector",
+          [](const Model& m, const std::string& path, const std::string& param) {
+            const std::vector<double> v = m.GetParamVector(path, param);
+            return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
+          },
+          "path"_a, "param"_a,
+          R"(As get_param_value, for a vector (or scalar) parameter: a 1-D numpy array.
+
+Raises:
+    ModelError: as get_param_value, and for a matrix that is not a row or column.
+)")
+      .def(
+          "create_subsystem",
+          [](Model& m, const std::string& diagram, const std::vector<std::string>& blocks,
+             const std::string& new_name) {
+            m.CreateSubsystem(diagram, blocks, new_name);
+            return JoinPath(diagram, new_name);
+          },
+          "diagram"_a, "blocks"_a, "new_name"_a,
+          R"(Moves blocks of a diagram into a new subsystem and returns its path.
+
+The subsystem takes the place of the first block. Lines between the moved blocks move with
+them; each line crossing the new boundary goes through a new boundary port named after its
+inner end ('gain.y' -> 'gain_y'): an inport or outport for a signal, a physical port for a
+physical line. Logs, plots, summaries and robot parameters follow. The compiled model
+behaves the same.
+
+Args:
+    diagram: the diagram's path ('' the top level).
+    blocks: the names (within that diagram) of the blocks to move.
+    new_name: the subsystem's name.
+
+Raises:
+    ModelError: an empty list, a block named twice or missing, or a new name that is invalid
+        or taken; the model is then unchanged.
+)")
+      .def(
+          "expand_define", [](Model& m, const std::string& path) { m.ExpandDefine(path); },
+          "path"_a,
+          R"(Turns the define instance at `path` into a plain subsystem with the define's body, its
+parameters substituted into the body's texts (Simulink's "break library link"). Instances
+of other defines inside stay instances. The compiled model behaves the same.
+
+Raises:
+    ModelError: no such block, a subsystem, or a block whose type is not a define.
+)")
+      .def(
           "set_variable",
           [](Model& m, const std::string& name, py::handle value) {
             m.SetVariable(name, ParamText(value, "variable '" + name + "'"));
@@ -292,33 +412,55 @@ Raises:
 )");
 }
 
-// The editing calls of model_extensions.h: elements graph::Model has no method for yet.
+// The editing calls for the model's other elements: thin wrappers of graph::Model's.
 void BindElementEditing(py::class_<Model>& c) {
-  auto port_adder = [](PortDecl::Kind kind) {
-    return [kind](Model& m, const std::string& diagram, const std::string& name) {
-      AddPort(m, diagram, kind, name, "");
-    };
+  auto port = [](PortDecl::Kind kind, const std::string& name, const std::string& domain,
+                 const std::string& width) {
+    PortDecl p;
+    p.kind = kind;
+    p.name = name;
+    p.domain = domain;
+    p.width = width;
+    return p;
   };
-  c.def("add_inport", port_adder(PortDecl::Kind::kInport), "diagram"_a, "name"_a,
-        R"(Declares a signal input of the subsystem at `diagram` (`<inport name>`).
+  c.def(
+       "add_inport",
+       [port](Model& m, const std::string& diagram, const std::string& name, py::handle width) {
+         const std::string text =
+             width.is_none() ? "" : ParamText(width, "inport '" + name + "' width");
+         m.AddPort(diagram, port(PortDecl::Kind::kInport, name, "", text));
+       },
+       "diagram"_a, "name"_a, "width"_a = py::none(),
+       R"(Declares a signal input of the subsystem at `diagram` (`<inport name>`).
 
-Inside the subsystem, lines name it '.name'; outside, 'subsystem.name'.
+Inside the subsystem, lines name it '.name'; outside, 'subsystem.name'. At the top level
+(diagram '') it is an external input of the model (`<inport name width>`), set from outside
+while it runs (Simulator.set_input) and held at 0 until then.
+
+Args:
+    width: top-level inports only: the number of elements, a number or an expression of the
+        model's variables (None for 1).
 
 Raises:
-    ModelError: `diagram` is the top level or not a subsystem, or the name is not an
-        identifier or is taken by another port of the subsystem.
+    ModelError: `diagram` is not a subsystem, the name is not an identifier or is taken by
+        another port of that diagram, or a width is given below the top level.
 )")
-      .def("add_outport", port_adder(PortDecl::Kind::kOutport), "diagram"_a, "name"_a,
-           R"(Declares a signal output of the subsystem at `diagram` (`<outport name>`).
+      .def(
+          "add_outport",
+          [port](Model& m, const std::string& diagram, const std::string& name) {
+            m.AddPort(diagram, port(PortDecl::Kind::kOutport, name, "", ""));
+          },
+          "diagram"_a, "name"_a,
+          R"(Declares a signal output of the subsystem at `diagram` (`<outport name>`).
 
 Raises:
-    ModelError: as for add_inport.
+    ModelError: as for add_inport, and at the top level (which takes only inports).
 )")
       .def(
           "add_port",
-          [](Model& m, const std::string& diagram, const std::string& name,
-             const std::string& domain) {
-            AddPort(m, diagram, PortDecl::Kind::kPhysical, name, domain);
+          [port](Model& m, const std::string& diagram, const std::string& name,
+                 const std::string& domain) {
+            m.AddPort(diagram, port(PortDecl::Kind::kPhysical, name, domain, ""));
           },
           "diagram"_a, "name"_a, "domain"_a,
           R"(Declares a physical port of the subsystem at `diagram` (`<port name domain>`).
@@ -327,29 +469,38 @@ Args:
     domain: 'frame' (a multibody frame), 'rotational' or 'electrical'.
 
 Raises:
-    ModelError: as for add_inport, or the domain is empty.
+    ModelError: as for add_outport, or the domain is none of those.
 )")
       .def(
           "add_define",
           [](Model& m, const std::string& name, const std::vector<std::string>& params,
-             const Diagram& body) { AddDefine(m, name, params, body); },
+             const Diagram& body) {
+            m.AddDefine(name, params, body);
+            return "define:" + name;
+          },
           "name"_a, "params"_a, "body"_a = Diagram(),
-          R"(Adds a define: a subsystem type with parameters that blocks can instantiate.
+          R"(Adds a define: a subsystem type with parameters that blocks can instantiate. Returns
+the diagram path of its body, 'define:NAME'.
 
-Build the body as a subsystem (of this or another model), then take it with
-`model.diagram(path)`: its blocks may name the define's parameters in their texts.
+Build the body in place with the editing calls on that path ('define:NAME' for the body,
+'define:NAME/sub' for a subsystem in it), or pass a body built as a subsystem elsewhere
+(`model.diagram(path)`). Its blocks may name the define's parameters in their texts. Only
+the model's own defines are edited this way, not those read from includes.
 
 Args:
     name: the type name blocks will use.
     params: the parameter names, in order.
-    body: the Diagram every instance gets.
+    body: the Diagram every instance gets (empty by default).
 
 Raises:
-    ModelError: the name or a parameter is not an identifier, a parameter is given twice, or
-        the model already has a define of that name.
+    ModelError: the name or a parameter is not an identifier, a parameter takes a reserved
+        name (pi, sin, type, name, commented) or is given twice, or the model already has a
+        define of that name.
 )")
       .def(
-          "add_include", [](Model& m, const std::string& file) { AddInclude(m, file); }, "file"_a,
+          "add_include",
+          [](Model& m, const std::string& file) { m.AddInclude(file, xml::ReadModelFile); },
+          "file"_a,
           R"(Includes a library file (`<include file>`) and reads its defines at once.
 
 Args:
@@ -363,7 +514,7 @@ Raises:
 )")
       .def(
           "add_log",
-          [](Model& m, const std::string& signal, const std::string& as) { AddLog(m, signal, as); },
+          [](Model& m, const std::string& signal, const std::string& as) { m.AddLog(signal, as); },
           "signal"_a, "as_name"_a = "",
           R"(Records a signal in every run (`<log signal as>`).
 
@@ -390,7 +541,7 @@ Raises:
             plot.xlabel = xlabel;
             plot.ylabel = ylabel;
             plot.log_y = yscale == "log";
-            AddPlot(m, std::move(plot));
+            m.AddPlot(std::move(plot));
           },
           "file"_a, "signals"_a, "title"_a = "", "xlabel"_a = "time (s)", "ylabel"_a = "",
           "yscale"_a = "linear",
@@ -408,7 +559,19 @@ Raises:
       .def(
           "add_summary",
           [](Model& m, const std::vector<std::string>& signals, const std::string& op,
-             const std::string& label) { AddSummary(m, signals, op, label); },
+             const std::string& label) {
+            const std::optional<graph::SummaryOp> parsed = graph::ParseSummaryOp(op);
+            if (!parsed) {
+              throw graph::ModelError(
+                  {}, "op=\"" + graph::OneLine(op) +
+                          "\" on <summary>; expected one of: " + graph::SummaryOpNames());
+            }
+            graph::SummarySpec summary;
+            summary.signals = signals;
+            summary.op = *parsed;
+            summary.label = label;
+            m.AddSummary(std::move(summary));
+          },
           "signals"_a, "op"_a, "label"_a = "",
           R"(Adds a scalar result of a run (`<summary>`).
 
@@ -424,7 +587,7 @@ Raises:
           [](Model& m, const py::kwargs& settings) {
             for (auto [key, value] : settings) {
               const std::string name = key.cast<std::string>();
-              m.simulation.Set(name, ParamText(value, "simulation setting '" + name + "'"));
+              m.SetSimulation(name, ParamText(value, "simulation setting '" + name + "'"));
             }
           },
           R"(set_simulation(**settings)

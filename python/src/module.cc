@@ -16,4 +16,5 @@ PYBIND11_MODULE(_twinblocks, m) {
   tp::BindSystem(m);
   tp::BindResults(m);
   tp::BindSimulator(m);
+  tp::BindSweep(m);
 }

@@ -33,4 +33,34 @@ std::string ParamText(py::handle value, const std::string& what) {
                        std::string(py::repr(value)));
 }
 
+// A Python float or int (numpy scalars too, not bool) as a double; nullopt for anything else.
+std::optional<double> AsNumber(py::handle value) {
+  if (py::isinstance<py::bool_>(value) || py::isinstance<py::str>(value)) return std::nullopt;
+  if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) {
+    return value.cast<double>();
+  }
+  if (py::hasattr(value, "dtype") && py::hasattr(value, "ndim") &&
+      value.attr("ndim").cast<int>() == 0 && !py::isinstance<py::bool_>(value.attr("item")())) {
+    return AsNumber(value.attr("item")());
+  }
+  return std::nullopt;
+}
+
+// A flat list, tuple or 1-D array of numbers as doubles; nullopt for anything else (text,
+// nested lists: those go through ParamText).
+std::optional<std::vector<double>> AsNumbers(py::handle value) {
+  py::object items = py::reinterpret_borrow<py::object>(value);
+  if (py::hasattr(value, "tolist") && !py::isinstance<py::list>(value)) {
+    items = value.attr("tolist")();
+  }
+  if (!py::isinstance<py::list>(items) && !py::isinstance<py::tuple>(items)) return std::nullopt;
+  std::vector<double> out;
+  for (py::handle item : items) {
+    std::optional<double> x = AsNumber(item);
+    if (!x) return std::nullopt;
+    out.push_back(*x);
+  }
+  return out;
+}
+
 }  // namespace twinblocks::python

@@ -6,7 +6,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace twinblocks::python {
 
@@ -15,5 +17,13 @@ namespace twinblocks::python {
 /// nested for matrices ("[[1, 0], [0, 1]]").
 /// @throws pybind11::type_error for anything else (bool, None, dict ...), naming `what`.
 std::string ParamText(pybind11::handle value, const std::string& what);
+
+/// A Python float or int (numpy scalars too; not bool, not text) as a double; nullopt for
+/// anything else.
+std::optional<double> AsNumber(pybind11::handle value);
+
+/// A flat list, tuple or 1-D numpy array of numbers as doubles; nullopt for anything else
+/// (text, nested lists: those are ParamText's).
+std::optional<std::vector<double>> AsNumbers(pybind11::handle value);
 
 }  // namespace twinblocks::python

@@ -2,15 +2,21 @@
 // and runs a Model in one call. The GIL is released while the simulation runs, so that
 // Python threads can run several simulators at once.
 #include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "graph/suggest.h"
+#include "param_text.h"
 #include "results.h"
 #include "settings.h"
 
@@ -43,23 +49,191 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     A None unsets an optional setting (the solver's default).
 )";
 
+// A Python value as the elements an input takes: a number, a list or a 1-D array.
+std::vector<double> InputValue(py::handle value) {
+  if (std::optional<double> x = AsNumber(value)) return {*x};
+  if (std::optional<std::vector<double>> v = AsNumbers(value)) return *v;
+  throw py::type_error("set_input: expected a number or a list or 1-D array of numbers, got " +
+                       std::string(py::repr(value)));
+}
+
+py::array_t<double> Copy(std::span<const double> values) {
+  return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+// The step API (docs/stepping.md): handles, AdvanceTo, inputs, reads and snapshots.
+void BindStepping(py::module_& m, py::class_<graph::Simulator>& c) {
+  py::class_<graph::InputHandle>(m, "InputHandle",
+                                 "An external input (a top-level <inport>), from "
+                                 "Simulator.find_input: pass it to set_input.")
+      .def_readonly("width", &graph::InputHandle::width, "Number of elements.")
+      .def("__repr__", [](const graph::InputHandle& h) {
+        return "<InputHandle width " + std::to_string(h.width) + ">";
+      });
+  py::class_<graph::SignalHandle>(m, "SignalHandle",
+                                  "A block output, from Simulator.find_signal: pass it to read.")
+      .def_readonly("width", &graph::SignalHandle::width, "Number of elements.")
+      .def("__repr__", [](const graph::SignalHandle& h) {
+        return "<SignalHandle width " + std::to_string(h.width) + ">";
+      });
+  py::class_<graph::StatesHandle>(m, "StatesHandle",
+                                  "A block's continuous states, from "
+                                  "Simulator.find_continuous_states.")
+      .def_readonly("size", &graph::StatesHandle::size, "Number of states.")
+      .def("__repr__", [](const graph::StatesHandle& h) {
+        return "<StatesHandle size " + std::to_string(h.size) + ">";
+      });
+  py::class_<graph::SimulationSnapshot>(
+      m, "Snapshot",
+      R"(A saved point of a run (Simulator.save_state), to go back to with restore_state:
+states, signals (inputs held), block workspaces, the solver's memory, the recording's length.
+It restores into any simulator of the same System and settings.)")
+      .def(py::init<>(), "An empty snapshot, to save into (save_state(into=snapshot)).")
+      .def_property_readonly("valid", &graph::SimulationSnapshot::valid,
+                             "False for an empty snapshot, which nothing can be restored from.")
+      .def_property_readonly("time", &graph::SimulationSnapshot::time,
+                             "The simulated time it was taken at (s).")
+      .def_property_readonly("num_recorded_rows", &graph::SimulationSnapshot::num_recorded_rows,
+                             "Rows of the recording when it was taken.")
+      .def_property_readonly(
+          "continuous_states",
+          [](const graph::SimulationSnapshot& s) { return Eigen::VectorXd(s.continuous_states()); },
+          "The continuous states then (copy).")
+      .def("__repr__", [](const graph::SimulationSnapshot& s) {
+        return s.valid() ? "<Snapshot at t = " + graph::FormatNumber(s.time()) + " s>"
+                         : std::string("<Snapshot (empty)>");
+      });
+
+  c.def(
+       "advance_to",
+       [](graph::Simulator& sim, double t) {
+         py::gil_scoped_release release;
+         return sim.AdvanceTo(t);
+       },
+       "t"_a,
+       R"(Runs major steps until time is exactly `t` (s) and returns the Outcome.
+
+`t` is a stop of the solver, like a sample hit: fixed-step solvers land on it, variable-step
+ones cut a step. Initializes first if needed. Compute step times as k * Ts (not by adding Ts
+up) to land on the sample hits of discrete blocks exactly. The GIL is released while it runs.
+
+A numerical or block failure does not raise: outcome.ok is False, outcome.error says when
+and where, the rows so far are kept, and later calls return the same failure until
+restore_state.
+
+Raises:
+    ValueError: `t` is before the current time or after t_end, or not finite.
+)")
+      .def("find_input", &graph::Simulator::FindInput, "name"_a,
+           R"(The external input `name` (a top-level <inport>) as an InputHandle, looked up once.
+
+Raises:
+    ValueError: there is none (the message lists the model's inputs).
+)")
+      .def(
+          "set_input",
+          [](graph::Simulator& sim, const graph::InputHandle& input, py::handle value) {
+            const std::vector<double> v = InputValue(value);
+            sim.SetInput(input, v);
+          },
+          "input"_a, "value"_a,
+          R"(Sets the value the external input holds from now on (zero-order hold) until the next
+set_input; an input never set holds 0. A changed value acts from the current time: at the
+next advance_to the continuous blocks are evaluated anew and the solver restarts.
+
+Args:
+    input: an InputHandle from find_input.
+    value: a number, a list or a 1-D array of the input's width.
+
+Raises:
+    ValueError: the value has the wrong width or is not finite.
+    RuntimeError: before initialize() or advance_to, or a handle of another system.
+    TypeError: the value is not a number or a list of numbers.
+)")
+      .def("find_signal", &graph::Simulator::FindSignal, "path_port"_a,
+           R"(The block output 'path.port' (a top-level inport is '.name') as a SignalHandle.
+
+Raises:
+    ValueError: there is none (the message gives the closest names).
+)")
+      .def(
+          "read",
+          [](const graph::Simulator& sim, const graph::SignalHandle& signal) {
+            return Copy(sim.Read(signal));
+          },
+          "signal"_a,
+          R"(The signal's value at the current time (the last major step): a numpy array (a copy).
+
+Raises:
+    RuntimeError: before initialize() or advance_to, or a handle of another system.
+)")
+      .def("find_continuous_states", &graph::Simulator::FindContinuousStates, "block_path"_a,
+           R"(The continuous states of a block (a mechanism is 'WORLD:mechanism') as a StatesHandle.
+
+Raises:
+    ValueError: the block has none (the message lists those that have).
+)")
+      .def(
+          "read_continuous_states",
+          [](const graph::Simulator& sim, const graph::StatesHandle& states) {
+            return Copy(sim.ReadContinuousStates(states));
+          },
+          "states"_a, "The block's continuous states at the current time (numpy array, a copy).")
+      .def(
+          "save_state",
+          [](const graph::Simulator& sim, graph::SimulationSnapshot* into) -> py::object {
+            if (into == nullptr) return py::cast(sim.SaveState());
+            sim.SaveState(into);
+            return py::none();
+          },
+          "into"_a = nullptr,
+          R"(Saves everything the run has changed so far and returns it as a Snapshot; with
+`into`, saves into that snapshot (reusing its storage) and returns None.
+
+Raises:
+    RuntimeError: before initialize() or advance_to.
+)")
+      .def("restore_state", &graph::Simulator::RestoreState, "snapshot"_a,
+           R"(Puts the run back where the snapshot was taken, the recording cut back to the rows
+it had then. Continuing repeats the original run bitwise with the Runge-Kutta solvers
+(ode1 ... ode5, ode23, ode45); CVODE, ARKODE and IDA restart at the restored point. Clears
+a failure.
+
+Raises:
+    ValueError: a snapshot of another System, or an empty one.
+)")
+      .def(
+          "results",
+          [](graph::Simulator& sim) {
+            graph::SimulationOutcome outcome;
+            {
+              py::gil_scoped_release release;
+              outcome = sim.AdvanceTo(sim.time());  // no step: the outcome so far
+            }
+            return Results(sim.system(), sim.recording(), outcome,
+                           sim.stats().Summary(outcome.t - sim.settings().t_start));
+          },
+          R"(The Results recorded so far (a copy), with the outcome so far: for a simulator stepped
+with advance_to. Initializes the simulator when it has not started.)");
+}
+
 }  // namespace
 
 void BindSimulator(py::module_& m) {
-  py::class_<graph::Simulator>(
+  py::class_<graph::Simulator> c(
       m, "Simulator",
       (std::string(R"(Runs one System: owns the run's state and a solver chosen by name.
 
 Simulator(system, **settings). The System is only read, and is kept alive as long as the
 simulator.)") +
        kSettingsDoc)
-          .c_str())
-      .def(py::init([](const graph::System& system, const py::kwargs& settings) {
-             return std::make_unique<graph::Simulator>(system,
-                                                       ApplySettings(system.settings(), settings));
-           }),
-           "system"_a, py::keep_alive<1, 2>(),
-           R"(Makes a simulator for `system` with the model's settings overridden by **settings.
+          .c_str());
+  c.def(py::init([](const graph::System& system, const py::kwargs& settings) {
+          return std::make_unique<graph::Simulator>(system,
+                                                    ApplySettings(system.settings(), settings));
+        }),
+        "system"_a, py::keep_alive<1, 2>(),
+        R"(Makes a simulator for `system` with the model's settings overridden by **settings.
 
 Raises:
     TypeError: an unknown setting or a value of the wrong type.
@@ -117,6 +291,7 @@ Raises:
             return sim.stats().Summary(sim.time() - sim.settings().t_start);
           },
           "One line: steps, rejected steps, evaluations, wall time, real-time factor.");
+  BindStepping(m, c);
 
   m.def(
       "simulate",

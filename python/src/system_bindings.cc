@@ -2,12 +2,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "graph/compile.h"
 #include "graph/system.h"
+#include "param_text.h"
 #include "settings.h"
 
 namespace py = pybind11;
@@ -80,6 +82,61 @@ states and rates. Immutable; simulate it with Simulator (many at once if you lik
             return s.FindSignal(path_port);
           },
           "path_port"_a, "The Signal of block output 'path.port', or None.")
+      .def(
+          "set_parameter",
+          [](graph::System& s, const std::string& block_path, const std::string& param,
+             py::handle value) {
+            if (std::optional<double> x = AsNumber(value)) {
+              s.SetParameter(block_path, param, *x);
+            } else if (std::optional<std::vector<double>> v = AsNumbers(value)) {
+              s.SetParameter(block_path, param, *v);
+            } else {
+              throw py::type_error("set_parameter('" + block_path + "', '" + param +
+                                   "'): expected a number or a list of numbers, got " +
+                                   std::string(py::repr(value)));
+            }
+          },
+          "block_path"_a, "param"_a, "value"_a,
+          R"(Retunes a numeric parameter of one block without compiling again (a tunable parameter).
+
+The block is built again from the new value, as if the model said so and were compiled.
+Make the Simulators after retuning: a simulator made before must not be used after.
+
+Args:
+    block_path: the flat path, as block_paths lists it ('arm_ctrl/pid'; a define instance's
+        inner block 'scaled/g').
+    param: the parameter's name.
+    value: a number, or a list or 1-D array of numbers for a vector parameter.
+
+Raises:
+    ModelError: no such block (with a suggestion), a multibody element (compiled into the
+        mechanism), an unknown or word/text parameter, a value the block rejects, or a change
+        of the block's ports, sizes, states or sample time (that needs a recompile). Nothing
+        changes then.
+    TypeError: the value is not a number or a list of numbers.
+)")
+      .def(
+          "set_variable",
+          [](graph::System& s, const std::string& name, py::handle value) {
+            if (std::optional<double> x = AsNumber(value)) return s.SetVariable(name, *x);
+            if (std::optional<std::vector<double>> v = AsNumbers(value)) {
+              return s.SetVariable(name, *v);
+            }
+            throw py::type_error("set_variable('" + name +
+                                 "'): expected a number or a list of numbers, got " +
+                                 std::string(py::repr(value)));
+          },
+          "name"_a, "value"_a,
+          R"(Sets a model variable in the compiled system and rebuilds every block whose parameters
+change with it (through define parameters and later variables too): Simulink's tunable
+workspace variables. Returns the flat paths of the blocks rebuilt. Simulation settings keep
+their compiled values. Make the Simulators after retuning.
+
+Raises:
+    ModelError: no such variable, or a block it reaches cannot be retuned (as set_parameter
+        says); nothing changes then.
+    TypeError: the value is not a number or a list of numbers.
+)")
       .def_property_readonly(
           "settings", [](const graph::System& s) { return SettingsDict(s.settings()); },
           "The model's run settings after evaluation (dict; None where the solver decides).")

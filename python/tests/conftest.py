@@ -41,6 +41,15 @@ def blowup_model():
     return m
 
 
+def with_unknown_block(model, type_name="NoSuchBlock", name="n"):
+    """`model` with a block of a type nobody knows, as a model file could say it: the editing
+    calls refuse such a block, the reader keeps it (it only reads), and compile rejects it
+    with the file:line and block path. The way to reach a compile error from Python."""
+    text = tb.to_xml(model).replace(
+        "</model>", f'  <block type="{type_name}" name="{name}"/>\n</model>')
+    return tb.load_string(text, "bad.xml")
+
+
 @pytest.fixture
 def decay():
     return decay_model()

@@ -35,3 +35,17 @@ def test_editing_calls_document_their_errors():
         assert "Raises:" in getattr(tb.Model, name).__doc__, name
         assert "ModelError" in getattr(tb.Model, name).__doc__, name
     assert "Args:" in tb.Model.add_block.__doc__
+
+
+def test_new_calls_document_their_errors():
+    for name in ["replace_block", "find_blocks", "get_param_value", "get_param_vector",
+                 "create_subsystem", "expand_define"]:
+        assert "Raises:" in getattr(tb.Model, name).__doc__, name
+        assert "ModelError" in getattr(tb.Model, name).__doc__, name
+    for name in ["set_parameter", "set_variable"]:
+        assert "ModelError" in getattr(tb.System, name).__doc__, name
+    for name in ["advance_to", "find_input", "set_input", "find_signal", "read", "save_state",
+                 "restore_state"]:
+        assert "Raises:" in getattr(tb.Simulator, name).__doc__, name
+    for part in ["Args:", "Returns:", "Raises:", "out_dir", "summary.csv"]:
+        assert part in tb.sweep.__doc__, part

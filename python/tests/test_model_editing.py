@@ -46,14 +46,17 @@ def test_new_model():
 
 def test_add_block_keeps_params_as_text_in_order(model):
     path = model.add_block("sub", "RigidTransform", "mount", translation=[0.045, 0.025, 0.0],
-                           rotation="matrix", matrix=np.eye(3), k="2*a", n=3)
+                           rotation="matrix", matrix=np.eye(3), angle="2*a", axis=(0, 0, 3))
     assert path == "sub/mount"
     b = model.find_block("sub/mount")
     assert b.type == "RigidTransform" and b.name == "mount" and not b.is_subsystem
+    # Kept as written, in the order given: 'a' is no variable yet (compile evaluates it).
     assert list(b.params.items()) == [
         ("translation", "[0.045, 0.025, 0]"), ("rotation", "matrix"),
-        ("matrix", "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]"), ("k", "2*a"), ("n", "3")]
+        ("matrix", "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]"), ("angle", "2*a"), ("axis", "[0, 0, 3]")]
     assert b.body is None
+    model.add_block("", "Mux", "mux", inputs=3)  # an int, in decimal
+    assert model.get_param("mux", "inputs") == "3"
 
 
 def test_add_block_errors(model):
@@ -126,12 +129,20 @@ def test_rename_block_rewrites_lines_and_logs(model):
 
 def test_set_and_get_param(model):
     model.set_param("sub/g", "k", 0.5)
-    model.set_param("sub/g", "extra", "2*pi")
     model.set_param("c", "value", [1, 2])
     assert model.get_param("sub/g", "k") == "0.5"
-    assert model.find_block("sub/g").params == {"k": "0.5", "extra": "2*pi"}
     assert model.get_param("c", "value") == "[1, 2]"
-    assert model.get_param("c", "unwritten") is None
+    # A parameter not written yet is added after the others.
+    model.add_block("", "Saturation", "sat")
+    assert model.get_param("sat", "upper") is None  # unwritten: the catalog's default
+    model.set_param("sat", "upper", "2*pi")
+    model.set_param("sat", "lower", -1)
+    assert model.find_block("sat").params == {"upper": "2*pi", "lower": "-1"}
+    with pytest.raises(tb.ModelError,
+                       match=r"block 'sub/g' \(Gain\): unknown parameter 'extra'; "
+                             "valid parameters: k"):
+        model.set_param("sub/g", "extra", "2*pi")
+    assert model.find_block("sub/g").params == {"k": "0.5"}  # unchanged
     with pytest.raises(tb.ModelError, match="no block 'x' in the model"):
         model.set_param("x", "k", 1)
     with pytest.raises(tb.ModelError, match="block 'sub': a subsystem has no parameters"):
@@ -176,7 +187,8 @@ def test_connect_and_disconnect(model):
         model.connect("", "sub", "t.u")
     with pytest.raises(tb.ModelError, match="invalid port reference 't.'"):
         model.connect("", "sub.y", "t.")
-    with pytest.raises(tb.ModelError, match="the top level has no boundary ports"):
+    with pytest.raises(tb.ModelError, match="'.y' names a top-level <inport>, but the model "
+                                            "declares no <inport> 'y'"):
         model.connect("", ".y", "t.u")
     with pytest.raises(tb.ModelError, match="no block 'x' in the model"):
         model.connect("x", "a.y", "b.u")
@@ -241,7 +253,9 @@ def test_format_number():
 
 def test_param_values_from_numpy():
     m = tb.Model()
-    m.add_block("", "Constant", "c", value=np.array([[1.0, 2.5], [0.0, -1.0]]), n=np.int64(4),
-                x=np.float64(0.25), t=(1, 2))
-    assert m.find_block("c").params == {"value": "[[1, 2.5], [0, -1]]", "n": "4", "x": "0.25",
-                                        "t": "[1, 2]"}
+    m.add_block("", "Constant", "c", value=np.array([[1.0, 2.5], [0.0, -1.0]]))
+    m.add_block("", "Mux", "m", inputs=np.int64(4))
+    m.add_block("", "Sine", "s", amplitude=np.float64(0.25), phase=(1, 2))
+    assert m.find_block("c").params == {"value": "[[1, 2.5], [0, -1]]"}
+    assert m.find_block("m").params == {"inputs": "4"}
+    assert m.find_block("s").params == {"amplitude": "0.25", "phase": "[1, 2]"}

@@ -34,8 +34,6 @@ def test_ports(model):
     lambda m, d, n: m.add_port(d, n, "frame"),
 ])
 def test_port_errors(model, add):
-    with pytest.raises(tb.ModelError, match="only subsystems and defines have boundary ports"):
-        add(model, "", "p")
     with pytest.raises(tb.ModelError, match="no block 'nope' in the model"):
         add(model, "nope", "p")
     with pytest.raises(tb.ModelError, match="'c' is a block of type 'Constant', not a subsystem"):
@@ -47,9 +45,27 @@ def test_port_errors(model, add):
         add(model, "sub", "p")
 
 
+def test_the_top_level_takes_only_inports(model):
+    with pytest.raises(tb.ModelError, match="cannot declare port 'p' at the top level: it takes "
+                                            "only inports"):
+        model.add_outport("", "p")
+    with pytest.raises(tb.ModelError, match="cannot declare port 'p' at the top level"):
+        model.add_port("", "p", "frame")
+    model.add_inport("", "p")  # an external input (width 1)
+    assert [(p.kind, p.name, p.width) for p in model.diagram().ports] == [("inport", "p", "")]
+    with pytest.raises(tb.ModelError, match="the top level already has a port 'p'"):
+        model.add_inport("", "p")
+
+
 def test_physical_port_needs_a_domain(model):
-    with pytest.raises(tb.ModelError, match="physical port 'b' needs a domain"):
+    with pytest.raises(tb.ModelError, match="physical port 'b': domain ''; expected one of: "
+                                            "frame, rotational, electrical"):
         model.add_port("sub", "b", "")
+    with pytest.raises(tb.ModelError, match="physical port 'b': domain 'fram'"):
+        model.add_port("sub", "b", "fram")
+    assert "b" not in [p.name for p in model.diagram("sub").ports]  # refused: nothing added
+    model.add_port("sub", "b", "rotational")
+    assert model.diagram("sub").ports[-1].domain == "rotational"
 
 
 def test_define_from_a_subsystem_body(model):
@@ -79,10 +95,15 @@ def test_define_errors(model):
         model.add_define("D x", [])
     with pytest.raises(tb.ModelError, match="the model already has a define 'D'"):
         model.add_define("D", [])
-    with pytest.raises(tb.ModelError, match="define 'E': invalid parameter name '1a'"):
+    with pytest.raises(tb.ModelError,
+                       match="invalid parameter name '1a' in the params of define 'E'"):
         model.add_define("E", ["1a"])
-    with pytest.raises(tb.ModelError, match="define 'E': parameter 'a' given twice"):
+    with pytest.raises(tb.ModelError,
+                       match="parameter 'a' given twice in the params of define 'E'"):
         model.add_define("E", ["a", "b", "a"])
+    with pytest.raises(tb.ModelError, match="parameter 'pi' in the params of define 'E' takes a "
+                                            "reserved name"):
+        model.add_define("E", ["pi"])
     assert [d.name for d in model.defines] == ["D"]
 
 

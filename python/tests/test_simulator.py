@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import twinblocks as tb
+from conftest import with_unknown_block
 
 
 def test_run_matches_the_closed_form(decay):
@@ -69,10 +70,8 @@ def test_simulate_compiles_and_runs(decay):
     results = tb.simulate(decay, extra_logs=["rate.y"], solver="ode4", step=1e-3)
     assert results.ok
     np.testing.assert_allclose(results["rate.y"], -2.0 * results["x"], rtol=1e-12)
-    bad = decay.copy()
-    bad.add_block("", "Nope", "n")
-    with pytest.raises(tb.ModelError):
-        tb.simulate(bad)
+    with pytest.raises(tb.ModelError, match=r"bad.xml:\d+: block 'n' \(Nope\): unknown block type"):
+        tb.simulate(with_unknown_block(decay, "Nope"))
     with pytest.raises(TypeError):
         tb.simulate(decay, bogus=1)
 

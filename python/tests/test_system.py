@@ -3,6 +3,7 @@
 import pytest
 
 import twinblocks as tb
+from conftest import with_unknown_block
 
 
 def test_compile_and_queries(decay):
@@ -38,11 +39,10 @@ def test_extra_logs(decay):
 
 
 def test_compile_errors_name_the_block(decay):
-    bad = decay.copy()
-    bad.add_block("", "NoSuchBlock", "n")
     with pytest.raises(tb.ModelError) as info:
-        tb.compile(bad)
+        tb.compile(with_unknown_block(decay))
     assert info.value.block_path == "n"
+    assert (info.value.file, info.value.line) == ("bad.xml", 14)
     assert "NoSuchBlock" in str(info.value)
     bad = decay.copy()
     bad.set_param("rate", "k", "-undefined_variable")

@@ -6,21 +6,26 @@
     results = tb.simulate(model, t_end=2.0)
     x = results["mass.x"]            # numpy array, shape (rows, width)
 
-The editing API (Model.add_block, connect, ...), compile, System, Simulator and Results are
-the C++ library's (bound with pybind11); docs/python.md is the guide.
+The editing API (Model.add_block, connect, ...), compile, System (tunable parameters),
+Simulator (run, or step by step with advance_to, set_input, read, save_state), Results and
+sweep are the C++ library's (bound with pybind11); docs/python.md is the guide.
 """
 
 from ._twinblocks import (
     Block,
     Define,
     Diagram,
+    InputHandle,
     Model,
     ModelError,
     Outcome,
     Port,
     Results,
     Signal,
+    SignalHandle,
     Simulator,
+    Snapshot,
+    StatesHandle,
     System,
     compile,
     format_number,
@@ -28,6 +33,7 @@ from ._twinblocks import (
     load_string,
     save,
     simulate,
+    sweep,
     to_xml,
 )
 
@@ -35,13 +41,17 @@ __all__ = [
     "Block",
     "Define",
     "Diagram",
+    "InputHandle",
     "Model",
     "ModelError",
     "Outcome",
     "Port",
     "Results",
     "Signal",
+    "SignalHandle",
     "Simulator",
+    "Snapshot",
+    "StatesHandle",
     "System",
     "compile",
     "format_number",
@@ -49,5 +59,6 @@ __all__ = [
     "load_string",
     "save",
     "simulate",
+    "sweep",
     "to_xml",
 ]

@@ -288,8 +288,11 @@ TEST(ModelTest, ConnectAndDisconnect) {
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", ".in", "world.W"); }),
                   "'.in' names a top-level <inport>, but the model declares no <inport> 'in'");
   m.root.ports.push_back({PortDecl::Kind::kInport, "in", "", {}});
-  m.AddBlock("", "Gain", "g", {{"k", "2"}});
-  m.Connect("", ".in", "g.u");  // an external input
+  m.AddBlock("", "Gain", "g");
+  m.Connect("", ".in", "g.u");  // an external input, a signal source at the top level
+  // The block's end is checked as for any line (since the edit-time checks).
+  EXPECT_CONTAINS(ErrorOf([&] { m.Connect("", ".in", "world.u"); }),
+                  "block 'world' (World): no port 'u'");
   EXPECT_CONTAINS(ErrorOf([&] { m.Connect("zz", "a.b", "c.d"); }), "no block 'zz'");
 
   EXPECT_TRUE(m.Disconnect("arm", "j1.F", "j2.B"));
