@@ -125,7 +125,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCoupler{"coupler_open_port.xml", 5, "coupler 'gear': port B is not connected"},
         BadCoupler{"coupler_contradictory.xml", 6,
                    "the coupling 'second_gear' of joints 'a' and 'b' cannot be assembled: its "
-                   "residual stays 0.5"}),
+                   "residual stays 0.5"},
+        BadCoupler{"stewart_ik_five_legs.xml", 4,
+                   "parameter 'base' must be six points, a 6 x 3 matrix"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

@@ -77,6 +77,25 @@ struct MechanismRun {
           const Eigen::Matrix3d R =
               Eigen::Quaterniond(quat[0], quat[1], quat[2], quat[3]).toRotationMatrix();
           v.segment<3>(j.v_index) = R.transpose() * w;
+        } else if (j.kind == mb::JointKind::kFree) {
+          // q: position, quaternion; v: angular then linear velocity, both in the body frame.
+          Eigen::Vector4d quat;
+          Eigen::Vector3d pos, w, lin;
+          for (int k = 0; k < 4; ++k) {
+            quat[k] = Value(r, j.name + ".quaternion[" + std::to_string(k) + "]");
+          }
+          for (int k = 0; k < 3; ++k) {
+            const std::string i = "[" + std::to_string(k) + "]";
+            pos[k] = Value(r, j.name + ".position" + i);
+            w[k] = Value(r, j.name + ".w" + i);
+            lin[k] = Value(r, j.name + ".v" + i);
+          }
+          q.segment<3>(j.q_index) = pos;
+          q.segment<4>(j.q_index + 3) = quat;
+          const Eigen::Matrix3d R =
+              Eigen::Quaterniond(quat[0], quat[1], quat[2], quat[3]).toRotationMatrix();
+          v.segment<3>(j.v_index) = R.transpose() * w;
+          v.segment<3>(j.v_index + 3) = R.transpose() * lin;
         } else {
           q[j.q_index] = Value(r, j.name + ".q");
           v[j.v_index] = Value(r, j.name + ".qd");
@@ -132,6 +151,69 @@ TEST(F7SliderCrankMotor, ClosesItsLoopAndBalancesElectricalAndMechanicalEnergy) 
   const double drift = run.ConstraintDrift();
   EXPECT_LT(drift, 1e-9);
   RecordProperty("energy_balance_error_relative", Figure(worst / e_in_end));
+  RecordProperty("constraint_drift", Figure(drift));
+}
+
+/// The Stewart platform's commanded pose (models/mechanisms/stewart.xml): z and roll.
+double StewartShape(double a) { return (1.0 - std::cos(a)) * (1.0 - std::cos(a)) / 4.0; }
+double StewartZ(double t) { return 0.6 + 0.1 * StewartShape(M_PI * t); }
+double StewartRoll(double t) { return 0.15 * StewartShape(1.4 * M_PI * t); }
+
+TEST(F3StewartPlatform, FollowsTheCommandedPoseAndItsLegForcesHoldAndPowerIt) {
+  const MechanismRun run("models/mechanisms/stewart.xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const graph::Recording& rec = run.recording;
+  ASSERT_NEAR(rec.time(rec.num_rows() - 1), 5.0, 1e-12);
+  ASSERT_EQ(run.model().loops.size(), 6u);  // cut at the six spherical joints
+
+  // The measured pose against the commanded one.
+  double worst_pose = 0.0;
+  for (int r = 0; r < rec.num_rows(); ++r) {
+    const double t = rec.time(r);
+    const double expected[6] = {0.0, 0.0, StewartZ(t), 0.0, 0.0, StewartRoll(t)};
+    const double measured[6] = {
+        run.Value(r, "sensor.position[0]"),  run.Value(r, "sensor.position[1]"),
+        run.Value(r, "sensor.position[2]"),  run.Value(r, "sensor.euler_zyx[0]"),
+        run.Value(r, "sensor.euler_zyx[1]"), run.Value(r, "sensor.euler_zyx[2]")};
+    for (int k = 0; k < 6; ++k)
+      worst_pose = std::max(worst_pose, std::abs(measured[k] - expected[k]));
+  }
+  EXPECT_LT(worst_pose, 1e-9);
+
+  // Statics at t = 0 (at rest, no acceleration): with the lower legs' mass at the universal
+  // joints and the pistons' at the balls, each leg pushes along itself, and the six axial
+  // forces carry the platform and the pistons: sum_k f_k u_k = (10 + 6 * 0.5) kg * g.
+  const double kBase[6] = {-15, 15, 105, 135, 225, 255}, kTop[6] = {-45, 45, 75, 165, 195, 285};
+  Eigen::Vector3d total = Eigen::Vector3d::Zero();
+  for (int k = 0; k < 6; ++k) {
+    const double b = kBase[k] * M_PI / 180.0, p = kTop[k] * M_PI / 180.0;
+    const Eigen::Vector3d d(0.3 * std::cos(p) - 0.5 * std::cos(b),
+                            0.3 * std::sin(p) - 0.5 * std::sin(b), 0.6);
+    const double f = run.Value(0, "leg_" + std::to_string(k + 1) + ".force");
+    EXPECT_GT(f, 10.0);  // N, in compression
+    total += f * d.normalized();
+  }
+  const double weight = 13.0 * 9.81;
+  EXPECT_LT((total - Eigen::Vector3d(0.0, 0.0, weight)).norm(), 1e-9 * weight);
+
+  // Dynamics: the legs are the only actuators and the joints are ideal, so the legs' work
+  // sum_k int f_k Ld_k dt (a state of the run) is the mechanism's change of energy.
+  const mb::KinematicTree& tree = *run.model().tree;
+  double e0 = 0.0, worst_power = 0.0, largest = 0.0;
+  run.ForEachRow([&](int r, const Eigen::VectorXd&, const Eigen::VectorXd&,
+                     const mb::KinematicTreeData& data) {
+    const double e = mb::KineticEnergy(tree, data) + mb::PotentialEnergy(tree, data);
+    if (r == 0) e0 = e;
+    largest = std::max(largest, std::abs(e - e0));
+    worst_power = std::max(worst_power, std::abs(run.Value(r, "actuator_work.y") - (e - e0)));
+  });
+  EXPECT_GT(largest, 10.0);  // J: the platform is lifted by 0.1 m and more
+  EXPECT_LT(worst_power / largest, 1e-8);
+  const double drift = run.ConstraintDrift();
+  EXPECT_LT(drift, 1e-9);
+  RecordProperty("max_pose_error", Figure(worst_pose));
+  RecordProperty("statics_error_N", Figure((total - Eigen::Vector3d(0.0, 0.0, weight)).norm()));
+  RecordProperty("work_energy_error_relative", Figure(worst_power / largest));
   RecordProperty("constraint_drift", Figure(drift));
 }
 
