@@ -217,5 +217,40 @@ TEST(F3StewartPlatform, FollowsTheCommandedPoseAndItsLegForcesHoldAndPowerIt) {
   RecordProperty("constraint_drift", Figure(drift));
 }
 
+TEST(F7BarrettHand, KeepsSeed004CouplingsAndCloses) {
+  const MechanismRun run("models/mechanisms/barrett_hand.xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const graph::Recording& rec = run.recording;
+  const int last = rec.num_rows() - 1;
+  double worst = 0.0;
+  for (int r = 0; r < rec.num_rows(); ++r) {
+    for (int k = 1; k <= 3; ++k) {
+      const std::string f = std::to_string(k);
+      // Seed 004 eq. 3: proximal = qM / 125, distal = qM / 375.
+      worst = std::max(worst, std::abs(run.Value(r, "distal_" + f + ".q") -
+                                       run.Value(r, "proximal_" + f + ".q") / 3.0));
+      worst = std::max(worst, std::abs(run.Value(r, "distal_" + f + ".qd") -
+                                       run.Value(r, "proximal_" + f + ".qd") / 3.0));
+    }
+    // Spread: +2/35 and -2/35 of motor 4.
+    worst = std::max(worst, std::abs(run.Value(r, "spread_2.q") + run.Value(r, "spread_1.q")));
+  }
+  EXPECT_LT(worst, 1e-9);
+  for (int k = 1; k <= 3; ++k) {
+    const std::string f = std::to_string(k);
+    SCOPED_TRACE("finger " + f);
+    EXPECT_GT(run.Value(last, "proximal_" + f + ".q"), 1.0);  // rad: the finger closes
+    // Its tip comes down from 0.08 + 0.126 m toward the palm.
+    EXPECT_LT(run.Value(last, "tip_sensor_" + f + ".position[2]"),
+              run.Value(0, "tip_sensor_" + f + ".position[2]") - 0.05);
+    // The coupler holds the distal link up against gravity and its inertia: a real torque.
+    EXPECT_GT(std::abs(run.Value(last, "coupling_" + f + ".tau")), 1e-3);
+  }
+  EXPECT_GT(run.Value(last, "spread_1.q"), 0.2);
+  const double drift = run.ConstraintDrift();
+  EXPECT_LT(drift, 1e-9);
+  RecordProperty("max_coupling_error", Figure(worst));
+}
+
 }  // namespace
 }  // namespace twinblocks::testing
