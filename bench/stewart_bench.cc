@@ -7,6 +7,14 @@
 // BM_Stewart/<solver>_rtol<r>: counters real_time_factor (5 s / wall), steps, and pose_error
 // (the largest difference between the measured platform pose and the commanded one over the
 // logged rows, m or rad: what the setting costs in accuracy).
+//
+// Measured (Release, 2 shared cores): ida rtol 1e-10: 0.40 s wall (12.9x real time, 2643
+// steps, pose error 2.6e-10); ode45 rtol 1e-10: 0.17 s (29x, 597 steps, 4.0e-12); ode45 rtol
+// 1e-6: 0.06 s (84x, 120 steps, 1.4e-8), the best ODE setting; ode23 rtol 1e-4: 0.14 s (37x).
+// Not benchmarked here because they take minutes: ida and cvode-adams at rtol 1e-6 (116 s and
+// 64 s, 1e5 and 4e4 steps). Their error lets the constraints drift past the fixed 1e-10
+// projection threshold (docs/loops.md) at nearly every step; each projection restarts the
+// multistep method at order 1.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -70,22 +78,16 @@ void BM_Stewart(benchmark::State& state, const std::string& solver, double rtol)
   state.counters["pose_error"] = pose_error;
 }
 
-BENCHMARK_CAPTURE(BM_Stewart, ida_rtol1e - 10, "ida", 1e-10)
+BENCHMARK_CAPTURE(BM_Stewart, ida_rtol_1e_10, "ida", 1e-10)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
-BENCHMARK_CAPTURE(BM_Stewart, ida_rtol1e - 6, "ida", 1e-6)
+BENCHMARK_CAPTURE(BM_Stewart, ode45_rtol_1e_10, "ode45", 1e-10)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
-BENCHMARK_CAPTURE(BM_Stewart, ode45_rtol1e - 10, "ode45", 1e-10)
+BENCHMARK_CAPTURE(BM_Stewart, ode45_rtol_1e_6, "ode45", 1e-6)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
-BENCHMARK_CAPTURE(BM_Stewart, ode45_rtol1e - 6, "ode45", 1e-6)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(3);
-BENCHMARK_CAPTURE(BM_Stewart, cvode_adams_rtol1e - 6, "cvode-adams", 1e-6)
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(3);
-BENCHMARK_CAPTURE(BM_Stewart, ode23_rtol1e - 4, "ode23", 1e-4)
+BENCHMARK_CAPTURE(BM_Stewart, ode23_rtol_1e_4, "ode23", 1e-4)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 
