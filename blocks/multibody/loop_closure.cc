@@ -11,10 +11,21 @@ namespace twinblocks::multibody {
 
 namespace {
 
-int TotalRows(const std::vector<LoopConstraint>& loops) {
-  int m = 0;
+int TotalRows(const std::vector<LoopConstraint>& loops,
+              const std::vector<JointCoupling>& couplings) {
+  int m = static_cast<int>(couplings.size());
   for (const LoopConstraint& l : loops) m += l.num_rows;
   return m;
+}
+
+/// The couplings' rows of G (e_A - ratio e_B) and of G_dot v (zero).
+void CalcCouplingRows(LoopClosureData* ld) {
+  for (const JointCoupling& c : ld->couplings) {
+    ld->G.row(c.row).setZero();
+    ld->G(c.row, c.v_a) += 1.0;
+    ld->G(c.row, c.v_b) -= c.ratio;
+    ld->bias[c.row] = 0.0;
+  }
 }
 
 /// Rows of one loop into ld->phi, ld->G (and ld->bias when A is given), from its two frames.
@@ -47,23 +58,25 @@ void CalcOneLoop(const KinematicTree& tree, const LoopConstraint& loop, int k,
 }  // namespace
 
 LoopClosureData::LoopClosureData(const KinematicTree& tree,
-                                 const std::vector<LoopConstraint>& loops, int num_movable)
-    : A(tree.num_bodies(), Vector6d::Zero()),
+                                 const std::vector<LoopConstraint>& loops, int num_movable,
+                                 const std::vector<JointCoupling>& couplings_in)
+    : couplings(couplings_in),
+      A(tree.num_bodies(), Vector6d::Zero()),
       J_F(6, tree.nv()),
       J_B(6, tree.nv()),
-      G(TotalRows(loops), tree.nv()),
-      phi(TotalRows(loops)),
-      bias(TotalRows(loops)),
+      G(TotalRows(loops, couplings_in), tree.nv()),
+      phi(TotalRows(loops, couplings_in)),
+      bias(TotalRows(loops, couplings_in)),
       T(loops.size()),
       X_WB(loops.size()),
       p_WF(loops.size(), Eigen::Vector3d::Zero()),
-      Gm(TotalRows(loops), num_movable),
+      Gm(TotalRows(loops, couplings_in), num_movable),
       Wm(num_movable, num_movable),
       llt(num_movable),
-      Y(num_movable, TotalRows(loops)),
-      K(TotalRows(loops), TotalRows(loops)),
-      ldlt(TotalRows(loops)),
-      lambda(TotalRows(loops)),
+      Y(num_movable, TotalRows(loops, couplings_in)),
+      K(TotalRows(loops, couplings_in), TotalRows(loops, couplings_in)),
+      ldlt(TotalRows(loops, couplings_in)),
+      lambda(TotalRows(loops, couplings_in)),
       dm(num_movable),
       dv(tree.nv()) {
   for (size_t k = 0; k < loops.size(); ++k) T[k].setZero(loops[k].num_rows, 6);
@@ -71,6 +84,13 @@ LoopClosureData::LoopClosureData(const KinematicTree& tree,
   phi.setZero();
   bias.setZero();
   lambda.setZero();
+  CalcCouplingRows(this);
+}
+
+void CalcCouplingPositions(const Eigen::Ref<const Eigen::VectorXd>& q, LoopClosureData* ld) {
+  for (const JointCoupling& c : ld->couplings) {
+    ld->phi[c.row] = q[c.q_a] - c.ratio * q[c.q_b] - c.offset;
+  }
 }
 
 void CalcLoopPositions(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
@@ -78,6 +98,7 @@ void CalcLoopPositions(const KinematicTree& tree, const std::vector<LoopConstrai
   for (size_t k = 0; k < loops.size(); ++k) {
     CalcOneLoop(tree, loops[k], static_cast<int>(k), data, nullptr, ld);
   }
+  CalcCouplingRows(ld);
 }
 
 void CalcLoopVelocityTerms(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
@@ -86,6 +107,7 @@ void CalcLoopVelocityTerms(const KinematicTree& tree, const std::vector<LoopCons
   for (size_t k = 0; k < loops.size(); ++k) {
     CalcOneLoop(tree, loops[k], static_cast<int>(k), data, &ld->A, ld);
   }
+  CalcCouplingRows(ld);
 }
 
 void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable, LoopMetric metric,
@@ -175,6 +197,7 @@ double ProjectPositions(const KinematicTree& tree, const std::vector<LoopConstra
   for (int it = 0;; ++it) {
     ForwardKinematics(tree, data, q);
     CalcLoopPositions(tree, loops, *data, ld);
+    CalcCouplingPositions(q, ld);
     residual = ld->phi.size() > 0 ? ld->phi.cwiseAbs().maxCoeff() : 0.0;
     if (residual <= tol || it >= max_iterations) break;
     FactorLoopSystem(tree, movable, metric, q, data, ld);

@@ -33,9 +33,16 @@ enum class LoopMetric {
 
 /// Every workspace the loop functions use, sized from a tree, the loops' rows and the number of
 /// coordinates the constraints may move. Vectors give their sizes.
+///
+/// Joint couplings (JointCoupler) are rows of the same system after the loops' rows: the data
+/// keeps them so that every function below includes their rows without another argument.
+/// Their Jacobian rows are constant and their velocity-product terms zero; only their values
+/// need q (CalcCouplingPositions, which ProjectPositions calls).
 struct LoopClosureData {
   LoopClosureData(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
-                  int num_movable);
+                  int num_movable, const std::vector<JointCoupling>& couplings = {});
+
+  std::vector<JointCoupling> couplings;  ///< rows after the loops' (mechanism_model.h)
 
   std::vector<Vector6d> A;            ///< per body: spatial acceleration (CalcSpatialAccelerations)
   Eigen::MatrixXd J_F, J_B;           ///< 6 x nv: frame Jacobians of one loop's two sides
@@ -57,7 +64,11 @@ struct LoopClosureData {
   Eigen::VectorXd dv;      ///< nv: the same, in the tree's velocity coordinates
 };
 
-/// phi, G and the loops' T at data.X_WB (after ForwardKinematics(tree, data, q)).
+/// The couplings' rows of phi at q: q_A - ratio q_B - offset.
+void CalcCouplingPositions(const Eigen::Ref<const Eigen::VectorXd>& q, LoopClosureData* ld);
+
+/// phi, G and the loops' T at data.X_WB (after ForwardKinematics(tree, data, q)). The
+/// couplings' G rows are written too; their phi rows need CalcCouplingPositions.
 void CalcLoopPositions(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
                        const KinematicTreeData& data, LoopClosureData* ld);
 

@@ -16,10 +16,11 @@ using blocks::Context;
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
-            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free)
+            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free,
+            const std::vector<JointCoupling>& couplings)
       : data(tree),
-        loops(tree, cut_joints, num_free),
-        loop_rhs(cut_joints.empty() ? 0 : cut_joints.back().row + cut_joints.back().num_rows),
+        loops(tree, cut_joints, num_free, couplings),
+        loop_rhs(loops.phi.size()),
         cut_force(cut_joints.size(), Vector6d::Zero()),
         q(tree.nq()),
         v(tree.nv()),
@@ -99,10 +100,11 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   }
   if (!m_.contacts.empty()) has_external_forces_ = true;
   // Closed loops act on the tree through wrench pairs, and are projected at major steps.
-  if (!m_.loops.empty()) {
+  // Joint couplings are rows of the same system (loop_closure.h).
+  if (m_.num_constraint_rows > 0) {
     has_external_forces_ = true;
     DeclareUpdate();
-    DeclareDWork(static_cast<int>(m_.loops.size()));
+    if (!m_.loops.empty()) DeclareDWork(static_cast<int>(m_.loops.size()));
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
 }
@@ -209,7 +211,7 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
                                      static_cast<int>(m_.drivetrain.motors.size()),
                                      static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
-                                     static_cast<int>(free_v_.size()));
+                                     static_cast<int>(free_v_.size()), m_.couplings);
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -571,7 +573,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
     f_ext = &ws.f_ext;
   }
-  if (!m_.loops.empty()) {
+  if (m_.num_constraint_rows > 0) {
     AddCutJointForces(c, ws);
     SolveLoopConstraints(ws);
   }
@@ -663,10 +665,27 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
     ApplyWrench(ws, loop.F.body, ld.p_WF[k], w);
     ApplyWrench(ws, loop.B.body, ld.p_WF[k], -w);
   }
+  // A coupling's multiplier is a generalized force on joint A and -ratio times it on B.
+  for (const JointCoupling& coupling : m_.couplings) {
+    const double tau = ld.lambda[coupling.row];
+    ApplyJointForce(ws, m_.joints[coupling.joint_a].body, tau);
+    ApplyJointForce(ws, m_.joints[coupling.joint_b].body, -coupling.ratio * tau);
+  }
+}
+
+void Mechanism::ApplyJointForce(Workspace& ws, int body, double tau) const {
+  // As a pair of wrenches on the joint's two bodies, tau along its motion subspace on the child
+  // and the opposite on the parent: the generalized force tau on this joint's coordinate and
+  // nothing on any other, and, for a motion-driven joint, a load its actuator carries.
+  const KinematicTree& tree = *m_.tree;
+  const Vector6d f = tree.joint(body).motion_subspace().col(0) * tau;
+  ws.f_ext[body] += f;
+  const int parent = tree.parent(body);
+  if (parent >= 0) ws.f_ext[parent] -= ws.data.X_PB[body].ActForce(f);
 }
 
 void Mechanism::DoUpdate(Context& c) const {
-  if (m_.loops.empty()) return;
+  if (m_.num_constraint_rows == 0) return;
   // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
   // solver, which a multistep method pays for with its order.
   constexpr double kDriftTolerance = 1e-10;
@@ -676,6 +695,7 @@ void Mechanism::DoUpdate(Context& c) const {
   LoopClosureData& ld = ws.loops;
   ForwardKinematics(tree, &ws.data, ws.q);
   CalcLoopPositions(tree, m_.loops, ws.data, &ld);
+  CalcCouplingPositions(ws.q, &ld);
   ws.loop_rhs.noalias() = ld.G * ws.v;
   if (ld.phi.cwiseAbs().maxCoeff() <= kDriftTolerance &&
       ws.loop_rhs.cwiseAbs().maxCoeff() <= kDriftTolerance) {
@@ -855,6 +875,9 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
       wo[i] = force[i];
       wo[3 + i] = torque[i];
     }
+  }
+  for (const JointCoupling& coupling : m_.couplings) {
+    out(c, coupling.out_tau)[0] = ws.loops.lambda[coupling.row];
   }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.motor_ports[k].vdq < 0) continue;

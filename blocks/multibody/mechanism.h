@@ -116,6 +116,8 @@ class Mechanism final : public blocks::Block {
   /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
   /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
   void SolveLoopConstraints(Workspace& ws) const;
+  /// Adds a generalized force tau on the 1-DOF joint that moves `body` to ws.f_ext.
+  void ApplyJointForce(Workspace& ws, int body, double tau) const;
   /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
   void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;

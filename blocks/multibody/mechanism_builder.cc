@@ -10,6 +10,7 @@
 #include "blocks/contact/spatial_contact_force.h"
 #include "blocks/drivetrain/rotational_elements.h"
 #include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/joint_coupler.h"
 #include "blocks/multibody/loop_closure.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/union_find.h"
@@ -385,6 +386,11 @@ void CheckPortsConnected(const std::vector<NetworkElement>& elements, int num_no
                                   " is not connected; every frame port of a frame block must be "
                                   "joined to another frame");
       }
+      if (dynamic_cast<const JointCouplerElement*>(&b) != nullptr) {
+        throw NetworkError(e, "coupler " + Quote(elements[e].name) + ": port " + port +
+                                  " is not connected; connect A and B to the `shaft` ports of "
+                                  "the two joints it couples");
+      }
       if (dynamic_cast<const drivetrain::DCMotorElement*>(&b) != nullptr ||
           dynamic_cast<const drivetrain::PmsmElement*>(&b) != nullptr) {
         throw NetworkError(e, "motor " + Quote(elements[e].name) + " has no reference: its " +
@@ -576,6 +582,58 @@ LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, i
   return loop;
 }
 
+/// The coupling of JointCoupler `e`: the joints whose shafts its ports A and B are on.
+/// @throws NetworkError when a port is not on a shaft of a joint of the tree, or both ports are
+///         on one joint.
+JointCoupling MakeJointCoupling(const std::vector<NetworkElement>& elements, int e,
+                                const FrameTreeBuilder& builder,
+                                const std::vector<drivetrain::Shaft>& shafts,
+                                const MechanismModel& m) {
+  const auto& el = *static_cast<const JointCouplerElement*>(elements[e].block);
+  JointCoupling c;
+  c.name = elements[e].name;
+  c.element = e;
+  c.ratio = el.ratio;
+  c.offset = el.offset;
+  int joint[2] = {-1, -1};
+  const int ports[2] = {el.port_a, el.port_b};
+  for (int side = 0; side < 2; ++side) {
+    const char* port = side == 0 ? "A" : "B";
+    const int node = elements[e].nodes[ports[side]];
+    int element = -1;
+    for (const drivetrain::Shaft& s : shafts) {
+      if (s.node == node) element = s.element;
+    }
+    if (element < 0) {
+      throw NetworkError(e, "coupler " + Quote(c.name) + ": port " + port +
+                                " is not connected to a joint's shaft; connect it directly to the "
+                                "`shaft` port of a revolute or prismatic joint with "
+                                "actuation=\"port\"");
+    }
+    for (size_t n = 0; n < builder.joints().size(); ++n) {
+      if (builder.joints()[n].element == element) joint[side] = static_cast<int>(n);
+    }
+    if (joint[side] < 0) {
+      throw NetworkError(e, "coupler " + Quote(c.name) + ": joint " +
+                                Quote(elements[element].name) + " on port " + port +
+                                " closes a kinematic loop (it is cut); a coupled joint must be a "
+                                "joint of the tree: mark another joint of the loop cut=\"true\"");
+    }
+  }
+  if (joint[0] == joint[1]) {
+    throw NetworkError(e, "coupler " + Quote(c.name) + ": ports A and B are both on joint " +
+                              Quote(m.joints[joint[0]].name) +
+                              "; a coupler joins two different joints");
+  }
+  c.joint_a = joint[0];
+  c.joint_b = joint[1];
+  c.q_a = m.joints[joint[0]].q_index;
+  c.v_a = m.joints[joint[0]].v_index;
+  c.q_b = m.joints[joint[1]].q_index;
+  c.v_b = m.joints[joint[1]].v_index;
+  return c;
+}
+
 /// Closes the loops at the start (spec/blocks.md: q0 and qd0 are assembly targets): moves the
 /// low-priority coordinates as little as it can so that every constraint holds, and only if
 /// that is not enough, every coordinate that is not prescribed; then the same for velocities.
@@ -600,27 +658,37 @@ void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeB
   KinematicTreeData data(tree);
   Eigen::VectorXd q = m->q0, v = m->v0;
   for (const std::vector<int>* movable : {&low, &free}) {
-    LoopClosureData ld(tree, m->loops, static_cast<int>(movable->size()));
+    LoopClosureData ld(tree, m->loops, static_cast<int>(movable->size()), m->couplings);
     q = m->q0;
     if (ProjectPositions(tree, m->loops, *movable, LoopMetric::kIdentity, kTolerance, kIterations,
                          &data, &ld, q) <= kFailure) {
       break;
     }
   }
-  LoopClosureData ld(tree, m->loops, static_cast<int>(free.size()));
+  LoopClosureData ld(tree, m->loops, static_cast<int>(free.size()), m->couplings);
   ForwardKinematics(tree, &data, q);
   CalcLoopPositions(tree, m->loops, data, &ld);
+  CalcCouplingPositions(q, &ld);
   if (m->num_constraint_rows > 0 && ld.phi.cwiseAbs().maxCoeff() > kFailure) {
     Eigen::Index worst;
     const double residual = ld.phi.cwiseAbs().maxCoeff(&worst);
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", residual);
+    for (const JointCoupling& c : m->couplings) {
+      if (worst != c.row) continue;
+      throw NetworkError(c.element, "the coupling " + Quote(c.name) + " of joints " +
+                                        Quote(m->joints[c.joint_a].name) + " and " +
+                                        Quote(m->joints[c.joint_b].name) +
+                                        " cannot be assembled: its residual stays " + value +
+                                        " (m or rad) with every joint free to move; check the "
+                                        "other couplings, loops and motion inputs of these joints");
+    }
     const LoopConstraint* loop = &m->loops.front();
     for (const LoopConstraint& l : m->loops) {
       if (worst >= l.row && worst < l.row + l.num_rows) loop = &l;
     }
     std::string through;
     for (const std::string& j : loop->loop) through += (through.empty() ? "" : ", ") + Quote(j);
-    char value[32];
-    std::snprintf(value, sizeof value, "%.3g", residual);
     throw NetworkError(loop->element,
                        "the kinematic loop closed by joint " + Quote(loop->name) + " (through " +
                            through + ") cannot be assembled: its constraint residual stays " +
@@ -629,7 +697,7 @@ void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeB
                            "and the joints' q0");
   }
   for (const std::vector<int>* movable : {&low, &free}) {
-    LoopClosureData lv(tree, m->loops, static_cast<int>(movable->size()));
+    LoopClosureData lv(tree, m->loops, static_cast<int>(movable->size()), m->couplings);
     v = m->v0;
     ProjectVelocities(tree, m->loops, *movable, LoopMetric::kIdentity, q, &data, &lv, v);
     if (m->num_constraint_rows == 0 || (ld.G * v).cwiseAbs().maxCoeff() <= kFailure) break;
@@ -663,6 +731,8 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
       (b.physical_port(p).domain == "frame" ? frame : rot) = true;
     }
     has_frames = has_frames || frame;
+    // A coupler is a constraint between joints, not a drivetrain element (joint_coupler.h).
+    if (dynamic_cast<const JointCouplerElement*>(&b) != nullptr) continue;
     if (rot && !frame) rotational.push_back({&b, elements[e].name, elements[e].nodes, e});
   }
   try {
@@ -782,7 +852,14 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     loop.out_w = out(e, el.out_w);
     m.num_constraint_rows += loop.num_rows;
   }
-  if (!m.loops.empty()) AssembleLoops(elements, builder, &m);
+  for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
+    const auto* c = dynamic_cast<const JointCouplerElement*>(elements[e].block);
+    if (c == nullptr) continue;
+    m.couplings.push_back(MakeJointCoupling(elements, e, builder, shafts, m));
+    m.couplings.back().out_tau = out(e, c->out_tau);
+    m.couplings.back().row = m.num_constraint_rows++;
+  }
+  if (m.num_constraint_rows > 0) AssembleLoops(elements, builder, &m);
 
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     const blocks::Block* b = elements[e].block;

@@ -89,6 +89,21 @@ struct LoopConstraint {
   int out_quaternion = -1, out_w = -1;
 };
 
+/// A JointCoupler (joint_coupler.h): q_A = ratio * q_B + offset between two tree joints, one
+/// constraint row after the loops' rows. Its Jacobian row e_A - ratio e_B is constant and its
+/// velocity-product term is zero; its multiplier is the generalized force on A (-ratio times it
+/// on B).
+struct JointCoupling {
+  std::string name;                ///< the coupler's path, for messages
+  int element = -1;                ///< the element index BuildMechanism was given (for errors)
+  int joint_a = -1, joint_b = -1;  ///< indices into MechanismModel::joints
+  int q_a = 0, q_b = 0;            ///< their coordinates in the tree's q
+  int v_a = 0, v_b = 0;            ///< and in v
+  double ratio = 1.0, offset = 0.0;
+  int row = 0;       ///< its row in the stacked phi (after every loop's rows)
+  int out_tau = -1;  ///< Mechanism output: the multiplier (N m or N on joint A)
+};
+
 struct MechanismSensor {
   std::string name;
   FrameLocation B, F;
@@ -147,8 +162,9 @@ struct MechanismModel {
   std::string name;  ///< for messages
   std::shared_ptr<const KinematicTree> tree;
   std::vector<MechanismJoint> joints;
-  std::vector<LoopConstraint> loops;  ///< cut joints, in element order
-  int num_constraint_rows = 0;        ///< sum of the loops' num_rows
+  std::vector<LoopConstraint> loops;     ///< cut joints, in element order
+  std::vector<JointCoupling> couplings;  ///< one constraint row each, after the loops' rows
+  int num_constraint_rows = 0;           ///< the loops' num_rows plus one per coupling
   std::vector<MechanismSensor> sensors;
   std::vector<MechanismExternalForce> forces;
   std::vector<MechanismInternalForce> internal_forces;

@@ -2,6 +2,7 @@
 
 #include "blocks/contact/spatial_contact_force.h"
 #include "blocks/multibody/frame_elements.h"
+#include "blocks/multibody/joint_coupler.h"
 
 namespace twinblocks::blocks {
 
@@ -16,6 +17,7 @@ void RegisterMultibodyBlocks(BlockRegistry& r) {
   r.Add(SphericalJointType());
   r.Add(BushingJointType());
   r.Add(FreeJointType());
+  r.Add(JointCouplerType());
   r.Add(TransformSensorType());
   r.Add(ExternalForceTorqueType());
   r.Add(InternalForceType());

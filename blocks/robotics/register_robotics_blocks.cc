@@ -7,6 +7,7 @@
 #include "blocks/robotics/inverse_kinematics.h"
 #include "blocks/robotics/jacobian.h"
 #include "blocks/robotics/mass_matrix.h"
+#include "blocks/robotics/stewart_ik.h"
 #include "blocks/robotics/trajectory.h"
 #include "blocks/robotics/velocity_product_torque.h"
 
@@ -22,6 +23,7 @@ void RegisterRoboticsBlocks(BlockRegistry& r) {
   r.Add(GravityTorqueType());
   r.Add(VelocityProductTorqueType());
   r.Add(ComputedTorqueType());
+  r.Add(StewartIKType());
 }
 
 }  // namespace twinblocks::blocks

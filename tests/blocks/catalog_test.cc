@@ -140,7 +140,14 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"ComputedTorque", {{"robot", "arm"}}},
       {"MassMatrix", {{"robot", "arm"}}},
       {"GravityTorque", {{"robot", "arm"}}},
-      {"VelocityProductTorque", {{"robot", "arm"}}}};
+      {"VelocityProductTorque", {{"robot", "arm"}}},
+      {"StewartIK",
+       {{"base",
+         "[[0.5, 0, 0], [0, 0.5, 0], [-0.5, 0, 0], [0, -0.5, 0], [0.4, 0.3, 0], "
+         "[0.3, -0.4, 0]]"},
+        {"platform",
+         "[[0.3, 0, 0], [0, 0.3, 0], [-0.3, 0, 0], [0, -0.3, 0], [0.2, 0.2, 0], "
+         "[0.2, -0.2, 0]]"}}}};
   for (const BlockType& t : Catalog().types()) {
     if (t.is_virtual || t.name == "FromFile") continue;
     SCOPED_TRACE(t.name);

@@ -1,0 +1,28 @@
+#pragma once
+
+// JointCoupler: two one-degree-of-freedom joints moving together, q_A = ratio * q_B + offset
+// (docs/loops.md, "Coupled joints"): the tendon or linkage transmission of an underactuated
+// finger (seed 004 eq. 3, the Barrett hand), a gear between two joints. It is one more row of
+// the closed-loop constraints (loop_closure.h), not a drivetrain element: the two joints keep
+// their own coordinates and the coupler's multiplier is the force it transmits.
+
+#include "blocks/block.h"
+#include "blocks/block_registry.h"
+#include "blocks/param.h"
+
+namespace twinblocks::multibody {
+
+/// Joins the `shaft` ports of two revolute or prismatic joints (actuation="port").
+class JointCouplerElement final : public blocks::Block {
+ public:
+  explicit JointCouplerElement(const blocks::Params& p);
+
+  double ratio = 1.0;            ///< q_A = ratio * q_B + offset
+  double offset = 0.0;           ///< rad or m, in A's unit
+  int port_a = -1, port_b = -1;  ///< physical ports A and B
+  int out_tau = -1;              ///< the generalized force the coupler applies to joint A
+};
+
+blocks::BlockType JointCouplerType();
+
+}  // namespace twinblocks::multibody
