@@ -51,6 +51,8 @@ class SimulationSnapshot {
   int num_recorded_rows() const { return recorded_rows_; }
   /// The continuous states at time() (nx).
   const Eigen::VectorXd& continuous_states() const { return state_.x; }
+  /// The algebraic variables at time() (nz; held by the solver only with ida).
+  const Eigen::VectorXd& algebraic_variables() const { return state_.z; }
 
  private:
   friend class Simulator;
