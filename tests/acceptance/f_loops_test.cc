@@ -123,10 +123,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(F1Case{"models/mechanisms/four_bar.xml", "ode45"},
                       F1Case{"models/mechanisms/four_bar.xml", "ida"},
                       F1Case{"models/mechanisms/four_bar_redundant.xml", "ode45"},
-                      F1Case{"models/mechanisms/four_bar_redundant.xml", "ida"}),
+                      F1Case{"models/mechanisms/four_bar_redundant.xml", "ida"},
+                      F1Case{"models/mechanisms/four_bar.xml", "cvode-adams"},
+                      F1Case{"models/mechanisms/four_bar_redundant.xml", "cvode-adams"}),
     [](const auto& info) {
       std::string name = std::string(info.param.file).substr(18);
       name = name.substr(0, name.find('.')) + "_" + info.param.solver;
+      for (char& ch : name) {
+        if (ch == '-') ch = '_';
+      }
       return name;
     });
 
