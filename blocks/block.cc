@@ -97,8 +97,17 @@ void Block::SetLayout(const Layout& layout) {
   dwork_offset_ = layout.dwork;
   modes_offset_ = layout.modes;
   zc_offset_ = layout.zc;
+  z_offset_ = layout.z;
   rate_index_ = layout.rate_index;
   sample_time_ = layout.sample_time;
+}
+
+void Block::DoCalcResidual(Context& c) const {
+  DoCalcDerivatives(c);
+  const double* f = c.xdot + x_offset_;
+  const double* xp = c.xp + x_offset_;
+  double* r = c.residual + x_offset_;
+  for (int i = 0; i < nx_; ++i) r[i] = xp[i] - f[i];
 }
 
 }  // namespace twinblocks::blocks

@@ -34,10 +34,19 @@ struct Context {
   double* signals = nullptr;  ///< every port's signal, one flat buffer
   double* x = nullptr;        ///< continuous states (nx); written only at major steps
   double* xdot = nullptr;     ///< derivatives of x (nx)
-  double* xd = nullptr;       ///< discrete states
-  double* dwork = nullptr;    ///< per-block scratch that persists between steps
-  int* modes = nullptr;       ///< discrete modes of blocks with zero crossings
-  double* zc = nullptr;       ///< zero-crossing function values
+  /// Algebraic variables (nz) of blocks in DAE form (a mechanism's loop multipliers). Held
+  /// by the solver only when it integrates the residual form (`dae`); otherwise unused.
+  double* z = nullptr;
+  /// The residual form F(t, x, x', z) = 0 (residual solvers, IDA): x' as the solver proposes
+  /// it (nx), and the residual rows, nx for the states (each block's at its x offset) and nz
+  /// for the algebraic equations (at its z offset). Set only during residual evaluations.
+  const double* xp = nullptr;
+  double* residual = nullptr;                   ///< nx
+  double* residual_z = nullptr;                 ///< nz
+  double* xd = nullptr;                         ///< discrete states
+  double* dwork = nullptr;                      ///< per-block scratch that persists between steps
+  int* modes = nullptr;                         ///< discrete modes of blocks with zero crossings
+  double* zc = nullptr;                         ///< zero-crossing function values
   const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
   BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
 
@@ -47,6 +56,11 @@ struct Context {
   bool major = true;
   /// Set by a block that changed `x` at a major step; the simulator then restarts the solver.
   bool states_reset = false;
+  /// True for a whole run whose solver integrates the residual form (IDA): blocks with
+  /// algebraic variables then take them from `z` (a mechanism's constraint forces) instead
+  /// of solving for them, and leave their constraints to the solver (no projection).
+  /// False inside an evaluation of the ODE form (CalcDerivatives for the consistent start).
+  bool dae = false;
 };
 
 /// Which stages of a block need an input directly (direct feedthrough), as a bit mask.
@@ -110,6 +124,8 @@ class Block {
   int num_dwork() const { return ndwork_; }
   int num_modes() const { return nmodes_; }
   int num_zero_crossings() const { return nzc_; }
+  /// Algebraic variables of the block's DAE form (0: the block is an ODE only).
+  int num_algebraic_variables() const { return nz_; }
   bool has_update() const { return has_update_; }
   bool has_breakpoints() const { return has_breakpoints_; }
   /// Declared sample time; after compile, the resolved one.
@@ -136,6 +152,7 @@ class Block {
   struct Layout {
     int index = -1;
     int x = 0, xd = 0, dwork = 0, modes = 0, zc = 0;
+    int z = 0;  ///< algebraic variables and their equations
     int rate_index = -1;
     SampleTime sample_time;
   };
@@ -148,6 +165,18 @@ class Block {
   void Initialize(Context& c) const { DoInitialize(c); }
   void CalcOutputs(Context& c, int stage) const { DoCalcOutputs(c, stage); }
   void CalcDerivatives(Context& c) const { DoCalcDerivatives(c); }
+
+  // ---- The DAE form, for residual solvers (IDA) ----
+  /// The block's rows of F(t, x, x', z) = 0 at c.x, c.xp, c.z: its nx state rows into
+  /// c.residual and its nz algebraic rows into c.residual_z. Default, for a block without
+  /// algebraic variables: x' - f(t, x) from CalcDerivatives (c.xdot is scratch for it).
+  /// Called after the minor-step outputs at (t, x, z), with c.dae set.
+  void CalcResidual(Context& c) const { DoCalcResidual(c); }
+  /// Writes algebraic variables consistent with the states (F = 0 with x' = f(t, x)) into
+  /// c.z, at a (re)start of the solver. Called right after CalcDerivatives at the same
+  /// (t, x) with c.dae false, so that it may reuse what that evaluation found (a
+  /// mechanism's multipliers). Default: nothing (no algebraic variables).
+  void CalcConsistentAlgebraic(Context& c) const { DoCalcConsistentAlgebraic(c); }
   /// Discrete blocks at their sample hits; continuous blocks with has_update() at every
   /// major step.
   void Update(Context& c) const { DoUpdate(c); }
@@ -174,6 +203,9 @@ class Block {
   /// Which stages need input `port` directly, when that depends on its width.
   void SetInputFeedthrough(int port, unsigned stages) { inputs_[port].feedthrough = stages; }
   void DeclareContinuousStates(int n) { nx_ = n; }
+  /// Algebraic variables of the DAE form (a block that declares them overrides
+  /// DoCalcResidual and DoCalcConsistentAlgebraic, and has continuous states).
+  void DeclareAlgebraicVariables(int n) { nz_ = n; }
   void DeclareDiscreteStates(int n) {
     nxd_ = n;
     has_update_ = has_update_ || n > 0;
@@ -193,6 +225,8 @@ class Block {
   virtual void DoInitialize(Context& c) const {}
   virtual void DoCalcOutputs(Context& c, int stage) const {}
   virtual void DoCalcDerivatives(Context& c) const {}
+  virtual void DoCalcResidual(Context& c) const;
+  virtual void DoCalcConsistentAlgebraic(Context& c) const {}
   virtual void DoUpdate(Context& c) const {}
   virtual void DoCalcZeroCrossings(Context& c) const {}
   virtual double DoNextBreakpoint(const Context& c, double t) const {
@@ -209,6 +243,11 @@ class Block {
   const double* x(const Context& c) const { return c.x + x_offset_; }
   double* xdot(Context& c) const { return c.xdot + x_offset_; }
   double* xd(Context& c) const { return c.xd + xd_offset_; }
+  const double* z(const Context& c) const { return c.z + z_offset_; }
+  double* z(Context& c) const { return c.z + z_offset_; }
+  const double* xp(const Context& c) const { return c.xp + x_offset_; }
+  double* residual(Context& c) const { return c.residual + x_offset_; }
+  double* residual_z(Context& c) const { return c.residual_z + z_offset_; }
   const double* xd(const Context& c) const { return c.xd + xd_offset_; }
   double* dwork(Context& c) const { return c.dwork + dwork_offset_; }
   const double* dwork(const Context& c) const { return c.dwork + dwork_offset_; }
@@ -230,7 +269,7 @@ class Block {
   std::vector<OutputPort> outputs_;
   std::vector<PhysicalPort> physical_;
   int num_stages_ = 1;
-  int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0;
+  int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0, nz_ = 0;
   bool has_update_ = false;
   bool has_breakpoints_ = false;
   bool requires_discrete_ = false;
@@ -238,6 +277,7 @@ class Block {
   int index_ = -1;
   int rate_index_ = -1;
   int x_offset_ = 0, xd_offset_ = 0, dwork_offset_ = 0, modes_offset_ = 0, zc_offset_ = 0;
+  int z_offset_ = 0;
 };
 
 }  // namespace twinblocks::blocks

@@ -12,7 +12,7 @@ using internal::DescribeRate;
 void Compiler::Layout() {
   std::vector<int> system_index(flat_.size(), -1);
   int next_index = 0;
-  int signals = 0, x = 0, xd = 0, dwork = 0, modes = 0, zc = 0;
+  int signals = 0, x = 0, xd = 0, dwork = 0, modes = 0, zc = 0, z = 0;
   for (int f : real_) {
     FlatBlock& fb = flat_[f];
     Block& b = *fb.block;
@@ -27,6 +27,7 @@ void Compiler::Layout() {
     layout.xd = xd;
     layout.dwork = dwork;
     layout.modes = modes;
+    layout.z = z;
     layout.sample_time = fb.rate;
     layout.rate_index = -1;
     if (fb.rate.is_discrete()) {
@@ -46,6 +47,7 @@ void Compiler::Layout() {
         fb.tune->input_widths.push_back(b.input_port(i).width);
     }
     x += b.num_continuous_states();
+    z += b.num_algebraic_variables();
     xd += b.num_discrete_states();
     dwork += b.num_dwork();
     modes += b.num_modes();
@@ -90,6 +92,7 @@ void Compiler::Layout() {
   for (int f : real_) system_.blocks_.push_back(std::move(flat_[f].block));
   system_.num_signals_ = signals;
   system_.nx_ = x;
+  system_.nz_ = z;
   system_.nxd_ = xd;
   system_.ndwork_ = dwork;
   system_.nmodes_ = modes;

@@ -16,8 +16,11 @@ class Simulator;
 /// buffer, block workspaces. Allocated once, from the System's sizes, before the run.
 struct SimulationState {
   double t = 0.0;
-  Eigen::VectorXd x;                     ///< continuous states (nx)
-  Eigen::VectorXd xdot;                  ///< scratch for derivatives at major steps (nx)
+  Eigen::VectorXd x;     ///< continuous states (nx)
+  Eigen::VectorXd xdot;  ///< scratch for derivatives at major steps (nx)
+  /// Algebraic variables of the blocks' DAE forms (nz), held by the solver when it
+  /// integrates the residual form (ida): a mechanism's loop multipliers.
+  Eigen::VectorXd z;
   std::vector<double> signals;           ///< the signal buffer; external inputs hold here
   std::vector<double> xd;                ///< discrete states
   std::vector<double> dwork;             ///< block scratch that persists between steps
@@ -48,6 +51,8 @@ class SimulationSnapshot {
   int num_recorded_rows() const { return recorded_rows_; }
   /// The continuous states at time() (nx).
   const Eigen::VectorXd& continuous_states() const { return state_.x; }
+  /// The algebraic variables at time() (nz; held by the solver only with ida).
+  const Eigen::VectorXd& algebraic_variables() const { return state_.z; }
 
  private:
   friend class Simulator;

@@ -30,6 +30,7 @@ std::string SimulationStats::Summary(double simulated_seconds) const {
 
 /// The diagram as the solver sees it: continuous states in, derivatives and zero-crossing
 /// values out. Evaluation is a minor step: only continuous blocks recompute, modes held.
+/// Blocks with algebraic variables solve for them (c.dae is false while it evaluates).
 class Simulator::Problem : public solvers::OdeProblem {
  public:
   explicit Problem(Simulator* sim) : sim_(sim) {}
@@ -41,17 +42,21 @@ class Simulator::Problem : public solvers::OdeProblem {
   int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                       Eigen::Ref<Eigen::VectorXd> xdot) override {
     blocks::Context& c = sim_->ctx_;
+    const bool dae = c.dae;
+    c.dae = false;
     try {
-      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()));
+      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
       c.xdot = xdot.data();
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
         sim_->current_block_ = b->index();
         b->CalcDerivatives(c);
       }
     } catch (const std::exception& e) {
+      c.dae = dae;
       error_ = sim_->CurrentBlockDescription() + e.what();
       return -1;
     }
+    c.dae = dae;
     for (Eigen::Index i = 0; i < xdot.size(); ++i) {
       if (!std::isfinite(xdot[i])) {
         // Recoverable: a smaller step may avoid it; if not, the solver fails with this text.
@@ -66,7 +71,7 @@ class Simulator::Problem : public solvers::OdeProblem {
   int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                         Eigen::Ref<Eigen::VectorXd> g) override {
     try {
-      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()));
+      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
       sim_->ctx_.zc = g.data();
       for (const blocks::Block* b : sim_->system_.zero_crossing_blocks()) {
         sim_->current_block_ = b->index();
@@ -81,6 +86,116 @@ class Simulator::Problem : public solvers::OdeProblem {
 
  private:
   Simulator* sim_;
+  std::string error_;
+};
+
+/// The diagram in residual form F(t, y, y') = 0 for `ida`, y = [x; z]: every block gives
+/// its rows (x' - f for ODE blocks, a mechanism's stabilized index-2 constraints with its
+/// multipliers in z, docs/loops.md). The consistent start at each solver (re)start comes
+/// from the ODE form: x' = f(t, x), and the blocks' algebraic variables that go with it.
+class Simulator::DaeForm : public solvers::DaeProblem {
+ public:
+  explicit DaeForm(Simulator* sim)
+      : sim_(sim),
+        nx_(sim->system_.num_continuous_states()),
+        nz_(sim->system_.num_algebraic_variables()),
+        f_(Eigen::VectorXd::Zero(nx_)) {}
+
+  int num_states() const override { return nx_ + nz_; }
+  int num_zero_crossings() const override { return sim_->system_.num_zero_crossings(); }
+  const char* last_error() const override { return error_.c_str(); }
+
+  void GetDifferentialMask(Eigen::Ref<Eigen::VectorXd> is_differential) const override {
+    is_differential.head(nx_).setOnes();
+    is_differential.tail(nz_).setZero();
+  }
+
+  int CalcResidual(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                   const Eigen::Ref<const Eigen::VectorXd>& yp,
+                   Eigen::Ref<Eigen::VectorXd> residual) override {
+    blocks::Context& c = sim_->ctx_;
+    double* x = const_cast<double*>(y.data());
+    try {
+      sim_->CalcMinorOutputs(t, x, x + nx_);
+      c.xdot = f_.data();
+      c.xp = yp.data();
+      c.residual = residual.data();
+      c.residual_z = residual.data() + nx_;
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        sim_->current_block_ = b->index();
+        b->CalcResidual(c);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    for (Eigen::Index i = 0; i < residual.size(); ++i) {
+      if (!std::isfinite(residual[i])) {
+        error_ = "the residual of " +
+                 (i < nx_ ? sim_->system_.DescribeState(static_cast<int>(i))
+                          : "algebraic equation " + std::to_string(i - nx_)) +
+                 " is " + FormatNumber(residual[i]) + " at t = " + FormatNumber(t);
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  /// A mechanism's stabilized constraints are index 2 (its algebraic variables are the only
+  /// ones blocks declare).
+  int index() const override { return nz_ > 0 ? 2 : 1; }
+  bool has_consistent_start() const override { return true; }
+
+  int CalcConsistentStart(double t, Eigen::Ref<Eigen::VectorXd> y,
+                          Eigen::Ref<Eigen::VectorXd> yp) override {
+    // x' = f(t, x) from the ODE form; the algebraic variables from what it found.
+    const int flag = sim_->problem_->CalcDerivatives(t, y.head(nx_), yp.head(nx_));
+    if (flag != 0) {
+      error_ = sim_->problem_->last_error();
+      return flag;
+    }
+    blocks::Context& c = sim_->ctx_;
+    c.z = y.data() + nx_;
+    const bool dae = c.dae;
+    c.dae = false;
+    try {
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (b->num_algebraic_variables() == 0) continue;
+        sim_->current_block_ = b->index();
+        b->CalcConsistentAlgebraic(c);
+      }
+    } catch (const std::exception& e) {
+      c.dae = dae;
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    c.dae = dae;
+    yp.tail(nz_).setZero();
+    return 0;
+  }
+
+  int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                        const Eigen::Ref<const Eigen::VectorXd>& yp,
+                        Eigen::Ref<Eigen::VectorXd> g) override {
+    double* x = const_cast<double*>(y.data());
+    try {
+      sim_->CalcMinorOutputs(t, x, x + nx_);
+      sim_->ctx_.zc = g.data();
+      for (const blocks::Block* b : sim_->system_.zero_crossing_blocks()) {
+        sim_->current_block_ = b->index();
+        b->CalcZeroCrossings(sim_->ctx_);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    return 0;
+  }
+
+ private:
+  Simulator* sim_;
+  int nx_, nz_;
+  Eigen::VectorXd f_;  // (nx) derivatives of the ODE blocks, scratch
   std::string error_;
 };
 
@@ -115,7 +230,13 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   positive("atol", opt.atol);
   if (s.output_interval) positive("output_interval", *s.output_interval);
   problem_ = std::make_unique<Problem>(this);
-  integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
+  // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.
+  if (s.solver == "ida" && system.num_continuous_states() > 0) {
+    dae_problem_ = std::make_unique<DaeForm>(this);
+    integrator_ = solvers::MakeDaeIntegrator(dae_problem_.get(), opt);
+  } else {
+    integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
+  }
 }
 
 Simulator::~Simulator() = default;
@@ -139,10 +260,13 @@ void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::V
   }
 }
 
-void Simulator::CalcMinorOutputs(double t, double* x) {
+bool Simulator::is_dae() const { return dae_problem_ != nullptr; }
+
+void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
   blocks::Context& c = ctx_;
   c.t = t;
   c.x = x;
+  c.z = z;
   c.major = false;
   for (const ExecutionEntry& e : system_.minor_order()) {
     current_block_ = e.block->index();
@@ -156,6 +280,9 @@ void Simulator::Initialize() {
   st.t = settings_.t_start;
   st.x = Eigen::VectorXd::Zero(sys.num_continuous_states());
   st.xdot = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  st.z = Eigen::VectorXd::Zero(sys.num_algebraic_variables());
+  y_ = Eigen::VectorXd::Zero(sys.num_continuous_states() + sys.num_algebraic_variables());
+  yp_ = y_;
   st.signals.assign(sys.num_signals(), 0.0);
   st.xd.assign(sys.num_discrete_states(), 0.0);
   st.dwork.assign(sys.num_dwork(), 0.0);
@@ -181,6 +308,8 @@ void Simulator::Initialize() {
   ctx_.signals = st.signals.data();
   ctx_.x = st.x.data();
   ctx_.xdot = st.xdot.data();
+  ctx_.z = st.z.data();
+  ctx_.dae = is_dae();
   ctx_.xd = st.xd.data();
   ctx_.dwork = st.dwork.data();
   ctx_.modes = st.modes.data();
@@ -203,14 +332,14 @@ void Simulator::Initialize() {
   }
   output_index_ = 0;
   next_output_ = settings_.t_start;
-  x_interp_ = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  x_interp_ = Eigen::VectorXd::Zero(is_dae() ? y_.size() : sys.num_continuous_states());
   interpolate_rows_ = settings_.output_interval.has_value() && integrator_->has_dense_output() &&
                       sys.num_continuous_states() > 0;
   target_ = settings_.t_end;
   inputs_changed_ = false;
   failure_.clear();
   MajorStep(/*first=*/true);
-  integrator_->Reset(st.t, st.x);
+  ResetSolver();
   initialized_ = true;
 }
 
@@ -221,6 +350,7 @@ void Simulator::MajorStep(bool first) {
   c.t = st.t;
   c.x = st.x.data();
   c.xdot = st.xdot.data();
+  c.z = st.z.data();
   c.zc = st.zc.data();
   c.major = true;
   c.states_reset = false;
@@ -242,6 +372,16 @@ void Simulator::MajorStep(bool first) {
     if (rate >= 0 && !st.rate_hits[rate]) continue;
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
+  }
+  // The DAE's algebraic variables start consistent with x (and with every input at t, now
+  // that the outputs are computed); the continuous outputs then see them.
+  if (first && is_dae() && system_.num_algebraic_variables() > 0) {
+    y_.head(sys.num_continuous_states()) = st.x;
+    if (dae_problem_->CalcConsistentStart(st.t, y_, yp_) != 0) {
+      throw std::runtime_error(dae_problem_->last_error());
+    }
+    st.z = y_.tail(sys.num_algebraic_variables());
+    CalcMajorContinuousOutputs();
   }
   // Record the outputs at t before discrete states move on to their next values.
   if (!settings_.output_interval) {
@@ -292,7 +432,8 @@ void Simulator::RecordInterpolatedRows(double t_end_of_step) {
     integrator_->Interpolate(next_output_, x_interp_);
     // Continuous outputs at the row's time with modes held; discrete outputs keep their
     // values from the last hit, as they would in a minor step.
-    CalcMinorOutputs(next_output_, x_interp_.data());
+    CalcMinorOutputs(next_output_, x_interp_.data(),
+                     x_interp_.data() + system_.num_continuous_states());
     recording_.Append(next_output_, state_.signals.data());
     ++output_index_;
     next_output_ =
@@ -305,7 +446,7 @@ bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
   if (nzc == 0 || !settings_.zero_crossings || integrator_->is_fixed_step()) return false;
   // g at both ends with modes held; bisect on the first function that changes sign.
   auto eval = [&](double t, double* out) {
-    CalcMinorOutputs(t, state_.x.data());
+    CalcMinorOutputs(t, state_.x.data(), state_.z.data());
     ctx_.zc = out;
     for (const blocks::Block* b : system_.zero_crossing_blocks()) b->CalcZeroCrossings(ctx_);
     ctx_.zc = state_.zc.data();
@@ -362,7 +503,7 @@ void Simulator::Advance() {
     const solvers::StepResult r = integrator_->Step(t_stop);
     RecordInterpolatedRows(r.t);
     st.t = r.t;
-    st.x = integrator_->state();
+    TakeSolverState();
     crossing = r.zero_crossing;
   }
   MajorStep(/*first=*/false);
@@ -370,7 +511,41 @@ void Simulator::Advance() {
   // output, a source's breakpoint): restart the solver with a fresh derivative, and for
   // multistep methods a fresh history.
   const bool jumped = ctx_.states_reset || crossing || last_major_hit_ || st.t == breakpoint;
-  if (jumped && system_.num_continuous_states() > 0) integrator_->Reset(st.t, st.x);
+  if (jumped && system_.num_continuous_states() > 0) ResetSolver();
+}
+
+void Simulator::TakeSolverState() {
+  const Eigen::VectorXd& y = integrator_->state();
+  state_.x = y.head(system_.num_continuous_states());
+  if (is_dae()) state_.z = y.tail(system_.num_algebraic_variables());
+}
+
+void Simulator::ResetSolver() {
+  if (!is_dae()) {
+    integrator_->Reset(state_.t, state_.x);
+    return;
+  }
+  // The solver makes the algebraic variables consistent again (CalcConsistentStart).
+  y_.head(system_.num_continuous_states()) = state_.x;
+  y_.tail(system_.num_algebraic_variables()) = state_.z;
+  integrator_->Reset(state_.t, y_);
+  TakeSolverState();
+}
+
+void Simulator::CalcMajorContinuousOutputs() {
+  blocks::Context& c = ctx_;
+  c.t = state_.t;
+  c.x = state_.x.data();
+  c.xdot = state_.xdot.data();
+  c.z = state_.z.data();
+  c.zc = state_.zc.data();
+  c.major = true;
+  // Discrete blocks keep their outputs until their next hit.
+  for (const ExecutionEntry& e : system_.major_order()) {
+    if (e.block->rate_index() >= 0) continue;
+    current_block_ = e.block->index();
+    e.block->CalcOutputs(c, e.stage);
+  }
 }
 
 SimulationOutcome Simulator::Run() { return AdvanceTo(settings_.t_end); }

@@ -164,9 +164,13 @@ class Simulator {
   const SimulationStats& stats() const { return stats_; }
   const SimulationSettingsValues& settings() const { return settings_; }
   const System& system() const { return system_; }
+  /// True when the solver integrates the residual form (ida): blocks with algebraic
+  /// variables (closed loops) are DAEs, their variables state().z.
+  bool is_dae() const;
 
  private:
   class Problem;
+  class DaeForm;
 
   /// Takes one solver step (or one jump for a model without continuous states) and runs
   /// the major step it ends on.
@@ -178,7 +182,15 @@ class Simulator {
   void RecordInterpolatedRows(double t_end_of_step);
   /// Locates a zero crossing in time for a model without continuous states.
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
-  void CalcMinorOutputs(double t, double* x);
+  /// Minor-step outputs of the continuous blocks at (t, x) with algebraic variables z.
+  void CalcMinorOutputs(double t, double* x, double* z);
+  /// The continuous blocks' outputs anew at time() as a major step (after an input change,
+  /// or once the algebraic variables are consistent at the start).
+  void CalcMajorContinuousOutputs();
+  /// Restarts the solver at (time(), x) (and z for a DAE, which it makes consistent).
+  void ResetSolver();
+  /// state_.x (and z) from the solver's state.
+  void TakeSolverState();
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
   /// a solver restart there.
@@ -192,13 +204,15 @@ class Simulator {
   SimulationState state_;
   blocks::Context ctx_;
   std::unique_ptr<Problem> problem_;
+  std::unique_ptr<DaeForm> dae_problem_;  ///< for ida only
   std::unique_ptr<solvers::Integrator> integrator_;
+  Eigen::VectorXd y_, yp_;  ///< nx + nz: the DAE's [x; z] and its rate, for (re)starts
   Recording recording_;
   SimulationStats stats_;
   double next_breakpoint_ = 0.0;
   double next_output_ = 0.0;
   long output_index_ = 0;
-  Eigen::VectorXd x_interp_;        ///< nx: interpolated states for output rows
+  Eigen::VectorXd x_interp_;        ///< nx (+ nz): interpolated states for output rows
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
   bool last_major_hit_ = false;

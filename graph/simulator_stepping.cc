@@ -34,6 +34,7 @@ void CopyState(const System& system, const SimulationState& from, SimulationStat
   to->t = from.t;
   to->x = from.x;
   to->xdot = from.xdot;
+  to->z = from.z;
   CopyInto(from.signals, &to->signals);
   CopyInto(from.xd, &to->xd);
   CopyInto(from.dwork, &to->dwork);
@@ -125,23 +126,12 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
 
 void Simulator::ApplyInputChange() {
   inputs_changed_ = false;
-  SimulationState& st = state_;
-  blocks::Context& c = ctx_;
-  c.t = st.t;
-  c.x = st.x.data();
-  c.xdot = st.xdot.data();
-  c.zc = st.zc.data();
-  c.major = true;
-  c.states_reset = false;
+  ctx_.states_reset = false;
   // Continuous blocks only: discrete ones keep their outputs until their next hit, and
   // updates already ran at this time.
-  for (const ExecutionEntry& e : system_.major_order()) {
-    if (e.block->rate_index() >= 0) continue;
-    current_block_ = e.block->index();
-    e.block->CalcOutputs(c, e.stage);
-  }
+  CalcMajorContinuousOutputs();
   current_block_ = -1;
-  if (system_.num_continuous_states() > 0) integrator_->Reset(st.t, st.x);
+  if (system_.num_continuous_states() > 0) ResetSolver();
 }
 
 InputHandle Simulator::FindInput(const std::string& name) const {
@@ -242,6 +232,9 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
     throw std::invalid_argument("RestoreState: the snapshot was taken of another System");
   }
   if (!initialized_) Initialize();
+  // A DAE's restart reads the blocks' run state (a mechanism's choice of independent
+  // constraint rows, which its algebraic variables belong to): put it back first.
+  if (is_dae()) CopyState(system_, snapshot.state_, &state_);
   // The solver first: a restart (SUNDIALS) evaluates the model, which writes the signal
   // buffer and workspaces; the copy below then leaves them exactly as saved.
   if (system_.num_continuous_states() > 0) integrator_->RestoreState(snapshot.integrator_);

@@ -89,6 +89,9 @@ class System {
   int num_dwork() const { return ndwork_; }
   int num_modes() const { return nmodes_; }
   int num_zero_crossings() const { return nzc_; }
+  /// Algebraic variables of the blocks' DAE forms (a mechanism's loop multipliers), used
+  /// when the solver integrates the residual form (ida).
+  int num_algebraic_variables() const { return nz_; }
 
   /// The distinct discrete rates, fastest first; Block::rate_index() indexes this.
   const std::vector<blocks::SampleTime>& rates() const { return rates_; }
@@ -152,7 +155,7 @@ class System {
   std::vector<const blocks::Block*> update_blocks_;
   std::vector<const blocks::Block*> zc_blocks_;
   std::vector<const blocks::Block*> breakpoint_blocks_;
-  int num_signals_ = 0, nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0;
+  int num_signals_ = 0, nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0, nz_ = 0;
   std::vector<blocks::SampleTime> rates_;
   std::vector<LoggedSignal> logged_;
   /// Every signal source "path.port" (virtual ones included), for FindSignal.

@@ -121,6 +121,10 @@ std::string StructureChange(const blocks::Block& old_block, const blocks::Block&
     return change("its number of continuous states", old_block.num_continuous_states(),
                   b.num_continuous_states());
   }
+  if (b.num_algebraic_variables() != old_block.num_algebraic_variables()) {
+    return change("its number of algebraic variables", old_block.num_algebraic_variables(),
+                  b.num_algebraic_variables());
+  }
   if (b.num_discrete_states() != old_block.num_discrete_states()) {
     return change("its number of discrete states", old_block.num_discrete_states(),
                   b.num_discrete_states());

@@ -84,7 +84,20 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
   CheckFlag(IDASetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this), "IDASetErrHandlerFn");
   CheckFlag(IDAInit(mem, &IdaIntegrator::ResidualCallback, 0.0, y_.get(), yp_.get()), "IDAInit");
   CheckFlag(IDASetUserData(mem, this), "IDASetUserData");
-  CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
+  index2_ = has_algebraic_ && dae_->index() >= 2;
+  if (index2_) {
+    if (!dae_->has_consistent_start()) {
+      throw std::invalid_argument("ida: an index-2 DAE must give its own consistent start");
+    }
+    // Algebraic variables out of every norm (ode_problem.h, DaeProblem::index): an absolute
+    // tolerance so large that their weights vanish.
+    internal::NVectorPtr atol = internal::MakeSerialVector(nx_, context_.get());
+    Eigen::Map<Eigen::VectorXd> a = internal::AsEigen(atol.get());
+    for (int i = 0; i < nx_; ++i) a[i] = id[i] != 0.0 ? options_.atol : kUnweighted;
+    CheckFlag(IDASVtolerances(mem, options_.rtol, atol.get()), "IDASVtolerances");
+  } else {
+    CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
+  }
   jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
   linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
   CheckFlag(IDASetLinearSolver(mem, linear_solver_.get(), jacobian_.get()), "IDASetLinearSolver");
@@ -178,10 +191,14 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
     const Eigen::Map<Eigen::VectorXd> r1 = internal::AsEigen(work);
     const Eigen::Map<Eigen::VectorXd> w = internal::AsEigen(ewt_.get());
     const double srur = std::sqrt(std::numeric_limits<double>::epsilon());
+    const double* id = N_VGetArrayPointer(id_.get());
     for (int j = 0; j < nx_; ++j) {
       const double y_saved = yd[j];
       const double yp_saved = ypd[j];
-      double inc = std::max(srur * std::max(std::abs(y_saved), std::abs(h * yp_saved)), 1.0 / w[j]);
+      // An unweighted (index-2 algebraic) variable has no scale from its tolerance: a
+      // relative increment, at least srur in its own units.
+      const double floor = index2_ && id[j] == 0.0 ? srur : 1.0 / w[j];
+      double inc = std::max(srur * std::max(std::abs(y_saved), std::abs(h * yp_saved)), floor);
       if (h * yp_saved < 0.0) inc = -inc;
       inc = (y_saved + inc) - y_saved;  // the increment actually representable
       yd[j] = y_saved + inc;
@@ -239,9 +256,18 @@ void IdaIntegrator::DoReInit(double t) {
       ThrowError("CalcDerivatives", "a failed evaluation");
     }
   }
+  if (!ode_residual_ && dae_->has_consistent_start()) {
+    // The problem's own consistent start (an index-2 system cannot use IDACalcIC).
+    const int flag = dae_->CalcConsistentStart(t, internal::AsEigen(y_.get()), yp);
+    if (flag != 0) {
+      RecordCallbackError("the consistent start returned %d at t = %.17g s: %s", flag, t,
+                          Text(dae_->last_error()));
+      ThrowError("CalcConsistentStart", "a failed evaluation");
+    }
+  }
   CheckFlag(IDAReInit(mem, t, y_.get(), yp_.get()), "IDAReInit");
   CountersRestarted();
-  if (ode_residual_ || nx_ == 0) return;
+  if (ode_residual_ || nx_ == 0 || dae_->has_consistent_start()) return;
   // IDACalcIC only needs tout1 for its scale and direction: one expected step ahead.
   const double h_guess = options_.initial_step > 0.0 ? options_.initial_step
                          : h_last_ > 0.0             ? h_last_

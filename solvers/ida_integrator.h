@@ -13,10 +13,14 @@ namespace twinblocks::solvers {
 /// the allocation IDA's own does on every call). state() is y.
 ///
 /// For a true DAE (some entries of GetDifferentialMask are 0), IDASetId marks the algebraic
-/// variables, they are left out of the error test (IDASetSuppressAlg), and every Reset runs
-/// IDACalcIC(IDA_YA_YDP_INIT): given the differential part of y, it solves for the
-/// algebraic part of y and for y' (y' of the previous run is the first guess). An ODE handed
-/// to MakeIntegrator("ida") is wrapped as the residual y' - f(t, y) and restarted with
+/// variables, they are left out of the error test (IDASetSuppressAlg), and every Reset makes
+/// the start consistent: with the problem's own CalcConsistentStart when it has one (index-2
+/// systems), else with IDACalcIC(IDA_YA_YDP_INIT), which, given the differential part of y,
+/// solves for the algebraic part of y and for y' (y' of the previous run is the first guess).
+/// For an index-2 system (DaeProblem::index) the algebraic variables are also left out of the
+/// Newton convergence test (their absolute tolerance is made so large that their weights
+/// vanish) and the difference-quotient Jacobian steps them relative to their own size. An
+/// ODE handed to MakeIntegrator("ida") is wrapped as the residual y' - f(t, y) and restarted with
 /// y' = f(t, y) exactly.
 class IdaIntegrator final : public SundialsIntegrator {
  public:
@@ -61,6 +65,9 @@ class IdaIntegrator final : public SundialsIntegrator {
   std::unique_ptr<OdeResidual> ode_residual_;  // set when integrating an OdeProblem
   DaeProblem* dae_;
   bool has_algebraic_ = false;
+  bool index2_ = false;  // algebraic variables left out of the Newton test (DaeProblem::index)
+  /// Absolute tolerance that takes a variable out of IDA's norms.
+  static constexpr double kUnweighted = 1e100;
   double h_last_ = 0.0;      // s, last step of the previous run (IDACalcIC's scale)
   internal::NVectorPtr yp_;  // (n x 1) y'
   internal::NVectorPtr id_;  // (n x 1) 1: differential, 0: algebraic

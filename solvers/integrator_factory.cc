@@ -38,7 +38,9 @@ constexpr std::array<SolverEntry, 12> kSolvers = {{
     {"arkode-erk", "variable step, SUNDIALS ARKODE explicit Runge-Kutta (order 4); non-stiff"},
     {"arkode-dirk",
      "variable step, SUNDIALS ARKODE diagonally implicit Runge-Kutta (order 4); stiff problems"},
-    {"ida", "variable step and order, SUNDIALS IDA BDF on the residual x' - f(t, x); DAEs"},
+    {"ida",
+     "variable step and order, SUNDIALS IDA BDF on the residual form: x' - f(t, x), and closed "
+     "kinematic loops as stabilized index-2 constraints (DAEs)"},
 }};
 
 std::string ValidNames() {

@@ -54,6 +54,28 @@ class DaeProblem {
   /// Marks differential (true) and algebraic (false) variables, size n.
   virtual void GetDifferentialMask(Eigen::Ref<Eigen::VectorXd> is_differential) const = 0;
 
+  /// The differentiation index of the system: 1, or 2 when some equations hold no algebraic
+  /// variable (a mechanism's position and velocity constraints in stabilized form). An
+  /// index-2 system needs its own consistent start (has_consistent_start), and IDA leaves its
+  /// algebraic variables out of the Newton convergence test as well as out of the error
+  /// test: their Newton corrections carry the round-off of the constraints amplified by 1/h
+  /// (1/h^2 for positions), which moves the differential variables only at round-off level
+  /// but would fail any test on the algebraic variables themselves when steps are short.
+  virtual int index() const { return 1; }
+
+  /// True when the problem computes its own consistent starts (CalcConsistentStart); IDA then
+  /// uses them as they are. Otherwise IDA solves for them with IDACalcIC, which handles
+  /// index-1 systems only.
+  virtual bool has_consistent_start() const { return false; }
+
+  /// Given the differential part of y at t, writes the algebraic part of y and all of y' so
+  /// that F(t, y, y') = 0, at every (re)start of the solver. Return convention as
+  /// CalcResidual. Called only when has_consistent_start().
+  virtual int CalcConsistentStart(double t, Eigen::Ref<Eigen::VectorXd> y,
+                                  Eigen::Ref<Eigen::VectorXd> yp) {
+    return -1;
+  }
+
   virtual int num_zero_crossings() const { return 0; }
   virtual int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
                                 const Eigen::Ref<const Eigen::VectorXd>& yp,

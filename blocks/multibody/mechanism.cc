@@ -17,7 +17,7 @@ using blocks::Context;
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
             int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free,
-            const std::vector<JointCoupling>& couplings)
+            const std::vector<JointCoupling>& couplings, int num_dae_rows)
       : data(tree),
         loops(tree, cut_joints, num_free, couplings),
         loop_rhs(loops.phi.size()),
@@ -33,7 +33,15 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         cluster_force(num_clusters),
         motor_drive(num_motors),
         contact(num_contacts),
-        contact_forces(max_contact_forces) {}
+        contact_forces(max_contact_forces),
+        dae_rows(num_dae_rows, -1),
+        row_order(loop_rhs.size()),
+        Ks(num_dae_rows, num_dae_rows),
+        Ks_llt(num_dae_rows),
+        Ks_ldlt(num_dae_rows),
+        lambda_s(num_dae_rows),
+        mu_v(tree.nv()),
+        qdot_mu(tree.nq()) {}
   KinematicTreeData data;
   LoopClosureData loops;     ///< closed loops' constraints and multipliers
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
@@ -56,6 +64,18 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   /// points the contacts can report, so that the loop never allocates.
   std::vector<PointForce> contact_forces;
   int num_contact_forces = 0;
+  /// As a DAE: the loop rows (into G's m rows) whose multipliers are the algebraic variables,
+  /// independent ones chosen by the pivoted factorization of K; `stale` when they must be
+  /// chosen again at the next (re)start.
+  std::vector<int> dae_rows;
+  bool dae_rows_stale = true;
+  Eigen::VectorXd row_order;  ///< m: K's rows in pivot order (as numbers), scratch
+  Eigen::MatrixXd Ks;         ///< r x r: K on the chosen rows
+  Eigen::LLT<Eigen::MatrixXd> Ks_llt;
+  Eigen::LDLT<Eigen::MatrixXd> Ks_ldlt;
+  Eigen::VectorXd lambda_s;  ///< r
+  Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
+  Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
   bool kinematics_valid = false;
   bool dynamics_valid = false;
 
@@ -161,6 +181,9 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
     nx += motor.num_states();
   }
   DeclareContinuousStates(nx);
+  // As a DAE (ida): lambda and mu of the independent loop rows.
+  num_dae_rows_ = IndependentLoopRows();
+  DeclareAlgebraicVariables(2 * num_dae_rows_);
   // Each contact's onset is a zero crossing of its distance, and whether it is on is a mode
   // held within solver steps.
   DeclareModes(static_cast<int>(m_.contacts.size()));
@@ -211,7 +234,27 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
                                      static_cast<int>(m_.drivetrain.motors.size()),
                                      static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
-                                     static_cast<int>(free_v_.size()), m_.couplings);
+                                     static_cast<int>(free_v_.size()), m_.couplings,
+                                     num_dae_rows_);
+}
+
+int Mechanism::IndependentLoopRows() const {
+  if (m_.num_constraint_rows == 0 || free_v_.empty()) return 0;
+  const KinematicTree& tree = *m_.tree;
+  KinematicTreeData data(tree);
+  LoopClosureData ld(tree, m_.loops, static_cast<int>(free_v_.size()), m_.couplings);
+  const Eigen::VectorXd q0 = m_.q0;
+  ForwardKinematics(tree, &data, q0);
+  CalcLoopPositions(tree, m_.loops, data, &ld);
+  CalcCouplingPositions(q0, &ld);
+  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, q0, &data, &ld);
+  const auto D = ld.ldlt.vectorD();
+  const double largest = D.cwiseAbs().maxCoeff();
+  int rank = 0;
+  for (Eigen::Index i = 0; i < D.size(); ++i) {
+    if (std::abs(D[i]) > kRankTolerance * largest) ++rank;
+  }
+  return rank;
 }
 
 void Mechanism::DoInitialize(Context& c) const {
@@ -575,7 +618,11 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   }
   if (m_.num_constraint_rows > 0) {
     AddCutJointForces(c, ws);
-    SolveLoopConstraints(ws);
+    if (UsesDaeMultipliers(c, ws)) {
+      ApplyDaeMultipliers(c, ws);
+    } else {
+      SolveLoopConstraints(ws);
+    }
   }
   AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
@@ -684,6 +731,105 @@ void Mechanism::ApplyJointForce(Workspace& ws, int body, double tau) const {
   if (parent >= 0) ws.f_ext[parent] -= ws.data.X_PB[body].ActForce(f);
 }
 
+bool Mechanism::UsesDaeMultipliers(const Context& c, const Workspace& ws) const {
+  // Before the first start has chosen the rows (the outputs of the first major step, which
+  // are computed again once z is consistent) the multipliers are solved for.
+  return c.dae && num_dae_rows_ > 0 && !ws.dae_rows_stale;
+}
+
+void Mechanism::ApplyDaeMultipliers(const Context& c, Workspace& ws) const {
+  EnsureKinematics(ws);
+  LoopClosureData& ld = ws.loops;
+  CalcLoopPositions(*m_.tree, m_.loops, ws.data, &ld);
+  CalcCouplingPositions(ws.q, &ld);
+  // The chosen rows' multipliers; the dependent rows carry none.
+  ld.lambda.setZero();
+  const double* lambda = z(c);
+  for (int i = 0; i < num_dae_rows_; ++i) ld.lambda[ws.dae_rows[i]] = lambda[i];
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const Vector6d w = LoopWrenchW(loop, ld, static_cast<int>(k));
+    ApplyWrench(ws, loop.F.body, ld.p_WF[k], w);
+    ApplyWrench(ws, loop.B.body, ld.p_WF[k], -w);
+  }
+  for (const JointCoupling& coupling : m_.couplings) {
+    const double tau = ld.lambda[coupling.row];
+    ApplyJointForce(ws, m_.joints[coupling.joint_a].body, tau);
+    ApplyJointForce(ws, m_.joints[coupling.joint_b].body, -coupling.ratio * tau);
+  }
+}
+
+void Mechanism::DoCalcResidual(Context& c) const {
+  Workspace& ws = workspace<Workspace>(c);
+  if (!ws.dynamics_valid) Dynamics(c, ws);
+  ws.dynamics_valid = false;  // the next evaluation starts at stage 0 again
+  WriteDerivatives(c, ws);
+  const double* f = xdot(c);
+  const double* xp_ = xp(c);
+  double* r = residual(c);
+  for (int i = 0; i < num_continuous_states(); ++i) r[i] = xp_[i] - f[i];
+  if (!UsesDaeMultipliers(c, ws)) return;
+  // GGL: q' = Qdot(q) (v + G_s^T mu) on the free coordinates. mu is zero on the exact
+  // solution; it is what lets the position constraints hold along with the velocity ones.
+  const LoopClosureData& ld = ws.loops;  // G and phi at q, from ApplyDaeMultipliers
+  const double* mu = z(c) + num_dae_rows_;
+  ws.mu_v.setZero();
+  for (int j : free_v_) {
+    double sum = 0.0;
+    for (int i = 0; i < num_dae_rows_; ++i) sum += ld.G(ws.dae_rows[i], j) * mu[i];
+    ws.mu_v[j] = sum;
+  }
+  CalcQDot(*m_.tree, ws.q, ws.mu_v, ws.qdot_mu);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) r[x_of_q_[i]] -= ws.qdot_mu[i];
+  }
+  // The constraints on the velocity and on the position level.
+  double* rz = residual_z(c);
+  for (int i = 0; i < num_dae_rows_; ++i) {
+    const int row = ws.dae_rows[i];
+    rz[i] = ld.G.row(row).dot(ws.v);
+    rz[num_dae_rows_ + i] = ld.phi[row];
+  }
+}
+
+void Mechanism::DoCalcConsistentAlgebraic(Context& c) const {
+  if (num_dae_rows_ == 0) return;
+  Workspace& ws = workspace<Workspace>(c);
+  const LoopClosureData& ld = ws.loops;
+  // The ODE form has just factored K = G_f M_ff^-1 G_f^T (pivoted LDL^T) and solved
+  // K lambda = rhs at this point. Its first r pivots are rows that are independent, and well
+  // so (pivoting takes the largest remaining one each time).
+  if (ws.dae_rows_stale) {
+    for (Eigen::Index i = 0; i < ws.row_order.size(); ++i) ws.row_order[i] = i;
+    ws.row_order = ld.ldlt.transpositionsP() * ws.row_order;
+    for (int i = 0; i < num_dae_rows_; ++i) ws.dae_rows[i] = static_cast<int>(ws.row_order[i]);
+    std::sort(ws.dae_rows.begin(), ws.dae_rows.end());
+    ws.dae_rows_stale = false;
+  }
+  // The same constraint force G^T lambda through the chosen rows alone: K_ss lambda_s =
+  // rhs_s (the other rows are combinations of these).
+  for (int a = 0; a < num_dae_rows_; ++a) {
+    for (int b = 0; b < num_dae_rows_; ++b) ws.Ks(a, b) = ld.K(ws.dae_rows[a], ws.dae_rows[b]);
+    ws.lambda_s[a] = ws.loop_rhs[ws.dae_rows[a]];
+  }
+  ws.Ks_llt.compute(ws.Ks);
+  ws.Ks_llt.solveInPlace(ws.lambda_s);
+  double* za = z(c);
+  for (int i = 0; i < num_dae_rows_; ++i) {
+    za[i] = ws.lambda_s[i];
+    za[num_dae_rows_ + i] = 0.0;
+  }
+}
+
+void Mechanism::RecordCutAngles(Context& c, Workspace& ws) const {
+  for (size_t k = 0; k < m_.loops.size(); ++k) {
+    const LoopConstraint& loop = m_.loops[k];
+    const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
+                                                  CalcFrameMotionW(ws.data, nullptr, loop.F));
+    dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
+  }
+}
+
 void Mechanism::DoUpdate(Context& c) const {
   if (m_.num_constraint_rows == 0) return;
   // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
@@ -696,16 +842,31 @@ void Mechanism::DoUpdate(Context& c) const {
   ForwardKinematics(tree, &ws.data, ws.q);
   CalcLoopPositions(tree, m_.loops, ws.data, &ld);
   CalcCouplingPositions(ws.q, &ld);
+  if (c.dae && num_dae_rows_ > 0) {
+    // The DAE keeps phi = 0 and G v = 0 itself. Its rows must stay independent: when the
+    // chosen ones come within 1e-3 of the best choice's weakest pivot, restart and choose
+    // again (the factor keeps the choice from flipping back and forth).
+    RecordCutAngles(c, ws);
+    if (ws.dae_rows_stale) return;
+    FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
+    const double best = std::abs(ld.ldlt.vectorD()[num_dae_rows_ - 1]);
+    for (int a = 0; a < num_dae_rows_; ++a) {
+      for (int b = 0; b < num_dae_rows_; ++b) ws.Ks(a, b) = ld.K(ws.dae_rows[a], ws.dae_rows[b]);
+    }
+    ws.Ks_ldlt.compute(ws.Ks);
+    const double chosen = ws.Ks_ldlt.vectorD().cwiseAbs().minCoeff();
+    if (chosen < 1e-3 * best) {
+      ws.dae_rows_stale = true;
+      c.states_reset = true;
+    }
+    ws.kinematics_valid = false;
+    ws.dynamics_valid = false;
+    return;
+  }
   ws.loop_rhs.noalias() = ld.G * ws.v;
   if (ld.phi.cwiseAbs().maxCoeff() <= kDriftTolerance &&
       ws.loop_rhs.cwiseAbs().maxCoeff() <= kDriftTolerance) {
-    // Record the unwrapped angles of this major step.
-    for (size_t k = 0; k < m_.loops.size(); ++k) {
-      const LoopConstraint& loop = m_.loops[k];
-      const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
-                                                    CalcFrameMotionW(ws.data, nullptr, loop.F));
-      dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
-    }
+    RecordCutAngles(c, ws);  // the unwrapped angles of this major step
     return;
   }
   // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
@@ -720,12 +881,7 @@ void Mechanism::DoUpdate(Context& c) const {
     if (x_of_v_[i] >= 0) xs[x_of_v_[i]] = ws.v[i];
   }
   ForwardKinematics(tree, &ws.data, ws.q);
-  for (size_t k = 0; k < m_.loops.size(); ++k) {
-    const LoopConstraint& loop = m_.loops[k];
-    const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
-                                                  CalcFrameMotionW(ws.data, nullptr, loop.F));
-    dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
-  }
+  RecordCutAngles(c, ws);
   ws.kinematics_valid = false;
   ws.dynamics_valid = false;
   c.states_reset = true;
@@ -929,8 +1085,12 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
   Workspace& ws = workspace<Workspace>(c);
   if (!ws.dynamics_valid) Dynamics(c, ws);
   ws.dynamics_valid = false;  // the next evaluation starts at stage 0 again
-  CalcQDot(*m_.tree, ws.q, ws.v, ws.qdot);
+  WriteDerivatives(c, ws);
+}
+
+void Mechanism::WriteDerivatives(Context& c, Workspace& ws) const {
   double* dx = xdot(c);
+  CalcQDot(*m_.tree, ws.q, ws.v, ws.qdot);
   for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
     if (x_of_q_[i] >= 0) dx[x_of_q_[i]] = ws.qdot[i];
   }

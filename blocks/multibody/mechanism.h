@@ -15,6 +15,13 @@
 // used), then two per motion input given as q alone (its filter), two per drivetrain shaft of
 // its own (angle, speed), and each motor's electrical states (its currents, and the PI
 // integrators of a PMSM under field-oriented control).
+//
+// Closed loops (docs/loops.md) have two forms. As an ODE (every solver but ida) each
+// evaluation solves for the multipliers, and major steps project q and v back onto the
+// constraints. As a DAE (ida) the mechanism is stabilized index 2 (Gear-Gupta-Leimkuhler):
+// algebraic variables z = [lambda; mu] for r independent constraint rows (r the rank of the
+// loops' Jacobian at the assembled configuration), and the residual rows
+//   q' - Qdot(q) (v + G_s^T mu),  v' - ABA(q, v, tau + G_s^T lambda),  G_s v,  phi_s(q).
 
 #include <Eigen/Core>
 #include <memory>
@@ -39,9 +46,17 @@ class Mechanism final : public blocks::Block {
   void DoInitialize(blocks::Context& c) const override;
   void DoCalcOutputs(blocks::Context& c, int stage) const override;
   void DoCalcDerivatives(blocks::Context& c) const override;
+  /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
+  /// x' - f.
+  void DoCalcResidual(blocks::Context& c) const override;
+  /// lambda of the independent rows from the ODE form's multipliers (just computed at the
+  /// same point), mu = 0; the rows are chosen here, at the first start and after DoUpdate
+  /// found them near dependent.
+  void DoCalcConsistentAlgebraic(blocks::Context& c) const override;
   void DoCalcZeroCrossings(blocks::Context& c) const override;
   /// With closed loops: at major steps, projects q and v back onto the constraints when they
-  /// have drifted (docs/loops.md).
+  /// have drifted (docs/loops.md). As a DAE, no projection: checks instead that the chosen
+  /// independent rows still are, and restarts the solver to choose again when not.
   void DoUpdate(blocks::Context& c) const override;
   std::unique_ptr<blocks::BlockWorkspace> DoMakeWorkspace() const override;
 
@@ -118,6 +133,17 @@ class Mechanism final : public blocks::Block {
   void SolveLoopConstraints(Workspace& ws) const;
   /// Adds a generalized force tau on the 1-DOF joint that moves `body` to ws.f_ext.
   void ApplyJointForce(Workspace& ws, int body, double tau) const;
+  /// As a DAE: the loops' wrenches from the multipliers in z (the chosen rows), into f_ext.
+  void ApplyDaeMultipliers(const blocks::Context& c, Workspace& ws) const;
+  /// True when the loops' forces come from the algebraic variables.
+  bool UsesDaeMultipliers(const blocks::Context& c, const Workspace& ws) const;
+  /// The ODE form's rates, with the forces of the last Dynamics, into xdot (nx).
+  void WriteDerivatives(blocks::Context& c, Workspace& ws) const;
+  /// The number of independent loop rows over the free coordinates at the assembled q0.
+  int IndependentLoopRows() const;
+  /// The cut joints' unwrapped angles of this major step, into dwork (after
+  /// ForwardKinematics at ws.q).
+  void RecordCutAngles(blocks::Context& c, Workspace& ws) const;
   /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
   void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
@@ -131,6 +157,7 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
   std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
+  int num_dae_rows_ = 0;            ///< r: independent loop rows, the DAE's lambda and mu
   bool needs_kinematics_ = false;   ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };
