@@ -1,5 +1,9 @@
 #include "blocks/multibody/loop_constraint.h"
 
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+
 namespace twinblocks::multibody {
 
 int LoopConstraintRows(JointKind kind) {
@@ -11,10 +15,41 @@ int LoopConstraintRows(JointKind kind) {
       return 3;
     case JointKind::kFree:
     case JointKind::kBushing:
+      return 0;  // they lock nothing: the loop is closed by a bushing's forces or by nothing
     case JointKind::kWeld:
       break;
   }
   return -1;
+}
+
+void CalcBushingCoordinates(const RelativeMotion& rel, double* q, double* qd) {
+  // The tree's bushing (mechanism_builder.cc) is prismatic x, y, z along B's axes, then
+  // revolute about x, about the new y, about the newest z: e = (x, y, z) and
+  // R = Rx(a) Ry(b) Rz(c), whose last column is (sb, -sa cb, ca cb) and first row
+  // (cb cc, -cb sc, sb).
+  const Eigen::Matrix3d& R = rel.R;
+  const double a = std::atan2(-R(1, 2), R(2, 2));
+  const double b = std::asin(std::clamp(R(0, 2), -1.0, 1.0));
+  const double c = std::atan2(-R(0, 1), R(0, 0));
+  for (int k = 0; k < 3; ++k) {
+    q[k] = rel.e[k];
+    qd[k] = rel.e_dot[k];
+  }
+  q[3] = a;
+  q[4] = b;
+  q[5] = c;
+  // w = E (a', b', c') with E's columns the three axes in B: x, Rx(a) y, Rx(a) Ry(b) z.
+  const Eigen::Matrix3d E = BushingRateMatrix(a, b);
+  const Eigen::Vector3d rates = E.partialPivLu().solve(rel.w);
+  for (int k = 0; k < 3; ++k) qd[3 + k] = rates[k];
+}
+
+Eigen::Matrix3d BushingRateMatrix(double a, double b) {
+  const double ca = std::cos(a), sa = std::sin(a), cb = std::cos(b), sb = std::sin(b);
+  Eigen::Matrix3d E;
+  E << 1.0, 0.0, sb,  //
+      0.0, ca, -sa * cb, 0.0, sa, ca * cb;
+  return E;
 }
 
 void CalcSpatialAccelerations(const KinematicTree& tree, const KinematicTreeData& data,

@@ -23,8 +23,9 @@
 namespace twinblocks::multibody {
 
 /// Rows of the constraint of a joint of this kind when it closes a loop: 6 minus its degrees
-/// of freedom (revolute and prismatic 5, spherical 3); -1 for the kinds that cannot close one
-/// (free and bushing joints lock nothing, welds are merged into bodies).
+/// of freedom (revolute and prismatic 5, spherical 3, free and bushing 0: they lock nothing,
+/// the loop is closed by a bushing's spring-damper forces or not at all); -1 for a weld,
+/// which is merged into a body and never cut.
 int LoopConstraintRows(JointKind kind);
 
 /// A constraint's rows at one configuration: (num_rows x 6) T and the values.
@@ -61,6 +62,16 @@ struct RelativeMotion {
   Eigen::Vector3d w_dot = Eigen::Vector3d::Zero();  ///< its rate seen in B (rad/s^2)
 };
 RelativeMotion CalcRelativeMotion(const FrameMotionW& B, const FrameMotionW& F);
+
+/// A BushingJoint's coordinates (6) and rates (6) at `rel`, in the tree's convention for the
+/// joint: translations x, y, z of F's origin along B's axes, then rotations a, b, c with
+/// R_BF = Rx(a) Ry(b) Rz(c) (b in [-pi/2, pi/2], a and c in (-pi, pi]).
+void CalcBushingCoordinates(const RelativeMotion& rel, double* q, double* qd);
+
+/// E(a, b): w_rel = E (a', b', c') for the bushing's rotations, its columns the three
+/// rotation axes in B (x, Rx(a) y, Rx(a) Ry(b) z). A torque tau on the rotation coordinates
+/// is the moment E^-T tau on F.
+Eigen::Matrix3d BushingRateMatrix(double a, double b);
 
 /// The loop's rows at `rel`: phi (num_rows), T (num_rows x 6) and phi_ddot (num_rows; from
 /// the accelerations in rel). Any output may be nullptr.

@@ -1,6 +1,7 @@
 #include "blocks/multibody/mechanism.h"
 
 #include <Eigen/Geometry>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -120,8 +121,9 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   }
   if (!m_.contacts.empty()) has_external_forces_ = true;
   // Closed loops act on the tree through wrench pairs, and are projected at major steps.
-  // Joint couplings are rows of the same system (loop_closure.h).
-  if (m_.num_constraint_rows > 0) {
+  // Joint couplings are rows of the same system (loop_closure.h). A loop closed by a free or
+  // bushing joint has no rows but the joint's outputs and forces.
+  if (m_.num_constraint_rows > 0 || !m_.loops.empty()) {
     has_external_forces_ = true;
     DeclareUpdate();
     if (!m_.loops.empty()) DeclareDWork(static_cast<int>(m_.loops.size()));
@@ -234,8 +236,7 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
                                      static_cast<int>(m_.drivetrain.motors.size()),
                                      static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
-                                     static_cast<int>(free_v_.size()), m_.couplings,
-                                     num_dae_rows_);
+                                     static_cast<int>(free_v_.size()), m_.couplings, num_dae_rows_);
 }
 
 int Mechanism::IndependentLoopRows() const {
@@ -616,8 +617,8 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
     f_ext = &ws.f_ext;
   }
+  if (!m_.loops.empty()) AddCutJointForces(c, ws);
   if (m_.num_constraint_rows > 0) {
-    AddCutJointForces(c, ws);
     if (UsesDaeMultipliers(c, ws)) {
       ApplyDaeMultipliers(c, ws);
     } else {
@@ -673,6 +674,20 @@ void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
     Vector6d w_B = Vector6d::Zero();
     if (loop.kind == JointKind::kSpherical) {
       w_B.head<3>() = -loop.damping.cwiseProduct(rel.w);
+    } else if (loop.kind == JointKind::kBushing) {
+      // The tree bushing's generalized forces on its six coordinates; a force on x, y, z is
+      // the force on F along B's axes, and torques tau on the rotations are the moment
+      // E^-T tau (the same power: tau . (a', b', c') = moment . w_rel).
+      double q[6], qd[6];
+      CalcBushingCoordinates(rel, q, qd);
+      Eigen::Matrix<double, 6, 1> tau;
+      for (int i = 0; i < 6; ++i) {
+        tau[i] = -loop.stiffness[i] * (q[i] - loop.q_eq[i]) - loop.damping[i] * qd[i];
+      }
+      w_B.tail<3>() = tau.head<3>();
+      w_B.head<3>() = BushingRateMatrix(q[3], q[4]).transpose().partialPivLu().solve(tau.tail<3>());
+    } else if (loop.kind == JointKind::kFree) {
+      // Transmits nothing.
     } else {
       const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
       MechanismJoint like;  // the stop law of a tree joint, with the cut joint's parameters
@@ -931,6 +946,19 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
       qo[2] = r.y();
       qo[3] = r.z();
       std::copy_n(rel.w.data(), 3, out(c, loop.out_w));
+    } else if (loop.kind == JointKind::kBushing) {
+      CalcBushingCoordinates(rel, out(c, loop.out_q), out(c, loop.out_qd));
+    } else if (loop.kind == JointKind::kFree) {
+      // F's pose in B, and its velocity relative to B in B (the tree free joint's outputs).
+      const Eigen::Quaterniond r(rel.R);
+      double* qo = out(c, loop.out_quaternion);
+      qo[0] = r.w();
+      qo[1] = r.x();
+      qo[2] = r.y();
+      qo[3] = r.z();
+      std::copy_n(rel.e.data(), 3, out(c, loop.out_position));
+      std::copy_n(rel.e_dot.data(), 3, out(c, loop.out_v));
+      std::copy_n(rel.w.data(), 3, out(c, loop.out_w));
     } else {
       const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
       out(c, loop.out_q)[0] = jc.q;
@@ -1018,7 +1046,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
     // What B transmits to F: the constraint's wrench and the joint's own force, at F's origin.
     const Vector6d w = LoopWrenchW(loop, ws.loops, static_cast<int>(k)) + ws.cut_force[k];
     double actuator = 0.0;
-    if (loop.kind != JointKind::kSpherical) {
+    if (loop.kind == JointKind::kRevolute || loop.kind == JointKind::kPrismatic) {
       const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
       out(c, loop.out_qdd)[0] = jc.qdd;
       if (loop.actuation == Actuation::kTorque) actuator = in(c, loop.in_actuation)[0];

@@ -532,7 +532,8 @@ MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e
   return c;
 }
 
-/// The constraint of cut joint `e`, its rows starting at `row`.
+/// The constraint of cut joint `e`, its rows starting at `row` (none for a free or bushing
+/// joint: the loop is there for the joint's outputs and a bushing's forces).
 /// @throws NetworkError for a joint that cannot close a loop.
 LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, int e,
                                   const FrameTreeBuilder& builder, int row) {
@@ -548,12 +549,6 @@ LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, i
   loop.F = builder.location(elements[e].nodes[1]);
   for (int j : builder.PathBetween(loop.B.body, loop.F.body)) {
     loop.loop.push_back(elements[j].name);
-  }
-  if (loop.num_rows < 0) {
-    throw NetworkError(e, "joint " + Quote(name) + " closes a kinematic loop, but a " +
-                              (el.kind == JointKind::kFree ? "free" : "bushing") +
-                              " joint locks no direction and cannot be the cut joint; mark "
-                              "another joint of the loop cut=\"true\"");
   }
   if (el.actuation == Actuation::kMotion || el.actuation == Actuation::kPort) {
     throw NetworkError(e, "joint " + Quote(name) + " closes a kinematic loop and has actuation=" +
@@ -850,6 +845,8 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     loop.out_wrench = out(e, el.out_wrench);
     loop.out_quaternion = out(e, el.out_quaternion);
     loop.out_w = out(e, el.out_w);
+    loop.out_position = out(e, el.out_position);
+    loop.out_v = out(e, el.out_v);
     m.num_constraint_rows += loop.num_rows;
   }
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {

@@ -71,11 +71,12 @@ struct LoopConstraint {
                   n2 = Eigen::Vector3d::UnitY();
   FrameLocation B, F;  ///< the joint's two frames, fixed in bodies of the tree
   int row = 0;         ///< first row of its constraints in the stacked phi
-  int num_rows = 0;    ///< 5 revolute and prismatic, 3 spherical
+  int num_rows = 0;    ///< 5 revolute and prismatic, 3 spherical, 0 free and bushing
   int element = -1;    ///< the element index BuildMechanism was given (for errors)
 
   /// What the user gave the joint: actuation=torque and its spring, damper and stops act as
-  /// a pair of equal and opposite wrenches on the two bodies.
+  /// a pair of equal and opposite wrenches on the two bodies (a bushing's six springs and
+  /// dampers about q_eq, in its own coordinates).
   Actuation actuation = Actuation::kNone;
   Eigen::VectorXd stiffness, damping, q_eq;
   double lower = -std::numeric_limits<double>::infinity();
@@ -87,6 +88,7 @@ struct LoopConstraint {
   int in_actuation = -1;
   int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
   int out_quaternion = -1, out_w = -1;
+  int out_position = -1, out_v = -1;  ///< a free joint's
 };
 
 /// A JointCoupler (joint_coupler.h): q_A = ratio * q_B + offset between two tree joints, one

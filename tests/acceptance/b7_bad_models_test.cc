@@ -42,8 +42,6 @@ INSTANTIATE_TEST_SUITE_P(
                  "stays 0.236"},
         BadModel{"loop_cut_motion.xml", 5, "block 'right' (RevoluteJoint)",
                  "closes a kinematic loop and has actuation=motion"},
-        BadModel{"loop_free_joint.xml", 5, "block 'floating' (FreeJoint)",
-                 "a free joint locks no direction and cannot be the cut joint"},
         BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
         BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "input 'tau' is not connected"},
