@@ -150,8 +150,9 @@ TEST(LoopConstraintRowsTest, SixMinusTheDegreesOfFreedom) {
   EXPECT_EQ(LoopConstraintRows(JointKind::kRevolute), 5);
   EXPECT_EQ(LoopConstraintRows(JointKind::kPrismatic), 5);
   EXPECT_EQ(LoopConstraintRows(JointKind::kSpherical), 3);
-  EXPECT_EQ(LoopConstraintRows(JointKind::kFree), -1);
-  EXPECT_EQ(LoopConstraintRows(JointKind::kBushing), -1);
+  // Free and bushing joints lock nothing: their loops stay for their outputs and forces.
+  EXPECT_EQ(LoopConstraintRows(JointKind::kFree), 0);
+  EXPECT_EQ(LoopConstraintRows(JointKind::kBushing), 0);
 }
 
 }  // namespace
