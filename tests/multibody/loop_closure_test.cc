@@ -155,5 +155,47 @@ TEST(LoopConstraintRowsTest, SixMinusTheDegreesOfFreedom) {
   EXPECT_EQ(LoopConstraintRows(JointKind::kBushing), 0);
 }
 
+// A cut bushing's coordinates are the tree bushing's: build the tree's chain (prismatic x, y, z,
+// revolute x, y, z, as mechanism_builder.cc does) on a moving body, move it, and read the
+// coordinates and rates back from F's motion relative to B.
+TEST(BushingCoordinatesTest, InvertTheTreeBushingsChain) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const Pose X_PJ(Rx(0.4) * Rz(-0.7), Eigen::Vector3d(0.1, -0.2, 0.3));
+  std::vector<BodySpec> bodies(7);
+  SpatialInertia none;
+  const SpatialInertia some(1.0, Eigen::Vector3d::Zero(), 0.01 * Eigen::Matrix3d::Identity());
+  bodies[0].joint = Joint::Revolute(Eigen::Vector3d(1, 2, 3).normalized());
+  bodies[0].inertia = some;
+  for (int k = 0; k < 6; ++k) {
+    BodySpec& b = bodies[1 + k];
+    b.parent = k;
+    b.joint = k < 3 ? Joint::Prismatic(Eigen::Vector3d::Unit(k))
+                    : Joint::Revolute(Eigen::Vector3d::Unit(k - 3));
+    b.X_PJ = k == 0 ? X_PJ : Pose();
+    b.inertia = k == 5 ? some : none;
+  }
+  const KinematicTree tree(bodies, Eigen::Vector3d(0, 0, -9.81));
+  KinematicTreeData data(tree);
+  const FrameLocation B{0, X_PJ}, F{6, Pose()};
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::VectorXd q(7), v(7);
+    for (int i = 0; i < 7; ++i) {
+      q[i] = 3.0 * unit(rng);
+      v[i] = unit(rng);
+    }
+    q[5] = 1.5 * unit(rng);  // the middle rotation stays within +-pi/2
+    ForwardKinematics(tree, &data, q, v);
+    const RelativeMotion rel =
+        CalcRelativeMotion(CalcFrameMotionW(data, nullptr, B), CalcFrameMotionW(data, nullptr, F));
+    double got_q[6], got_qd[6];
+    CalcBushingCoordinates(rel, got_q, got_qd);
+    for (int k = 0; k < 6; ++k) {
+      EXPECT_NEAR(got_q[k], q[1 + k], 1e-12) << "trial " << trial << " coordinate " << k;
+      EXPECT_NEAR(got_qd[k], v[1 + k], 1e-12) << "trial " << trial << " rate " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace twinblocks::multibody
