@@ -42,6 +42,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "stays 0.236"},
         BadModel{"loop_cut_motion.xml", 5, "block 'right' (RevoluteJoint)",
                  "closes a kinematic loop and has actuation=motion"},
+        BadModel{"joint_welded_shut.xml", 7, "block 'hinge' (RevoluteJoint)",
+                 "joins two frames of one rigid body"},
         BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
         BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "input 'tau' is not connected"},

@@ -347,7 +347,7 @@ TEST(FBushingCut, UndampedBushingFourBarConservesEnergyWithItsSprings) {
       });
   ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
   EXPECT_GT(run.max_kinetic, 1.0);
-  EXPECT_LT(run.energy_drift, 1e-5);
+  EXPECT_LT(run.energy_drift, 1e-8);  // measured 7e-10 at rtol 1e-9
   RecordProperty("energy_drift_relative_to_max_kinetic", Figure(run.energy_drift));
 }
 
