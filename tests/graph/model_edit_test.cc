@@ -10,24 +10,13 @@
 #include "graph/model.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
+#include "tests/graph/model_error_matchers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
 
-#define EXPECT_CONTAINS(haystack, needle)                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
-      << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
-
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const ModelError& ex) {
-    return ex.what();
-  }
-  return "";
-}
+using test_support::ErrorOf;
 
 // A loop of signal blocks, a define instance and a small rotational network, run by a fixed-step
 // solver so that results compare bitwise.

@@ -12,6 +12,7 @@
 #include "graph/model.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
+#include "tests/graph/model_error_matchers.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 
@@ -20,19 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-#define EXPECT_CONTAINS(haystack, needle)                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
-      << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
-
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const ModelError& ex) {
-    return ex.what();
-  }
-  return "";
-}
+using test_support::ErrorOf;
 
 PortDecl Port(PortDecl::Kind kind, const std::string& name, const std::string& domain = "",
               const std::string& width = "") {

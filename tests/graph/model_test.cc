@@ -5,24 +5,12 @@
 #include <string>
 
 #include "graph/model_error.h"
+#include "tests/graph/model_error_matchers.h"
 
 namespace twinblocks::graph {
 namespace {
 
-#define EXPECT_CONTAINS(haystack, needle)                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
-      << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
-
-// Runs `f` and returns the ModelError's message ("" when nothing is thrown).
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const ModelError& ex) {
-    return ex.what();
-  }
-  return "";
-}
+using test_support::ErrorOf;
 
 // top: world, arm (subsystem: j1, j2, inner (subsystem: s)), lines between them.
 Model Sample() {

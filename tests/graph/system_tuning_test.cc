@@ -9,24 +9,13 @@
 #include "graph/model.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
+#include "tests/graph/model_error_matchers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
 
-#define EXPECT_CONTAINS(haystack, needle)                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
-      << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
-
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const ModelError& ex) {
-    return ex.what();
-  }
-  return "";
-}
+using test_support::ErrorOf;
 
 const char kModel[] = R"(<model name="tune" format="1">
   <simulation solver="ode4" t_end="0.5" step="0.01"/>
