@@ -70,18 +70,8 @@ class Simulator::Problem : public solvers::OdeProblem {
 
   int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                         Eigen::Ref<Eigen::VectorXd> g) override {
-    try {
-      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
-      sim_->ctx_.zc = g.data();
-      for (const blocks::Block* b : sim_->system_.zero_crossing_blocks()) {
-        sim_->current_block_ = b->index();
-        b->CalcZeroCrossings(sim_->ctx_);
-      }
-    } catch (const std::exception& e) {
-      error_ = sim_->CurrentBlockDescription() + e.what();
-      return -1;
-    }
-    return 0;
+    return sim_->CalcZeroCrossingsAt(t, const_cast<double*>(x.data()), sim_->state_.z.data(),
+                                     g.data(), &error_);
   }
 
  private:
@@ -178,18 +168,7 @@ class Simulator::DaeForm : public solvers::DaeProblem {
                         const Eigen::Ref<const Eigen::VectorXd>& yp,
                         Eigen::Ref<Eigen::VectorXd> g) override {
     double* x = const_cast<double*>(y.data());
-    try {
-      sim_->CalcMinorOutputs(t, x, x + nx_);
-      sim_->ctx_.zc = g.data();
-      for (const blocks::Block* b : sim_->system_.zero_crossing_blocks()) {
-        sim_->current_block_ = b->index();
-        b->CalcZeroCrossings(sim_->ctx_);
-      }
-    } catch (const std::exception& e) {
-      error_ = sim_->CurrentBlockDescription() + e.what();
-      return -1;
-    }
-    return 0;
+    return sim_->CalcZeroCrossingsAt(t, x, x + nx_, g.data(), &error_);
   }
 
  private:
@@ -261,6 +240,21 @@ void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::V
 }
 
 bool Simulator::is_dae() const { return dae_problem_ != nullptr; }
+
+int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error) {
+  try {
+    CalcMinorOutputs(t, x, z);
+    ctx_.zc = g;
+    for (const blocks::Block* b : system_.zero_crossing_blocks()) {
+      current_block_ = b->index();
+      b->CalcZeroCrossings(ctx_);
+    }
+  } catch (const std::exception& e) {
+    *error = CurrentBlockDescription() + e.what();
+    return -1;
+  }
+  return 0;
+}
 
 void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
   blocks::Context& c = ctx_;

@@ -184,6 +184,9 @@ class Simulator {
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
   /// Minor-step outputs of the continuous blocks at (t, x) with algebraic variables z.
   void CalcMinorOutputs(double t, double* x, double* z);
+  /// The zero-crossing functions at (t, x, z) into g, for both problem forms: 0, or -1 with
+  /// the failing block's message in `error` (a solver callback must not throw).
+  int CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error);
   /// The continuous blocks' outputs anew at time() as a major step (after an input change,
   /// or once the algebraic variables are consistent at the start).
   void CalcMajorContinuousOutputs();

@@ -721,6 +721,11 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
   ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
   FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
   SolveLoopSystem(ws.loop_rhs, &ld);
+  ApplyConstraintForces(ws);
+}
+
+void Mechanism::ApplyConstraintForces(Workspace& ws) const {
+  const LoopClosureData& ld = ws.loops;
   for (size_t k = 0; k < m_.loops.size(); ++k) {
     const LoopConstraint& loop = m_.loops[k];
     const Vector6d w = LoopWrenchW(loop, ld, static_cast<int>(k));
@@ -761,17 +766,7 @@ void Mechanism::ApplyDaeMultipliers(const Context& c, Workspace& ws) const {
   ld.lambda.setZero();
   const double* lambda = z(c);
   for (int i = 0; i < num_dae_rows_; ++i) ld.lambda[ws.dae_rows[i]] = lambda[i];
-  for (size_t k = 0; k < m_.loops.size(); ++k) {
-    const LoopConstraint& loop = m_.loops[k];
-    const Vector6d w = LoopWrenchW(loop, ld, static_cast<int>(k));
-    ApplyWrench(ws, loop.F.body, ld.p_WF[k], w);
-    ApplyWrench(ws, loop.B.body, ld.p_WF[k], -w);
-  }
-  for (const JointCoupling& coupling : m_.couplings) {
-    const double tau = ld.lambda[coupling.row];
-    ApplyJointForce(ws, m_.joints[coupling.joint_a].body, tau);
-    ApplyJointForce(ws, m_.joints[coupling.joint_b].body, -coupling.ratio * tau);
-  }
+  ApplyConstraintForces(ws);
 }
 
 void Mechanism::DoCalcResidual(Context& c) const {

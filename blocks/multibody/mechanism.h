@@ -131,6 +131,9 @@ class Mechanism final : public blocks::Block {
   /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
   /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
   void SolveLoopConstraints(Workspace& ws) const;
+  /// The forces of the multipliers in ws.loops.lambda, into ws.f_ext: each loop's wrench pair
+  /// and each coupling's pair of joint forces.
+  void ApplyConstraintForces(Workspace& ws) const;
   /// Adds a generalized force tau on the 1-DOF joint that moves `body` to ws.f_ext.
   void ApplyJointForce(Workspace& ws, int body, double tau) const;
   /// As a DAE: the loops' wrenches from the multipliers in z (the chosen rows), into f_ext.
