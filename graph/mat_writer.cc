@@ -75,7 +75,7 @@ std::string Identifier(const std::string& signal_name) {
   std::string id;
   for (unsigned char c : signal_name) id += std::isalnum(c) != 0 || c == '_' ? char(c) : '_';
   if (id.empty() || std::isalpha(static_cast<unsigned char>(id[0])) == 0 || IsKeyword(id)) {
-    id = "s_" + id;
+    id.insert(0, "s_");
   }
   return id.substr(0, kMaxNameLength);
 }
@@ -89,7 +89,8 @@ std::vector<std::string> MatVariableNames(const std::vector<std::string>& signal
     const std::string base = Identifier(signal_name);
     std::string name = base;
     for (int n = 2; taken.count(name) != 0; ++n) {
-      const std::string suffix = "_" + std::to_string(n);
+      std::string suffix = std::to_string(n);
+      suffix.insert(suffix.begin(), '_');
       name = base.substr(0, kMaxNameLength - suffix.size()) + suffix;
     }
     taken.insert(name);
