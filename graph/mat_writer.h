@@ -11,7 +11,7 @@ namespace twinblocks::graph {
 /// CMake option TWINBLOCKS_MATIO).
 bool MatSupported();
 
-/// The MATLAB variable name of each logged signal name, in order (docs/results.md):
+/// The MATLAB variable name of each logged signal name, in order (docs/cli.md, Results formats):
 /// - every character other than a letter, a digit or '_' becomes '_' ("arm/joint1.q" gives
 ///   "arm_joint1_q");
 /// - a name that does not start with a letter, or is a MATLAB or Octave keyword ("end"), gets
