@@ -21,8 +21,8 @@ bool MatSupported();
 /// The result is a valid, unique MATLAB identifier per signal.
 std::vector<std::string> MatVariableNames(const std::vector<std::string>& signal_names);
 
-/// Writes `recording` as a MATLAB v5 .mat file (no HDF5: MATLAB's `-v6`/`-v7` format, read by
-/// MATLAB's and Octave's `load`), one struct variable per logged signal, named by
+/// Writes `recording` as a MATLAB v5 .mat file (uncompressed, no HDF5: MATLAB's `save -v6` format,
+/// read by MATLAB's and Octave's `load`), one struct variable per logged signal, named by
 /// MatVariableNames, with the fields
 ///   time    N x 1 double, the recorded times;
 ///   values  N x width double, row r the signal at time(r);
