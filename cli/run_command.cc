@@ -40,12 +40,13 @@ std::string DefaultOutput(const std::string& model) {
 
 enum class ResultsFormat { kCsv, kMat };
 
-// The results format named by the extension of -o (either case). @throws UsageError for any
-// other extension, and for .mat in a build without libmatio.
+// The results format named by the extension of -o (either case); a name without one
+// (/dev/null, /dev/stdout, "results") gets CSV, as before there was a choice. @throws
+// UsageError for any other extension, and for .mat in a build without libmatio.
 ResultsFormat FormatOf(const std::string& output) {
   std::string ext = std::filesystem::path(output).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".csv") return ResultsFormat::kCsv;
+  if (ext.empty() || ext == ".csv") return ResultsFormat::kCsv;
   if (ext == ".mat") {
     if (!graph::MatSupported()) {
       throw UsageError("cannot write '" + output +

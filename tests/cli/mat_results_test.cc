@@ -1,5 +1,6 @@
-// `twinblocks run -o FILE` picks the results format by extension: .csv, or .mat (MATLAB v5,
-// when built with libmatio); any other extension is one line and exit status 2, before the run.
+// `twinblocks run -o FILE` picks the results format by extension: .csv (or none), or .mat
+// (MATLAB v5, when built with libmatio); any other extension is one line and exit status 2,
+// before the run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -50,7 +51,7 @@ TEST(CliMatResultsTest, MatExtensionWritesMatV5) {
 
 TEST(CliMatResultsTest, UnknownExtensionIsOneLineBeforeTheRun) {
   const fs::path dir = FreshDirectory(kPrefix, "bad_extension");
-  for (const char* file : {"run.txt", "run", "run.mat.gz"}) {
+  for (const char* file : {"run.txt", "run.mat.gz", "run.xml"}) {
     const fs::path out = dir / file;
     const CliResult r = RunCli("run " + Model() + " -o " + out.string());
     EXPECT_EQ(r.status, 2) << r.text;
@@ -60,6 +61,16 @@ TEST(CliMatResultsTest, UnknownExtensionIsOneLineBeforeTheRun) {
     EXPECT_EQ(r.text.find("stats:"), std::string::npos) << "it ran: " << r.text;
     EXPECT_FALSE(fs::exists(out)) << out;
   }
+}
+
+TEST(CliMatResultsTest, NoExtensionIsCsv) {
+  const fs::path dir = FreshDirectory(kPrefix, "no_extension");
+  const CliResult r = RunCli("run " + Model() + " --quiet -o " + (dir / "results").string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  std::ifstream in(dir / "results");
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "time,x,v.y,both.y[0],both.y[1]");
 }
 
 TEST(CliMatResultsTest, UnwritableMatIsOneLine) {
