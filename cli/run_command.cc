@@ -1,6 +1,7 @@
-// `twinblocks run MODEL`: compile, simulate, write the logged signals as CSV.
+// `twinblocks run MODEL`: compile, simulate, write the logged signals as CSV or MATLAB .mat.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "graph/compile.h"
+#include "graph/mat_writer.h"
 #include "graph/simulator.h"
 #include "graph/summary.h"
 #include "graph/svg_plot.h"
@@ -34,6 +36,35 @@ struct RunArgs {
 
 std::string DefaultOutput(const std::string& model) {
   return std::filesystem::path(model).stem().string() + ".csv";
+}
+
+enum class ResultsFormat { kCsv, kMat };
+
+// The results format named by the extension of -o (either case); a name without one
+// (/dev/null, /dev/stdout, "results") gets CSV, as before there was a choice. @throws
+// UsageError for any other extension, and for .mat in a build without libmatio.
+ResultsFormat FormatOf(const std::string& output) {
+  std::string ext = std::filesystem::path(output).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext.empty() || ext == ".csv") return ResultsFormat::kCsv;
+  if (ext == ".mat") {
+    if (!graph::MatSupported()) {
+      throw UsageError("cannot write '" + output +
+                       "': twinblocks was built without MAT support (libmatio)");
+    }
+    return ResultsFormat::kMat;
+  }
+  throw UsageError("-o '" + output + "': unknown results format '" + ext +
+                   "', expected a file name ending in .csv or .mat");
+}
+
+void WriteResults(const graph::Recording& recording, const std::string& output,
+                  ResultsFormat format) {
+  if (format == ResultsFormat::kMat) {
+    graph::WriteMat(recording, output);
+  } else {
+    recording.WriteCsv(output);
+  }
 }
 
 // Where a plot's file goes: next to the results file (the directory of -o, else the current
@@ -104,6 +135,9 @@ bool WritePlots(const graph::Model& model, const graph::System& system,
 }
 
 int Run(const RunArgs& args) {
+  // A results file it cannot write is found before the model is read.
+  const std::string output = args.output.empty() ? DefaultOutput(args.model) : args.output;
+  const ResultsFormat format = FormatOf(output);
   graph::Model model = LoadModel(args.model, args.sets);
   graph::CompileOptions copt;
   copt.extra_logs = args.logs;
@@ -119,7 +153,6 @@ int Run(const RunArgs& args) {
   if (args.max_step) settings.max_step = *args.max_step;
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
-  const std::string output = args.output.empty() ? DefaultOutput(args.model) : args.output;
   {
     // Find an unwritable output before spending the run on it; make its folder, as the demo
     // and most users expect of `-o out/run.csv`.
@@ -164,7 +197,7 @@ int Run(const RunArgs& args) {
   const graph::SimulationOutcome outcome = sim.Run();
   if (progress_shown && tty) std::fputc('\n', stderr);
 
-  sim.recording().WriteCsv(output);
+  WriteResults(sim.recording(), output, format);
   const double simulated = outcome.t - settings.t_start;
   std::printf("%s: %s, t = [%g, %g] s\n", model.name.c_str(), settings.solver.c_str(),
               settings.t_start, outcome.t);
@@ -212,9 +245,9 @@ Runner AddRunCommand(CLI::App& app) {
                   "Override a model variable (NAME=VALUE) or a block parameter "
                   "(block/path.param=VALUE); repeatable");
   cmd->add_option("--log", args->logs, "Also log this signal (block/path.port); repeatable");
-  cmd->add_option(
-      "-o,--output", args->output,
-      "Results file (CSV); default: the model file name with .csv, in the current directory");
+  cmd->add_option("-o,--output", args->output,
+                  "Results file, its format by extension: .csv, or .mat (MATLAB v5, one struct per "
+                  "signal); default: the model file name with .csv, in the current directory");
   cmd->add_flag("--quiet,-q", args->quiet,
                 "No progress line, no 'wrote' line per plot or summary file (the 'summary:' "
                 "lines stay)");

@@ -18,6 +18,9 @@ class Recording {
   /// Column names after "time": `name`, or `name[0]` ... `name[n-1]` for a signal of width n.
   const std::vector<std::string>& columns() const { return columns_; }
   int num_columns() const { return static_cast<int>(columns_.size()); }
+  /// The logged signals, in column order: signal i holds `width` columns after those of the
+  /// signals before it (`offset` is into the simulator's signal buffer, not a column).
+  const std::vector<LoggedSignal>& signals() const { return signals_; }
   int num_rows() const { return static_cast<int>(time_.size()); }
   double time(int row) const { return time_[row]; }
   /// Value of column `col` (0-based, not counting time) at `row`.

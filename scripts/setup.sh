@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libfcl-dev libccd-dev
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
+  libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 
