@@ -11,12 +11,14 @@
 #include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "tests/graph/model_error_matchers.h"
+#include "tests/graph/recorded_values.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
 
 using test_support::ErrorOf;
+using test_support::RecordedValues;
 
 // A loop of signal blocks, a define instance and a small rotational network, run by a fixed-step
 // solver so that results compare bitwise.
@@ -57,19 +59,7 @@ const char kModel[] = R"(<model name="edit" format="1">
 Model Load() { return xml::ReadModelString(kModel, "edit.xml"); }
 
 // Every logged value of a run, row by row.
-std::vector<double> Simulate(const Model& m) {
-  System system = Compile(m);
-  Simulator sim(system, system.settings());
-  sim.Initialize();
-  EXPECT_TRUE(sim.Run().ok);
-  const Recording& r = sim.recording();
-  std::vector<double> out;
-  for (int row = 0; row < r.num_rows(); ++row) {
-    out.push_back(r.time(row));
-    for (int c = 0; c < r.num_columns(); ++c) out.push_back(r.value(row, c));
-  }
-  return out;
-}
+std::vector<double> Simulate(const Model& m) { return RecordedValues(Compile(m)); }
 
 // ---------------------------------------------------------------------------------------------
 // Checks at every edit

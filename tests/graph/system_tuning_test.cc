@@ -10,12 +10,14 @@
 #include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "tests/graph/model_error_matchers.h"
+#include "tests/graph/recorded_values.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
 
 using test_support::ErrorOf;
+using test_support::RecordedValues;
 
 const char kModel[] = R"(<model name="tune" format="1">
   <simulation solver="ode4" t_end="0.5" step="0.01"/>
@@ -58,18 +60,7 @@ const char kModel[] = R"(<model name="tune" format="1">
 
 Model Load() { return xml::ReadModelString(kModel, "tune.xml"); }
 
-std::vector<double> Simulate(const System& system) {
-  Simulator sim(system, system.settings());
-  sim.Initialize();
-  EXPECT_TRUE(sim.Run().ok);
-  const Recording& r = sim.recording();
-  std::vector<double> out;
-  for (int row = 0; row < r.num_rows(); ++row) {
-    out.push_back(r.time(row));
-    for (int c = 0; c < r.num_columns(); ++c) out.push_back(r.value(row, c));
-  }
-  return out;
-}
+std::vector<double> Simulate(const System& system) { return RecordedValues(system); }
 
 TEST(SystemTuningTest, SetParameterEqualsRecompile) {
   Model m = Load();
