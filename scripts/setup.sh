@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what twinblocks needs from Debian (bookworm) packages, only what is missing.
 # Idempotent: a second run installs nothing. Needs root (or sudo) when something is missing.
+# Usage: setup.sh [--tests]   (--tests: also the tools only the tests use, scripts/test.sh)
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,13 @@ packages=(
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
+# Tools the tests drive but twinblocks itself never needs.
+test_packages=(
+  octave  # G2 of issue 8: GNU Octave loads a .mat file twinblocks wrote (tests/data/mat)
+)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=("${test_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,7 +4,7 @@
 # tests and every model of models/ with it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --tests
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 jobs="$(nproc)"
 
