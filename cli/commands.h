@@ -31,5 +31,6 @@ Runner AddCheckCommand(CLI::App& app);
 Runner AddBlocksCommand(CLI::App& app);
 Runner AddGraphCommand(CLI::App& app);
 Runner AddSweepCommand(CLI::App& app);
+Runner AddImportCommand(CLI::App& app);
 
 }  // namespace twinblocks::cli

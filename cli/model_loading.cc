@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -5,11 +6,29 @@
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 #include "xml/model_reader.h"
+#include "xml/urdf_reader.h"
 
 namespace twinblocks::cli {
 
+namespace {
+
+bool IsUrdf(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".urdf") == 0;
+}
+
+// A .urdf file is imported as `twinblocks import` would, passive (docs/urdf.md); its warnings
+// (visual meshes left out) are printed, and the run goes on.
+graph::Model ReadAnyModel(const std::string& path) {
+  if (!IsUrdf(path)) return xml::ReadModelFile(path);
+  xml::UrdfImport import = xml::ReadUrdfFile(path);
+  for (const std::string& w : import.warnings) std::fprintf(stderr, "%s\n", w.c_str());
+  return std::move(import.model);
+}
+
+}  // namespace
+
 graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets) {
-  graph::Model model = xml::ReadModelFile(path);
+  graph::Model model = ReadAnyModel(path);
   for (const std::string& set : sets) {
     const size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0) {

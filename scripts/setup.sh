@@ -11,6 +11,7 @@ packages=(
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
+  liburdfdom-dev  # `twinblocks import robot.urdf` (docs/urdf.md)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 # Tools the tests drive but twinblocks itself never needs.
