@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   Runner blocks = AddBlocksCommand(app);
   Runner graph = AddGraphCommand(app);
   Runner sweep = AddSweepCommand(app);
+  Runner report = AddReportCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("blocks")) return blocks();
     if (app.got_subcommand("graph")) return graph();
     if (app.got_subcommand("sweep")) return sweep();
+    if (app.got_subcommand("report")) return report();
   } catch (const twinblocks::graph::ModelError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kExitBadInput;
