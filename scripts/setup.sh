@@ -11,7 +11,13 @@ packages=(
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
+  chromium  # the HTML report's browser test (tests/report/check_report.mjs)
 )
+# The HTML report's page is bundled from npm packages at build time (web/): node and npm, from
+# Debian unless the machine already has them (a Node.js of its own brings its own npm, which
+# Debian's npm package would conflict with).
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
