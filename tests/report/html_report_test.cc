@@ -118,11 +118,13 @@ TEST(SceneRecorderTest, PosesMatchTheRunsOwnSensorsAtEveryRow) {
       Eigen::Matrix3d R;
       SolidPose(scene, row, s, &p, &R);
       for (int k = 0; k < 3; ++k) {
-        const double sensed = rec.value(row, rec.FindColumn(prefix + "p[" + std::to_string(k) + "]"));
+        const double sensed =
+            rec.value(row, rec.FindColumn(prefix + "p[" + std::to_string(k) + "]"));
         worst = std::max(worst, std::abs(p[k] - sensed));
       }
       for (int k = 0; k < 9; ++k) {
-        const double sensed = rec.value(row, rec.FindColumn(prefix + "R[" + std::to_string(k) + "]"));
+        const double sensed =
+            rec.value(row, rec.FindColumn(prefix + "R[" + std::to_string(k) + "]"));
         worst = std::max(worst, std::abs(R(k / 3, k % 3) - sensed));
       }
     }
@@ -300,7 +302,8 @@ TEST(HtmlReportTest, PageIsSelfContained) {
   EXPECT_THAT(page, HasSubstr("<title>Drop &lt;/script&gt; test</title>"));
   EXPECT_THAT(page, HasSubstr("Drop \\u003c/script\\u003e test"));
   int scripts_closed = 0;
-  for (size_t at = page.find("</script"); at != std::string::npos; at = page.find("</script", at + 1)) {
+  for (size_t at = page.find("</script"); at != std::string::npos;
+       at = page.find("</script", at + 1)) {
     ++scripts_closed;
   }
   EXPECT_EQ(scripts_closed, 2);  // the data's and the bundle's
@@ -415,16 +418,16 @@ TEST(ResultsCsvTest, BadFilesSayWhereAndWhat) {
 TEST(ReportCliTest, RunWritesTheReportAndReportReadsResults) {
   const auto dir = FreshDirectory("report_", "cli");
   WriteText(dir / "drop.xml", SceneModel());
-  const auto run = RunCli("run " + (dir / "drop.xml").string() + " -q -o " +
-                              (dir / "drop.csv").string() + " --report " +
-                              (dir / "out/drop.html").string(),
-                          true);
+  const auto run =
+      RunCli("run " + (dir / "drop.xml").string() + " -q -o " + (dir / "drop.csv").string() +
+                 " --report " + (dir / "out/drop.html").string(),
+             true);
   ASSERT_EQ(run.status, 0) << run.text;
   EXPECT_GT(std::filesystem::file_size(dir / "out/drop.html"), 100000u);
-  const auto report = RunCli("report " + (dir / "drop.csv").string() + " " +
-                                 (dir / "drop.csv").string() + " -o " +
-                                 (dir / "plots.html").string() + " --title Two",
-                             true);
+  const auto report =
+      RunCli("report " + (dir / "drop.csv").string() + " " + (dir / "drop.csv").string() + " -o " +
+                 (dir / "plots.html").string() + " --title Two",
+             true);
   ASSERT_EQ(report.status, 0) << report.text;
   std::ifstream in(dir / "plots.html");
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
