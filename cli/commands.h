@@ -1,10 +1,17 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "graph/model.h"
+
+namespace twinblocks::graph {
+class Recording;
+class Simulator;
+class System;
+}  // namespace twinblocks::graph
 
 namespace twinblocks::cli {
 
@@ -17,6 +24,23 @@ inline constexpr int kExitSimulationFailed = 3;
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// `run --report FILE.html` (report_command.cc): records the run's scene through the
+/// simulator's row callback, and writes the HTML report after the run.
+class RunReport {
+ public:
+  /// @throws UsageError when `path` cannot be written, or twinblocks was built without the
+  ///   HTML report.
+  RunReport(const std::string& path, const graph::System& system);
+  ~RunReport();
+  void Attach(graph::Simulator* sim);
+  /// Writes the page; false (after saying why on stderr) when it cannot.
+  bool Write(const std::string& title, const graph::Recording& recording, bool quiet);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Reads a model file and applies `--set NAME=VALUE` overrides: a NAME without a dot is a
@@ -32,5 +56,6 @@ Runner AddBlocksCommand(CLI::App& app);
 Runner AddGraphCommand(CLI::App& app);
 Runner AddSweepCommand(CLI::App& app);
 Runner AddImportCommand(CLI::App& app);
+Runner AddReportCommand(CLI::App& app);
 
 }  // namespace twinblocks::cli

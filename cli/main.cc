@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   Runner graph = AddGraphCommand(app);
   Runner sweep = AddSweepCommand(app);
   Runner import = AddImportCommand(app);
+  Runner report = AddReportCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("graph")) return graph();
     if (app.got_subcommand("sweep")) return sweep();
     if (app.got_subcommand("import")) return import();
+    if (app.got_subcommand("report")) return report();
   } catch (const twinblocks::graph::ModelError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kExitBadInput;

@@ -29,6 +29,7 @@ struct RunArgs {
   std::vector<std::string> sets;
   std::vector<std::string> logs;
   std::string output;
+  std::string report;  ///< --report: the HTML report's file, "" for none
   bool quiet = false;
   bool no_plots = false;
   bool no_summary = false;
@@ -180,7 +181,11 @@ int Run(const RunArgs& args) {
     }
   }
 
+  std::unique_ptr<RunReport> report;
+  if (!args.report.empty()) report = std::make_unique<RunReport>(args.report, system);
+
   graph::Simulator sim(system, settings);
+  if (report) report->Attach(&sim);
   const bool tty = isatty(STDERR_FILENO) != 0;
   bool progress_shown = false;
   if (!args.quiet) {
@@ -215,12 +220,13 @@ int Run(const RunArgs& args) {
       PrintSummaries(model, system, sim.recording(), output, args.quiet, !outcome.ok);
   const bool plots_ok =
       args.no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
+  const bool report_ok = !report || report->Write(model.name, sim.recording(), args.quiet);
   if (!outcome.ok) {
     std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
                  outcome.error.c_str(), outcome.t, output.c_str());
     return kExitSimulationFailed;
   }
-  return plots_ok && summary_ok ? kExitOk : kExitBadInput;
+  return plots_ok && summary_ok && report_ok ? kExitOk : kExitBadInput;
 }
 
 }  // namespace
@@ -253,6 +259,9 @@ Runner AddRunCommand(CLI::App& app) {
                 "lines stay)");
   cmd->add_flag("--no-plots", args->no_plots,
                 "Do not write the model's <plot>s (SVG, next to the results file)");
+  cmd->add_option("--report", args->report,
+                  "Also write an HTML report: charts of the logged signals and a 3D playback of "
+                  "the Solids (one self-contained file, docs/report.md)");
   cmd->add_flag("--no-summary", args->no_summary,
                 "Do not print the model's <summary>s nor write RESULTS_summary.csv");
   return [args] { return Run(*args); };

@@ -226,6 +226,10 @@ void Simulator::SetProgressCallback(std::function<void(const Progress&)> callbac
   progress_interval_ = interval;
 }
 
+void Simulator::SetRowCallback(std::function<void(int row, const blocks::Context& c)> callback) {
+  row_callback_ = std::move(callback);
+}
+
 std::string Simulator::CurrentBlockDescription() const {
   if (current_block_ < 0) return {};
   return "block '" + system_.block_path(current_block_) + "' (" +
@@ -379,9 +383,9 @@ void Simulator::MajorStep(bool first) {
   }
   // Record the outputs at t before discrete states move on to their next values.
   if (!settings_.output_interval) {
-    recording_.Append(st.t, st.signals.data());
+    RecordRow(st.t);
   } else if (st.t >= next_output_ || st.t == settings_.t_end) {
-    recording_.Append(st.t, st.signals.data());
+    RecordRow(st.t);
     while (next_output_ <= st.t) {
       ++output_index_;
       next_output_ =
@@ -419,6 +423,11 @@ double Simulator::NextStop() const {
   return stop;
 }
 
+void Simulator::RecordRow(double t) {
+  recording_.Append(t, state_.signals.data());
+  if (row_callback_) row_callback_(recording_.num_rows() - 1, ctx_);
+}
+
 void Simulator::RecordInterpolatedRows(double t_end_of_step) {
   if (!interpolate_rows_) return;
   // Rows strictly inside the step; one landing on its end is written by the major step.
@@ -428,7 +437,7 @@ void Simulator::RecordInterpolatedRows(double t_end_of_step) {
     // values from the last hit, as they would in a minor step.
     CalcMinorOutputs(next_output_, x_interp_.data(),
                      x_interp_.data() + system_.num_continuous_states());
-    recording_.Append(next_output_, state_.signals.data());
+    RecordRow(next_output_);
     ++output_index_;
     next_output_ =
         settings_.t_start + static_cast<double>(output_index_) * *settings_.output_interval;

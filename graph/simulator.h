@@ -158,6 +158,14 @@ class Simulator {
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 
+  /// Called right after each row is appended to recording(), with the row's index and the
+  /// blocks' context the row was computed in (its time, states and signals): for recorders
+  /// of what the logged signals do not hold (the HTML report records every body's pose from
+  /// it, see report/scene_recorder.h). The callback only reads; the run does not depend on
+  /// it. After RestoreState the rows from the snapshot on are reported again under the same
+  /// indices. An empty function removes it.
+  void SetRowCallback(std::function<void(int row, const blocks::Context& c)> callback);
+
   double time() const { return state_.t; }
   const SimulationState& state() const { return state_; }
   const Recording& recording() const { return recording_; }
@@ -224,7 +232,11 @@ class Simulator {
   std::string failure_;          ///< the outcome's error of a failed AdvanceTo, "" when none
   int current_block_ = -1;       ///< the block being evaluated, for error messages
   bool initialized_ = false;
+  /// Appends a row from the signal buffer at time `t`, and reports it to row_callback_.
+  void RecordRow(double t);
+
   std::function<void(const Progress&)> progress_;
+  std::function<void(int, const blocks::Context&)> row_callback_;
   double progress_interval_ = 0.25;
 };
 

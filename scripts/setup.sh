@@ -14,8 +14,14 @@ packages=(
   liburdfdom-dev  # `twinblocks import robot.urdf` (docs/urdf.md)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
+# The HTML report's page is bundled from npm packages at build time (web/): node and npm, from
+# Debian unless the machine already has them (a Node.js of its own brings its own npm, which
+# Debian's npm package would conflict with).
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 # Tools the tests drive but twinblocks itself never needs.
 test_packages=(
+  chromium  # the HTML report's browser test (tests/report/check_report.mjs)
   octave  # G2 of issue 8: GNU Octave loads a .mat file twinblocks wrote (tests/data/mat)
 )
 if [ "${1:-}" = "--tests" ]; then

@@ -291,26 +291,45 @@ void Mechanism::DoInitialize(Context& c) const {
   }
 }
 
-void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
+void Mechanism::AssembleTreeCoordinates(const Context& c, Eigen::VectorXd* q,
+                                        Eigen::VectorXd* v) const {
   const double* xs = x(c);
   for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
-    if (x_of_q_[i] >= 0) ws.q[i] = xs[x_of_q_[i]];
+    if (x_of_q_[i] >= 0) (*q)[i] = xs[x_of_q_[i]];
   }
   for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
-    if (x_of_v_[i] >= 0) ws.v[i] = xs[x_of_v_[i]];
+    if (x_of_v_[i] >= 0) (*v)[i] = xs[x_of_v_[i]];
   }
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const MechanismJoint& j = m_.joints[n];
     if (!j.prescribed) continue;
     if (filter_x_[n] >= 0) {
-      ws.q[j.q_index] = xs[filter_x_[n]];
-      ws.v[j.v_index] = xs[filter_x_[n] + 1];
+      (*q)[j.q_index] = xs[filter_x_[n]];
+      (*v)[j.v_index] = xs[filter_x_[n] + 1];
     } else {
       const double* motion = in(c, j.in_actuation);
-      ws.q[j.q_index] = motion[0];
-      ws.v[j.v_index] = motion[1];
+      (*q)[j.q_index] = motion[0];
+      (*v)[j.v_index] = motion[1];
     }
   }
+}
+
+Mechanism::PoseScratch::PoseScratch(const KinematicTree& tree)
+    : q(Eigen::VectorXd::Zero(tree.nq())), v(Eigen::VectorXd::Zero(tree.nv())), data(tree) {}
+
+std::unique_ptr<Mechanism::PoseScratch> Mechanism::MakePoseScratch() const {
+  return std::make_unique<PoseScratch>(*m_.tree);
+}
+
+const std::vector<Pose>& Mechanism::CalcBodyPoses(const Context& c, PoseScratch* scratch) const {
+  AssembleTreeCoordinates(c, &scratch->q, &scratch->v);
+  ForwardKinematics(*m_.tree, &scratch->data, scratch->q);
+  return scratch->data.X_WB;
+}
+
+void Mechanism::AssembleCoordinates(const Context& c, Workspace& ws) const {
+  AssembleTreeCoordinates(c, &ws.q, &ws.v);
+  const double* xs = x(c);
   // Drivetrain clusters: a joint's coordinate, or their own states.
   for (size_t c = 0; c < cluster_x_.size(); ++c) {
     if (cluster_joint_[c] >= 0) {

@@ -41,6 +41,23 @@ class Mechanism final : public blocks::Block {
   const MechanismModel& model() const { return m_; }
   std::string DescribeContinuousState(int i) const override;
 
+  /// What CalcBodyPoses needs besides the run: the tree's coordinates and kinematics, sized
+  /// once (MakePoseScratch), so that the calls allocate nothing.
+  struct PoseScratch {
+    explicit PoseScratch(const KinematicTree& tree);
+    Eigen::VectorXd q, v;  ///< the tree's coordinates (nq), (nv)
+    KinematicTreeData data;
+  };
+  std::unique_ptr<PoseScratch> MakePoseScratch() const;
+
+  /// The world pose X_WB of every body of the tree at the point of the run `c` holds (its
+  /// continuous states and the motion inputs, read as stage 0 reads them). For recorders and
+  /// viewers outside the solver's evaluations (the HTML report's playback): it reads `c` and
+  /// changes nothing of the run. Allocates nothing.
+  /// @param scratch  from MakePoseScratch() of this mechanism.
+  /// @return scratch->data.X_WB (num_bodies): valid until the next call with `scratch`.
+  const std::vector<Pose>& CalcBodyPoses(const blocks::Context& c, PoseScratch* scratch) const;
+
  protected:
   void DoConfigure(const std::vector<int>& input_widths) override;
   void DoInitialize(blocks::Context& c) const override;
@@ -63,8 +80,12 @@ class Mechanism final : public blocks::Block {
  private:
   struct Workspace;
 
-  /// The tree's q and v from the states and the motion inputs.
+  /// The tree's q and v from the states and the motion inputs, then the drivetrain's
+  /// cluster coordinates.
   void AssembleCoordinates(const blocks::Context& c, Workspace& ws) const;
+  /// The tree's q (nq) and v (nv) alone.
+  void AssembleTreeCoordinates(const blocks::Context& c, Eigen::VectorXd* q,
+                               Eigen::VectorXd* v) const;
   /// Poses and velocities of every body, once per evaluation.
   void EnsureKinematics(Workspace& ws) const;
   /// Joint forces, prescribed accelerations, external forces, then hybrid forward dynamics.

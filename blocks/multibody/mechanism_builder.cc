@@ -881,6 +881,9 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
       contact.out_point = out(e, sc->out_point);
       contact.out_normal = out(e, sc->out_normal);
       m.contacts.push_back(std::move(contact));
+    } else if (const auto* s = dynamic_cast<const SolidElement*>(b)) {
+      m.solids.push_back({elements[e].name, s->shape, s->radius, s->length, s->size, s->mesh,
+                          s->color, builder.location(nodes[0])});
     }
   }
 

@@ -15,6 +15,8 @@
 #include "blocks/drivetrain/rotational_network.h"
 #include "blocks/multibody/frame_elements.h"
 #include "blocks/multibody/kinematic_tree.h"
+#include "blocks/multibody/mesh.h"
+#include "blocks/multibody/solid_geometry.h"
 #include "blocks/multibody/spatial.h"
 
 namespace twinblocks::multibody {
@@ -143,6 +145,20 @@ struct MechanismContact {
   int out_distance = -1, out_fn = -1, out_ff = -1, out_point = -1, out_normal = -1;
 };
 
+/// A Solid as a viewer draws it: its shape, given in the Solid's frame R as solid_geometry.h
+/// describes it, and where R is fixed. The dynamics need only the bodies' summed inertias;
+/// this is for viewers and recorders (the HTML report's 3D playback).
+struct MechanismSolid {
+  std::string name;  ///< the Solid's path
+  ShapeKind shape = ShapeKind::kNone;
+  double radius = 0.0;                             ///< m (sphere, cylinder, capsule)
+  double length = 0.0;                             ///< m (cylinder, capsule: the straight part)
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();  ///< m, box edge lengths along R's axes
+  std::shared_ptr<const TriangleMesh> mesh;        ///< shape mesh, in R (m)
+  Eigen::Vector3d color = Eigen::Vector3d(0.7, 0.7, 0.7);  ///< [r, g, b] in 0..1
+  FrameLocation at;                                        ///< the Solid's frame R
+};
+
 /// A signal port of the Mechanism block: one port of one element.
 struct MechanismPort {
   std::string name;  ///< "element path.port"
@@ -171,6 +187,7 @@ struct MechanismModel {
   std::vector<MechanismExternalForce> forces;
   std::vector<MechanismInternalForce> internal_forces;
   std::vector<MechanismContact> contacts;
+  std::vector<MechanismSolid> solids;  ///< every Solid, in element order
   std::vector<MechanismPort> inputs, outputs;
   std::vector<unsigned char> prescribed;  ///< per tree body
   Eigen::VectorXd q0, v0;                 ///< the tree's initial coordinates
