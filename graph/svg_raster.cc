@@ -30,8 +30,21 @@ struct CairoDestroy {
 // Larger images are refused: a mistyped scale should not fill the memory.
 constexpr double kMaxPixels = 100e6;
 
+// GLib's messages may end in a line break; ours are one line.
 std::runtime_error PngError(const std::string& what) {
-  return std::runtime_error("cannot draw the PNG image: " + what);
+  std::string line;
+  for (char c : what) line += c == '\n' ? ' ' : c;
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return std::runtime_error("cannot draw the PNG image: " + line);
+}
+
+// The error's message, trimmed, and the error freed.
+std::string TakeMessage(GError* error) {
+  if (error == nullptr) return "unknown error";
+  std::string text = error->message;
+  g_error_free(error);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
 }
 
 cairo_status_t AppendBytes(void* closure, const unsigned char* data, unsigned int length) {
@@ -47,9 +60,7 @@ std::string SvgToPng(const std::string& svg, double scale) {
   std::unique_ptr<RsvgHandle, GObjectUnref> handle(
       rsvg_handle_new_from_data(reinterpret_cast<const guint8*>(svg.data()), svg.size(), &error));
   if (!handle) {
-    const std::string why = error != nullptr ? error->message : "unknown error";
-    if (error != nullptr) g_error_free(error);
-    throw PngError("the SVG does not parse (" + why + ")");
+    throw PngError("the SVG does not parse (" + TakeMessage(error) + ")");
   }
   rsvg_handle_set_dpi(handle.get(), 96.0);
   double width = 0.0;
@@ -71,9 +82,7 @@ std::string SvgToPng(const std::string& svg, double scale) {
   cairo_paint(cr.get());
   const RsvgRectangle viewport{0.0, 0.0, static_cast<double>(w), static_cast<double>(h)};
   if (!rsvg_handle_render_document(handle.get(), cr.get(), &viewport, &error)) {
-    const std::string why = error != nullptr ? error->message : "unknown error";
-    if (error != nullptr) g_error_free(error);
-    throw PngError("the SVG does not render (" + why + ")");
+    throw PngError("the SVG does not render (" + TakeMessage(error) + ")");
   }
   if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) {
     throw PngError(cairo_status_to_string(cairo_status(cr.get())));
