@@ -10,6 +10,8 @@ packages=(
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
+  libgraphviz-dev graphviz  # diagram pictures (`twinblocks graph MODEL --svg`)
+  librsvg2-dev  # PNG plots (`twinblocks plot RESULTS x -o x.png`)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 
