@@ -54,6 +54,7 @@ Runner AddRunCommand(CLI::App& app);
 Runner AddCheckCommand(CLI::App& app);
 Runner AddBlocksCommand(CLI::App& app);
 Runner AddGraphCommand(CLI::App& app);
+Runner AddPlotCommand(CLI::App& app);
 Runner AddSweepCommand(CLI::App& app);
 Runner AddImportCommand(CLI::App& app);
 Runner AddReportCommand(CLI::App& app);

@@ -1,98 +1,103 @@
-// `twinblocks graph MODEL`: the compiled diagram as Graphviz DOT, subsystems as clusters.
+// `twinblocks graph MODEL`: the block diagram as Graphviz DOT, or laid out as an SVG or PNG
+// picture (--svg, --png) through libgvc.
 #include <cstdio>
-#include <map>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "graph/compile.h"
+#include "graph/diagram_dot.h"
+#include "graph/graphviz_render.h"
 
 namespace twinblocks::cli {
 
 namespace {
 
-std::string Escape(const std::string& s) {
-  std::string q;
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q;
-}
-
-std::string Quote(const std::string& s) { return "\"" + Escape(s) + "\""; }
-
-/// Prints the blocks of one subsystem level as a cluster, recursing into deeper levels.
-struct Cluster {
-  std::vector<int> blocks;
-  std::map<std::string, Cluster> children;
+struct GraphArgs {
+  std::string model;
+  std::vector<std::string> sets;
+  bool compiled = false;
+  bool expand = false;
+  bool svg = false;
+  bool png = false;
+  std::string output;
 };
 
-void PrintCluster(const graph::System& sys, const Cluster& c, const std::string& path, int depth) {
-  const std::string indent(2 * depth, ' ');
-  for (int i : c.blocks) {
-    std::printf("%s%s [label=%s];\n", indent.c_str(), Quote(sys.block_path(i)).c_str(),
-                ("\"" + Escape(sys.block_path(i).substr(sys.block_path(i).rfind('/') + 1)) + "\\n" +
-                 Escape(sys.block_type(i)) + "\"")
-                    .c_str());
+// "dot", "svg" or "png": from --svg/--png, else from the extension of -o, else DOT.
+// @throws UsageError for a flag that contradicts the extension of -o, or an unknown extension.
+std::string FormatOf(const GraphArgs& args) {
+  if (args.svg && args.png) throw UsageError("graph: --svg and --png exclude each other");
+  const std::string ext =
+      args.output.empty() || args.output == "-" ? std::string() : LowerExtension(args.output);
+  std::string from_ext;
+  if (ext == ".svg") from_ext = "svg";
+  if (ext == ".png") from_ext = "png";
+  if (ext == ".dot" || ext == ".gv") from_ext = "dot";
+  const std::string flag = args.svg ? "svg" : args.png ? "png" : "";
+  if (!flag.empty()) {
+    if (!from_ext.empty() && from_ext != flag) {
+      throw UsageError("-o '" + args.output + "' is not a ." + flag + " file (--" + flag + ")");
+    }
+    return flag;
   }
-  for (const auto& [name, child] : c.children) {
-    const std::string child_path = path.empty() ? name : path + "/" + name;
-    std::printf("%ssubgraph %s {\n%s  label=%s;\n", indent.c_str(),
-                Quote("cluster_" + child_path).c_str(), indent.c_str(), Quote(name).c_str());
-    PrintCluster(sys, child, child_path, depth + 1);
-    std::printf("%s}\n", indent.c_str());
+  if (!ext.empty() && from_ext.empty()) {
+    throw UsageError("-o '" + args.output + "': unknown diagram format '" + ext +
+                     "', expected a file name ending in .dot, .gv, .svg or .png");
   }
+  return from_ext.empty() ? "dot" : from_ext;
 }
 
-int Graph(const std::string& path, const std::vector<std::string>& sets) {
-  const graph::Model model = LoadModel(path, sets);
-  const graph::System sys = graph::Compile(model);
-  Cluster root;
-  for (int i = 0; i < sys.num_blocks(); ++i) {
-    Cluster* c = &root;
-    const std::string& p = sys.block_path(i);
-    size_t start = 0;
-    for (size_t slash = p.find('/'); slash != std::string::npos; slash = p.find('/', start)) {
-      c = &c->children[p.substr(start, slash - start)];
-      start = slash + 1;
-    }
-    c->blocks.push_back(i);
+int Graph(const GraphArgs& args) {
+  const std::string format = FormatOf(args);
+  if (format != "dot" && !graph::GraphvizSupported()) {
+    throw UsageError("cannot draw the diagram as " + format +
+                     ": twinblocks was built without Graphviz (libgvc)");
   }
-  std::printf("digraph %s {\n  rankdir=LR;\n  node [shape=box];\n", Quote(model.name).c_str());
-  PrintCluster(sys, root, "", 1);
-  // Lines: every input, from the output whose buffer slice it reads.
-  std::map<int, std::pair<int, int>> output_at;  // offset -> (block, port)
-  for (int i = 0; i < sys.num_blocks(); ++i) {
-    for (int p = 0; p < sys.block(i).num_outputs(); ++p) {
-      output_at[sys.block(i).output_port(p).offset] = {i, p};
-    }
+  const graph::Model model = LoadModel(args.model, args.sets);
+  // Compiled even when drawn as written: a model that does not compile is reported as `check`
+  // reports it, not drawn.
+  const graph::System system = graph::Compile(model);
+  graph::DiagramDotOptions options;
+  options.expand_defines = args.expand;
+  const std::string dot = args.compiled ? graph::CompiledDiagramDot(system, model.name)
+                                        : graph::DiagramDot(model, options);
+  if (format == "dot") {
+    WriteOutputFile(args.output.empty() ? "-" : args.output, dot);
+    return kExitOk;
   }
-  for (int i = 0; i < sys.num_blocks(); ++i) {
-    const blocks::Block& b = sys.block(i);
-    for (int p = 0; p < b.num_inputs(); ++p) {
-      const auto [src, port] = output_at.at(b.input_port(p).offset);
-      const blocks::Block& s = sys.block(src);
-      std::string label = s.output_port(port).name + " -> " + b.input_port(p).name;
-      if (b.input_port(p).width > 1) label += " [" + std::to_string(b.input_port(p).width) + "]";
-      std::printf("  %s -> %s [label=%s];\n", Quote(sys.block_path(src)).c_str(),
-                  Quote(sys.block_path(i)).c_str(), Quote(label).c_str());
-    }
-  }
-  std::printf("}\n");
+  // Pictures go to a file (PNG bytes do not belong on a terminal): the model's name by
+  // default, in the current directory, as `run` names its results.
+  const std::string output = args.output.empty()
+                                 ? std::filesystem::path(args.model).stem().string() + "." + format
+                                 : args.output;
+  WriteOutputFile(output, graph::RenderDot(dot, format));
+  if (output != "-") std::printf("wrote %s\n", output.c_str());
   return kExitOk;
 }
 
 }  // namespace
 
 Runner AddGraphCommand(CLI::App& app) {
-  auto path = std::make_shared<std::string>();
-  auto sets = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand("graph", "Print the compiled diagram as Graphviz DOT");
-  cmd->add_option("model", *path, "Model file (.xml)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--set", *sets, "Override a variable or parameter, as for run");
-  return [path, sets] { return Graph(*path, *sets); };
+  auto args = std::make_shared<GraphArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("graph", "The block diagram as Graphviz DOT, or as an SVG or PNG picture");
+  cmd->add_option("model", args->model, "Model file (.xml)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--set", args->sets, "Override a variable or parameter, as for run");
+  cmd->add_flag("--compiled", args->compiled,
+                "The compiled blocks (mechanisms as one block) instead of the diagram as drawn");
+  cmd->add_flag("--expand", args->expand,
+                "Draw each instance of a define (a library block) with its contents, as a "
+                "cluster");
+  cmd->add_flag("--svg", args->svg, "Lay out with Graphviz and write SVG");
+  cmd->add_flag("--png", args->png, "Lay out with Graphviz and write PNG");
+  cmd->add_option("-o,--output", args->output,
+                  "Output file; its extension (.dot, .gv, .svg, .png) picks the format when no "
+                  "flag does. Default: DOT on stdout; pictures to MODEL's name with .svg/.png "
+                  "in the current directory; '-' for stdout");
+  return [args] { return Graph(*args); };
 }
 
 }  // namespace twinblocks::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   Runner check = AddCheckCommand(app);
   Runner blocks = AddBlocksCommand(app);
   Runner graph = AddGraphCommand(app);
+  Runner plot = AddPlotCommand(app);
   Runner sweep = AddSweepCommand(app);
   Runner import = AddImportCommand(app);
   Runner report = AddReportCommand(app);
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("check")) return check();
     if (app.got_subcommand("blocks")) return blocks();
     if (app.got_subcommand("graph")) return graph();
+    if (app.got_subcommand("plot")) return plot();
     if (app.got_subcommand("sweep")) return sweep();
     if (app.got_subcommand("import")) return import();
     if (app.got_subcommand("report")) return report();

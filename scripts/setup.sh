@@ -12,6 +12,8 @@ packages=(
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
   liburdfdom-dev  # `twinblocks import robot.urdf` (docs/urdf.md)
+  libgraphviz-dev graphviz  # diagram pictures (`twinblocks graph MODEL --svg`)
+  librsvg2-dev  # PNG plots (`twinblocks plot RESULTS x -o x.png`)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 # The HTML report's page is bundled from npm packages at build time (web/): node and npm, from

@@ -1,0 +1,284 @@
+#include "graph/results_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_set>
+
+#include "graph/mat_writer.h"
+#include "graph/suggest.h"
+
+#ifdef TWINBLOCKS_MATIO
+#include <matio.h>
+#endif
+
+namespace twinblocks::graph {
+
+namespace {
+
+// "q[3]" -> "q"; "" for a name that is not an element column.
+std::string_view ElementStem(std::string_view column) {
+  if (column.size() < 4 || column.back() != ']') return {};
+  const size_t open = column.rfind('[');
+  if (open == std::string_view::npos || open == 0 || open + 2 == column.size()) return {};
+  for (size_t i = open + 1; i + 1 < column.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(column[i])) == 0) return {};
+  }
+  return column.substr(0, open);
+}
+
+std::runtime_error FileError(const std::string& file, int line, const std::string& what) {
+  return std::runtime_error(file + ":" + std::to_string(line) + ": " + what);
+}
+
+// The fields of one CSV line; a quoted field may hold commas and doubled quotes. nullopt for
+// a quote that is never closed or text after a closing quote.
+std::optional<std::vector<std::string>> SplitCsvLine(std::string_view line) {
+  std::vector<std::string> fields(1);
+  size_t i = 0;
+  while (i < line.size()) {
+    const char c = line[i];
+    if (c == ',') {
+      fields.emplace_back();
+      ++i;
+    } else if (c == '"' && fields.back().empty()) {
+      ++i;
+      for (;;) {
+        if (i >= line.size()) return std::nullopt;
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            fields.back() += '"';
+            i += 2;
+          } else {
+            ++i;
+            break;
+          }
+        } else {
+          fields.back() += line[i++];
+        }
+      }
+      if (i < line.size() && line[i] != ',') return std::nullopt;
+    } else {
+      fields.back() += c;
+      ++i;
+    }
+  }
+  return fields;
+}
+
+// A number as WriteCsv writes it (std::to_chars: "1.5", "-2e-14", "inf", "-nan"), leading and
+// trailing blanks allowed; nullopt for anything else.
+std::optional<double> ParseNumber(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+int ResultsTable::FindColumn(const std::string& name) const {
+  const auto it = std::find(columns.begin(), columns.end(), name);
+  return it == columns.end() ? -1 : static_cast<int>(it - columns.begin());
+}
+
+std::vector<int> ResultsTable::SignalColumns(const std::string& name) const {
+  if (const int c = FindColumn(name); c >= 0) return {c};
+  std::vector<int> out;
+  for (int e = 0;; ++e) {
+    const int c = FindColumn(name + "[" + std::to_string(e) + "]");
+    if (c < 0) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<std::string> ResultsTable::SignalNames() const {
+  std::vector<std::string> names;
+  std::unordered_set<std::string> seen;
+  for (const std::string& c : columns) {
+    const std::string_view stem = ElementStem(c);
+    const std::string name = stem.empty() ? c : std::string(stem);
+    if (seen.insert(name).second) names.push_back(name);
+  }
+  return names;
+}
+
+ResultsTable ReadResultsCsv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the results file");
+  ResultsTable table;
+  table.file = path;
+  std::string line;
+  int line_number = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    const std::optional<std::vector<std::string>> fields = SplitCsvLine(line);
+    if (!fields) throw FileError(path, line_number, "unbalanced quotes");
+    if (!have_header) {
+      if ((*fields)[0] != "time") {
+        throw FileError(path, line_number,
+                        "the first column is '" + (*fields)[0] +
+                            "', expected 'time' (a results file written by twinblocks run)");
+      }
+      std::unordered_set<std::string> seen;
+      for (size_t i = 1; i < fields->size(); ++i) {
+        if ((*fields)[i].empty() || !seen.insert((*fields)[i]).second) {
+          throw FileError(path, line_number,
+                          (*fields)[i].empty() ? "column " + std::to_string(i + 1) + " has no name"
+                                               : "column '" + (*fields)[i] + "' appears twice");
+        }
+        table.columns.push_back((*fields)[i]);
+      }
+      table.values.resize(table.columns.size());
+      have_header = true;
+      continue;
+    }
+    if (fields->size() != table.columns.size() + 1) {
+      throw FileError(path, line_number,
+                      std::to_string(fields->size()) + " fields, expected " +
+                          std::to_string(table.columns.size() + 1) + " as in the header");
+    }
+    for (size_t i = 0; i < fields->size(); ++i) {
+      const std::optional<double> v = ParseNumber((*fields)[i]);
+      const std::string& column = i == 0 ? std::string("time") : table.columns[i - 1];
+      if (!v) {
+        throw FileError(path, line_number,
+                        "column '" + column + "': '" + (*fields)[i] + "' is not a number");
+      }
+      if (i == 0) {
+        if (!std::isfinite(*v) || (!table.time.empty() && *v < table.time.back())) {
+          throw FileError(path, line_number,
+                          "time " + FormatNumber(*v) +
+                              (std::isfinite(*v) ? " is before the previous row's " +
+                                                       FormatNumber(table.time.back())
+                                                 : " is not finite"));
+        }
+        table.time.push_back(*v);
+      } else {
+        table.values[i - 1].push_back(*v);
+      }
+    }
+  }
+  if (in.bad()) throw std::runtime_error(path + ": error reading the results file");
+  if (!have_header) {
+    throw std::runtime_error(path + ": empty, expected a header line 'time,...'");
+  }
+  return table;
+}
+
+bool MatReadSupported() { return MatSupported(); }
+
+#ifdef TWINBLOCKS_MATIO
+
+namespace {
+
+using MatFile = std::unique_ptr<mat_t, int (*)(mat_t*)>;
+using MatVar = std::unique_ptr<matvar_t, void (*)(matvar_t*)>;
+
+// A real double matrix's size, or nullopt for any other field.
+std::optional<std::pair<size_t, size_t>> DoubleMatrixSize(const matvar_t* v) {
+  if (v == nullptr || v->class_type != MAT_C_DOUBLE || v->rank != 2 || v->isComplex != 0 ||
+      (v->data == nullptr && v->dims[0] * v->dims[1] != 0)) {
+    return std::nullopt;
+  }
+  return std::make_pair(v->dims[0], v->dims[1]);
+}
+
+std::optional<std::string> CharText(const matvar_t* v) {
+  if (v == nullptr || v->class_type != MAT_C_CHAR || v->rank != 2 || v->dims[0] > 1) {
+    return std::nullopt;
+  }
+  if (v->data == nullptr) return std::string();
+  // MAT v5 char data is read back as 8-bit or as 16-bit (UTF-16) characters.
+  std::string text;
+  const size_t n = v->dims[1];
+  if (v->data_type == MAT_T_UINT8 || v->data_type == MAT_T_INT8 || v->data_type == MAT_T_UTF8) {
+    text.assign(static_cast<const char*>(v->data), n);
+  } else if (v->data_type == MAT_T_UINT16 || v->data_type == MAT_T_UTF16) {
+    const auto* wide = static_cast<const uint16_t*>(v->data);
+    for (size_t i = 0; i < n; ++i) text += wide[i] < 128 ? char(wide[i]) : '?';
+  } else {
+    return std::nullopt;
+  }
+  return text;
+}
+
+}  // namespace
+
+ResultsTable ReadResultsMat(const std::string& path) {
+  MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY), &Mat_Close);
+  if (!file) throw std::runtime_error(path + ": cannot read as a .mat file");
+  ResultsTable table;
+  table.file = path;
+  bool have_time = false;
+  for (;;) {
+    MatVar var(Mat_VarReadNext(file.get()), &Mat_VarFree);
+    if (!var) break;
+    if (var->class_type != MAT_C_STRUCT) continue;
+    const matvar_t* time = Mat_VarGetStructFieldByName(var.get(), "time", 0);
+    const matvar_t* values = Mat_VarGetStructFieldByName(var.get(), "values", 0);
+    const matvar_t* name = Mat_VarGetStructFieldByName(var.get(), "name", 0);
+    if (time == nullptr || values == nullptr || name == nullptr) continue;
+    const std::string variable = var->name != nullptr ? var->name : "?";
+    const auto time_size = DoubleMatrixSize(time);
+    const auto values_size = DoubleMatrixSize(values);
+    const std::optional<std::string> signal = CharText(name);
+    if (!time_size || time_size->second != 1 || !values_size ||
+        values_size->first != time_size->first || !signal || signal->empty()) {
+      throw std::runtime_error(path + ": variable '" + variable +
+                               "' is not a twinblocks signal (time N x 1, values N x width, "
+                               "name text)");
+    }
+    const size_t rows = time_size->first;
+    const auto* t = static_cast<const double*>(time->data);
+    if (!have_time) {
+      table.time.assign(t, t + rows);
+      have_time = true;
+    } else if (rows != table.time.size() || !std::equal(t, t + rows, table.time.begin())) {
+      throw std::runtime_error(path + ": variable '" + variable +
+                               "' has other times than the signals before it");
+    }
+    const size_t width = values_size->second;
+    const auto* v = static_cast<const double*>(values->data);
+    for (size_t c = 0; c < width; ++c) {
+      table.columns.push_back(width == 1 ? *signal : *signal + "[" + std::to_string(c) + "]");
+      table.values.emplace_back(v + c * rows, v + (c + 1) * rows);
+    }
+  }
+  if (!have_time) {
+    throw std::runtime_error(path + ": no twinblocks signals in the .mat file");
+  }
+  return table;
+}
+
+#else
+
+ResultsTable ReadResultsMat(const std::string& path) {
+  throw std::runtime_error("cannot read '" + path +
+                           "': twinblocks was built without MAT support (libmatio)");
+}
+
+#endif
+
+ResultsTable ReadResults(const std::string& path) {
+  std::string extension = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension == ".mat" ? ReadResultsMat(path) : ReadResultsCsv(path);
+}
+
+}  // namespace twinblocks::graph
