@@ -9,12 +9,12 @@
 
 #include "cli/commands.h"
 #include "graph/results.h"
+#include "graph/results_reader.h"
 #include "graph/simulator.h"
 #include "graph/system.h"
 
 #ifdef TWINBLOCKS_REPORT
 #include "report/html_report.h"
-#include "report/results_csv.h"
 #include "report/scene_recorder.h"
 #endif
 
@@ -52,7 +52,7 @@ int Report(const ReportArgs& args) {
   recordings.reserve(args.results.size());
   for (const std::string& path : args.results) {
     try {
-      recordings.push_back(report::ReadResultsCsv(path));
+      recordings.push_back(graph::ToRecording(graph::ReadResults(path)));
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }

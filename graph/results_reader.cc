@@ -281,4 +281,32 @@ ResultsTable ReadResults(const std::string& path) {
   return extension == ".mat" ? ReadResultsMat(path) : ReadResultsCsv(path);
 }
 
+Recording ToRecording(const ResultsTable& table) {
+  std::vector<LoggedSignal> signals;
+  std::vector<int> order;  // table column of each recording column
+  std::vector<bool> taken(table.columns.size(), false);
+  for (int c = 0; c < table.num_columns(); ++c) {
+    if (taken[c]) continue;
+    const std::string& column = table.columns[c];
+    const std::string stem(ElementStem(column));
+    std::vector<int> members;
+    if (!stem.empty() && table.FindColumn(stem) < 0) members = table.SignalColumns(stem);
+    if (std::find(members.begin(), members.end(), c) == members.end()) members = {c};
+    const std::string& name = members.size() > 1 || members.front() != c ? stem : column;
+    signals.push_back(
+        {name, name, static_cast<int>(order.size()), static_cast<int>(members.size())});
+    for (int m : members) {
+      taken[m] = true;
+      order.push_back(m);
+    }
+  }
+  Recording recording(signals);
+  std::vector<double> row(order.size());
+  for (int r = 0; r < table.num_rows(); ++r) {
+    for (size_t k = 0; k < order.size(); ++k) row[k] = table.values[order[k]][r];
+    recording.Append(table.time[r], row.data());
+  }
+  return recording;
+}
+
 }  // namespace twinblocks::graph

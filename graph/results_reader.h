@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/results.h"
+
 namespace twinblocks::graph {
 
 /// The columns of a results file: time and one column per signal element, named as the CSV
@@ -47,6 +49,12 @@ bool MatReadSupported();
 ///   such struct, a struct's sizes disagree or its time differs from the first signal's, or
 ///   this build has no MAT support.
 ResultsTable ReadResultsMat(const std::string& path);
+
+/// The table as the Recording of a run, for code that takes recordings (the HTML report): the
+/// element columns `name[0]` ... `name[n-1]` of a vector signal become one signal of width n
+/// again, wherever they stand in the file; any other column (also an element column whose
+/// vector has no `[0]`) is a signal of its own, named as its column.
+Recording ToRecording(const ResultsTable& table);
 
 /// ReadResultsMat for a name ending in `.mat` (any case), ReadResultsCsv for any other.
 ResultsTable ReadResults(const std::string& path);

@@ -79,6 +79,46 @@ TEST(ResultsReaderTest, CsvReadsBackWhatRecordingWritesBitwise) {
   ExpectTableHolds(ReadResults((dir / "r.csv").string()), rec);
 }
 
+TEST(ResultsReaderTest, ToRecordingGivesBackTheRunsSignals) {
+  const fs::path dir = FreshDirectory(kPrefix, "to_recording");
+  const Recording rec = SampleRecording();
+  rec.WriteCsv((dir / "r.csv").string());
+  const Recording back = ToRecording(ReadResultsCsv((dir / "r.csv").string()));
+  ASSERT_EQ(back.signals().size(), 2u);
+  EXPECT_EQ(back.signals()[0].name, "x");
+  EXPECT_EQ(back.signals()[1].name, "q");
+  EXPECT_EQ(back.signals()[1].width, 3);
+  EXPECT_EQ(back.columns(), rec.columns());
+  ASSERT_EQ(back.num_rows(), rec.num_rows());
+  for (int r = 0; r < rec.num_rows(); ++r) {
+    EXPECT_TRUE(SameBits(back.time(r), rec.time(r)));
+    for (int c = 0; c < rec.num_columns(); ++c) {
+      const double want = rec.value(r, c);
+      EXPECT_TRUE(std::isnan(want) ? std::isnan(back.value(r, c))
+                                   : SameBits(back.value(r, c), want));
+    }
+  }
+}
+
+TEST(ResultsReaderTest, ToRecordingGathersElementsWhereverTheyStand) {
+  const fs::path dir = FreshDirectory(kPrefix, "to_recording_loose");
+  // w's elements out of order and apart; u[1] has no u[0]; "v" and "v[0]" are both columns.
+  WriteText(dir / "r.csv", "time,w[1],\"a,b\",w[0],u[1],v,v[0]\n0,1,2,3,4,5,6\n");
+  const Recording rec = ToRecording(ReadResultsCsv((dir / "r.csv").string()));
+  std::vector<std::string> names;
+  std::vector<int> widths;
+  for (const LoggedSignal& s : rec.signals()) {
+    names.push_back(s.name);
+    widths.push_back(s.width);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"w", "a,b", "u[1]", "v", "v[0]"}));
+  EXPECT_EQ(widths, (std::vector<int>{2, 1, 1, 1, 1}));
+  ASSERT_EQ(rec.num_rows(), 1);
+  // Columns in the recording's order: w[0], w[1], a,b, u[1], v, v[0].
+  const std::vector<double> want = {3, 1, 2, 4, 5, 6};
+  for (int c = 0; c < rec.num_columns(); ++c) EXPECT_EQ(rec.value(0, c), want[c]) << c;
+}
+
 TEST(ResultsReaderTest, CsvAcceptsQuotesCrLfBlankLinesAndHeaderOnly) {
   const fs::path dir = FreshDirectory(kPrefix, "variants");
   WriteText(dir / "a.csv", "time,\"a,b\",\"say \"\"hi\"\"\"\r\n\r\n0, 1 ,+2\r\n1,nan,-inf\r\n\n");

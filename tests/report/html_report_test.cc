@@ -14,7 +14,6 @@
 
 #include "graph/compile.h"
 #include "graph/simulator.h"
-#include "report/results_csv.h"
 #include "report/scene_recorder.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
@@ -354,63 +353,6 @@ TEST(HtmlReportTest, BadArgumentsThrow) {
   EXPECT_THROW(WriteHtmlReport({{"a", &rec, nullptr}}, {}, (dir / "file/report.html").string()),
                std::runtime_error);
   EXPECT_THROW(DecodeBase64("ab*d"), std::invalid_argument);
-}
-
-// ---- Results CSV ----
-
-TEST(ResultsCsvTest, ReadsBackWhatARunWrote) {
-  auto run = RunScene(SceneModel());
-  const graph::Recording& rec = run->sim->recording();
-  const auto dir = FreshDirectory("report_", "csv_round_trip");
-  const std::string path = (dir / "drop.csv").string();
-  rec.WriteCsv(path);
-  const graph::Recording back = ReadResultsCsv(path);
-  ASSERT_EQ(back.signals().size(), rec.signals().size());
-  for (size_t s = 0; s < rec.signals().size(); ++s) {
-    EXPECT_EQ(back.signals()[s].name, rec.signals()[s].name);
-    EXPECT_EQ(back.signals()[s].width, rec.signals()[s].width);
-  }
-  ASSERT_EQ(back.num_rows(), rec.num_rows());
-  for (int r = 0; r < rec.num_rows(); ++r) {
-    EXPECT_EQ(back.time(r), rec.time(r));
-    for (int c = 0; c < rec.num_columns(); ++c) EXPECT_EQ(back.value(r, c), rec.value(r, c));
-  }
-}
-
-TEST(ResultsCsvTest, QuotedNamesAndLooseIndices) {
-  const auto dir = FreshDirectory("report_", "csv_quoted");
-  WriteText(dir / "r.csv",
-            "time,\"a,b\",v[0],v[1],w[1],w[0]\n0,1,2,3,4,5\n0.5,nan,inf,-1e-3,0,0\n");
-  const graph::Recording rec = ReadResultsCsv((dir / "r.csv").string());
-  ASSERT_EQ(rec.signals().size(), 4u);
-  EXPECT_EQ(rec.signals()[0].name, "a,b");
-  EXPECT_EQ(rec.signals()[1].name, "v");
-  EXPECT_EQ(rec.signals()[1].width, 2);
-  EXPECT_EQ(rec.signals()[2].name, "w[1]");  // not starting at 0: a column of its own
-  EXPECT_TRUE(std::isnan(rec.value(1, 0)));
-  EXPECT_TRUE(std::isinf(rec.value(1, 1)));
-  EXPECT_EQ(rec.value(1, 2), -1e-3);
-}
-
-TEST(ResultsCsvTest, BadFilesSayWhereAndWhat) {
-  const auto dir = FreshDirectory("report_", "csv_bad");
-  auto message = [&](const std::string& name, const std::string& text) {
-    WriteText(dir / name, text);
-    try {
-      ReadResultsCsv((dir / name).string());
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_THAT(message("empty.csv", ""), HasSubstr("empty.csv:1: empty file"));
-  EXPECT_THAT(message("header.csv", "t,x\n0,1\n"),
-              HasSubstr("header.csv:1: expected a header starting with 'time', got 't'"));
-  EXPECT_THAT(message("fields.csv", "time,x\n0,1\n1,2,3\n"),
-              HasSubstr("fields.csv:3: expected 2 fields, got 3"));
-  EXPECT_THAT(message("number.csv", "time,x\n0,1\n1,abc\n"),
-              HasSubstr("number.csv:3: column 'x': 'abc' is not a number"));
-  EXPECT_THROW(ReadResultsCsv((dir / "missing.csv").string()), std::runtime_error);
 }
 
 // ---- The command line ----
