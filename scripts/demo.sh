@@ -18,11 +18,13 @@ mkdir -p "$root/out"
 for model in "$@"; do
   out="$root/out/$(basename "${model%.xml}").csv"
   echo "== $(basename "$model")"
-  "$root/build/bin/twinblocks" run "$model" -o "$out"
+  # Each run also writes an offline HTML report: charts and a 3D playback (docs/report.md).
+  "$root/build/bin/twinblocks" run "$model" -o "$out" --report "${out%.csv}.html"
 done
 echo
 if [ -f "$root/out/twin.csv" ]; then
   echo "digital twin (E4): $root/out/twin.csv; tracking error per joint:" \
        "$root/out/e4_error_joint1.svg ... e4_error_joint6.svg"
 fi
-echo "open $root/out/ (CSV: time and one column per logged signal; SVG: the plots)"
+echo "open $root/out/ (HTML: charts and 3D playback, e.g. $root/out/twin.html;" \
+     "CSV: time and one column per logged signal; SVG: the plots)"
