@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph/model.h"
+#include "xml/urdf_reader.h"
 
 namespace twinblocks::graph {
 class Recording;
@@ -43,9 +44,20 @@ class RunReport {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Reads a model file and applies `--set NAME=VALUE` overrides: a NAME without a dot is a
-/// model variable; `path.param` is a block parameter. @throws graph::ModelError, UsageError
-graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets);
+/// How a .urdf model file is read (`--actuation`, `--mesh-path`; docs/urdf.md).
+struct UrdfArgs {
+  std::string actuation = "none";  ///< none, torque or motion
+  std::vector<std::string> mesh_paths;
+};
+
+/// The importer's options from the command line's. @throws UsageError for a bad --actuation.
+xml::UrdfImportOptions UrdfOptionsFrom(const UrdfArgs& args);
+
+/// Reads a model file (XML, or URDF imported with `urdf`) and applies `--set NAME=VALUE`
+/// overrides: a NAME without a dot is a model variable; `path.param` is a block parameter.
+/// @throws graph::ModelError, UsageError
+graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets,
+                       const UrdfArgs& urdf = {});
 
 /// Each command adds its subcommand to `app` and returns the function that runs it after
 /// parsing (returning the exit status).

@@ -18,20 +18,13 @@ namespace {
 struct ImportArgs {
   std::string urdf;
   std::string output;
-  std::string actuation = "none";
-  std::vector<std::string> mesh_paths;
+  UrdfArgs how;  ///< --actuation, --mesh-path
   double t_end = 1.0;
 };
 
 int Import(const ImportArgs& args) {
-  xml::UrdfImportOptions options;
-  try {
-    options.actuation = xml::ParseUrdfActuation(args.actuation);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--actuation: ") + e.what());
-  }
+  xml::UrdfImportOptions options = UrdfOptionsFrom(args.how);
   if (!(args.t_end > 0.0)) throw UsageError("--t-end must be positive");
-  options.mesh_paths = args.mesh_paths;
   options.t_end = args.t_end;
   const xml::UrdfImport import = xml::ReadUrdfFile(args.urdf, options);
   for (const std::string& w : import.warnings) std::fprintf(stderr, "%s\n", w.c_str());
@@ -59,10 +52,10 @@ Runner AddImportCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("import", "Convert a URDF robot description into a model");
   cmd->add_option("urdf", args->urdf, "Robot description (.urdf)")->required();
   cmd->add_option("-o,--output", args->output, "Model file to write (default: standard output)");
-  cmd->add_option("--actuation", args->actuation,
+  cmd->add_option("--actuation", args->how.actuation,
                   "How the joints are driven: none (passive), torque (inport tau), motion "
                   "(inport q)");
-  cmd->add_option("--mesh-path", args->mesh_paths,
+  cmd->add_option("--mesh-path", args->how.mesh_paths,
                   "Directory in which package:// meshes are looked up; repeatable");
   cmd->add_option("--t-end", args->t_end, "End time of the model's <simulation>, s (default 1)");
   return [args] { return Import(*args); };

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,19 +17,31 @@ bool IsUrdf(const std::string& path) {
   return path.size() >= 5 && path.compare(path.size() - 5, 5, ".urdf") == 0;
 }
 
-// A .urdf file is imported as `twinblocks import` would, passive (docs/urdf.md); its warnings
-// (visual meshes left out) are printed, and the run goes on.
-graph::Model ReadAnyModel(const std::string& path) {
+// A .urdf file is imported as `twinblocks import` would (docs/urdf.md); its warnings (visual
+// meshes left out) are printed, and the run goes on.
+graph::Model ReadAnyModel(const std::string& path, const UrdfArgs& urdf) {
   if (!IsUrdf(path)) return xml::ReadModelFile(path);
-  xml::UrdfImport import = xml::ReadUrdfFile(path);
+  xml::UrdfImport import = xml::ReadUrdfFile(path, UrdfOptionsFrom(urdf));
   for (const std::string& w : import.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   return std::move(import.model);
 }
 
 }  // namespace
 
-graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets) {
-  graph::Model model = ReadAnyModel(path);
+xml::UrdfImportOptions UrdfOptionsFrom(const UrdfArgs& args) {
+  xml::UrdfImportOptions options;
+  try {
+    options.actuation = xml::ParseUrdfActuation(args.actuation);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--actuation: ") + e.what());
+  }
+  options.mesh_paths = args.mesh_paths;
+  return options;
+}
+
+graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets,
+                       const UrdfArgs& urdf) {
+  graph::Model model = ReadAnyModel(path, urdf);
   for (const std::string& set : sets) {
     const size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0) {

@@ -27,6 +27,7 @@ struct RunArgs {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
   std::vector<std::string> sets;
+  UrdfArgs urdf;
   std::vector<std::string> logs;
   std::string output;
   std::string report;  ///< --report: the HTML report's file, "" for none
@@ -139,7 +140,7 @@ int Run(const RunArgs& args) {
   // A results file it cannot write is found before the model is read.
   const std::string output = args.output.empty() ? DefaultOutput(args.model) : args.output;
   const ResultsFormat format = FormatOf(output);
-  graph::Model model = LoadModel(args.model, args.sets);
+  graph::Model model = LoadModel(args.model, args.sets, args.urdf);
   graph::CompileOptions copt;
   copt.extra_logs = args.logs;
   const graph::System system = graph::Compile(model, copt);
@@ -234,7 +235,9 @@ int Run(const RunArgs& args) {
 Runner AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run", "Simulate a model and write its logged signals");
-  cmd->add_option("model", args->model, "Model file (.xml)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("model", args->model, "Model file (.xml, or a robot's .urdf)")
+      ->required()
+      ->check(CLI::ExistingFile);
   std::string solvers;
   for (const std::string& s : solvers::IntegratorNames())
     solvers += (solvers.empty() ? "" : " ") + s;
@@ -251,6 +254,12 @@ Runner AddRunCommand(CLI::App& app) {
                   "Override a model variable (NAME=VALUE) or a block parameter "
                   "(block/path.param=VALUE); repeatable");
   cmd->add_option("--log", args->logs, "Also log this signal (block/path.port); repeatable");
+  cmd->add_option("--actuation", args->urdf.actuation,
+                  "For a .urdf model: how its joints are driven, none (passive, the default), "
+                  "torque or motion (docs/urdf.md)");
+  cmd->add_option("--mesh-path", args->urdf.mesh_paths,
+                  "For a .urdf model: directory in which package:// meshes are looked up; "
+                  "repeatable");
   cmd->add_option("-o,--output", args->output,
                   "Results file, its format by extension: .csv, or .mat (MATLAB v5, one struct per "
                   "signal); default: the model file name with .csv, in the current directory");

@@ -574,11 +574,8 @@ class UrdfConverter {
                          " has a scale, which Solids do not take; left out");
             continue;
           }
-          if (!multibody::IsClosed(mesh)) {
-            Warn(at, "link " + Quote(link.name) + ": visual mesh " + Quote(m.filename) +
-                         " is not a closed surface, which Solids need; left out");
-            continue;
-          }
+          // An open mesh is fine: the Solid is given the link's mass, centre of mass and
+          // inertia, so the mesh only shows the link (contact on it would be refused).
           s = {{"shape", "mesh"}, {"file", *path}};
           break;
         }

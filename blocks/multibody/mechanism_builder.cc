@@ -492,6 +492,13 @@ MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e
                                   " has shape 'none', which has no surface to touch; give it a "
                                   "shape (sphere, box, cylinder, capsule, plane or mesh)");
       }
+      if (solid->shape == ShapeKind::kMesh && !IsClosed(*solid->mesh)) {
+        // A Solid takes an open mesh as a picture when its mass properties are given; the
+        // contact hull and the penetration depth need the enclosed solid.
+        throw NetworkError(e, "contact " + Quote(c.name) + ": the mesh of Solid " +
+                                  Quote(elements[s].name) + " (" + solid->file +
+                                  ") is not a closed surface, which contact needs");
+      }
       shapes.push_back({elements[s].name, *shape, builder.location(node)});
     }
     if (shapes.empty()) {

@@ -85,7 +85,13 @@ SolidElement::SolidElement(const Params& p) {
       if (f.is_relative()) f = std::filesystem::path(p.base_dir()) / f;
       file = f.lexically_normal().string();
       mesh = std::make_shared<const TriangleMesh>(LoadMesh(file));
-      props = MeshProperties(*mesh, density);
+      // With mass, centre of mass and inertia all given (an imported robot's link), the mesh
+      // only shows the body, and visual meshes are often open surfaces; only computing the
+      // enclosed solid's properties needs a closed one.
+      const auto is_set = [&p](const char* name) { return p.has(name) && p.Get(name).is_set(); };
+      if (!(mass_given && is_set("com") && is_set("inertia"))) {
+        props = MeshProperties(*mesh, density);
+      }
     } else if (s == "plane") {
       shape = ShapeKind::kPlane;
     } else {
@@ -147,9 +153,11 @@ BlockType SolidType() {
       "scaled to it); `com` and `inertia` (3x3 about the centre of mass, axes of R) override "
       "them. Shapes: sphere (radius), box (size [x, y, z]), cylinder and capsule (radius, "
       "length of the cylindrical part; along z of R, centred on R; a capsule adds hemispherical "
-      "caps), plane (the half-space z <= 0 of R, for fixed bodies; no mass), mesh (a closed "
-      "STL or OBJ `file`, relative to the model file; volume, centre of mass and inertia by the "
-      "divergence theorem), none (`mass` required; a point mass unless `inertia` is given). "
+      "caps), plane (the half-space z <= 0 of R, for fixed bodies; no mass), mesh (an STL, OBJ "
+      "or other assimp-readable `file`, relative to the model file; volume, centre of mass and "
+      "inertia by the divergence theorem, which needs a closed surface, unless `mass`, `com` and "
+      "`inertia` are all given; contact needs a closed mesh too), none (`mass` required; a point "
+      "mass unless `inertia` is given). "
       "Solids joined by rigid connections add into one body: I = sum of each X^T I_i X.";
   t.reference = "Simscape Multibody Solid (File Solid for meshes)";
   t.params = {{"shape",

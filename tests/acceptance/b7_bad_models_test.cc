@@ -90,6 +90,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "parameter 'mu_d': the dynamic coefficient 0.5 exceeds the static one mu_s = 0.3"},
         BadModel{"contact_mesh_missing.xml", 5, "block 'part' (Solid)", "no_such_part.stl"},
         BadModel{"contact_mesh_open.xml", 5, "block 'part' (Solid)", "is not a closed surface"},
+        // An open mesh with its mass properties given is a Solid's picture, not a surface
+        // contact can use.
+        BadModel{"contact_mesh_open_visual.xml", 7, "block 'contact' (SpatialContactForce)",
+                 "is not a closed surface, which contact needs"},
         BadModel{"contact_without_solid.xml", 7, "block 'contact' (SpatialContactForce)",
                  "no Solid at its frame F; connect F to the R port of the Solid whose surface "
                  "it touches"}),

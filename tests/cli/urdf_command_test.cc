@@ -86,6 +86,29 @@ TEST_F(UrdfCommandErrorTest, UnreadableMeshUnderTheMeshPath) {
                 "'package://demo_pkg/meshes/garbage.stl' cannot be read");
 }
 
+TEST_F(UrdfCommandErrorTest, RunTakesTheImportOptions) {
+  // `run ROBOT.urdf --mesh-path` finds the meshes `import` would, and reads the bad one too.
+  ExpectOneLine(RunCli("run " + kData + "bad/unreadable_mesh.urdf --mesh-path " + kData +
+                       "meshes -o " + Temp("x.csv")),
+                "unreadable_mesh.urdf:6: link 'arm': visual mesh "
+                "'package://demo_pkg/meshes/garbage.stl' cannot be read");
+  ExpectOneLine(RunCli("run " + kData + "ur5.urdf --actuation force -o " + Temp("x.csv")),
+                "--actuation: unknown actuation 'force'");
+  // Torque-driven with its inport unset (0): the same fall as the passive arm.
+  const CliResult torque = RunCli(
+      "run " + kData + "ur5.urdf --actuation torque --t-end 0.2 -q -o " + Temp("ur5_tau.csv"));
+  EXPECT_EQ(torque.status, 0) << torque.text;
+  const CliResult passive =
+      RunCli("run " + kData + "ur5.urdf --t-end 0.2 -q -o " + Temp("ur5_none.csv"));
+  EXPECT_EQ(passive.status, 0) << passive.text;
+  std::ifstream a(Temp("ur5_tau.csv")), b(Temp("ur5_none.csv"));
+  std::string last_a, last_b, line;
+  while (std::getline(a, line)) last_a = line;
+  while (std::getline(b, line)) last_b = line;
+  EXPECT_FALSE(last_a.empty());
+  EXPECT_EQ(last_a, last_b);
+}
+
 TEST_F(UrdfCommandErrorTest, MissingFile) {
   ExpectOneLine(RunCli("import " + kData + "nothing.urdf -o " + Temp("x.xml")),
                 "nothing.urdf: no such URDF file");

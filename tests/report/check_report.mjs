@@ -151,13 +151,20 @@ try {
     const withFrames = await sceneInk();
     check(withFrames.hash !== before.hash, 'the frames checkbox shows the body frames');
 
-    // Play at 10x until the time moves, then pause.
-    await page.locator('#tb-speed').selectOption('10');
+    // Play until the time moves, then pause. Slowly (0.01x: the G2 run's 0.1 s take 10 s of
+    // wall time), so that playback cannot reach its end and stop by itself before the pause,
+    // however loaded the machine.
+    await page.locator('#tb-speed').selectOption('0.01');
     await page.locator('#tb-play').click();
     await page.waitForFunction(() => window.twinblocksReport.frame() > 0, null, {timeout: 10000})
         .catch(() => {});
     check((await status()).frame > 0, 'play advances the time');
+    check(await page.evaluate(() => window.twinblocksReport.playing()), 'it is still playing');
     await page.locator('#tb-play').click();
+    // A loaded machine may run the click's handler after click() returns.
+    await page.waitForFunction(() => !window.twinblocksReport.playing(), null, {timeout: 10000})
+        .catch(() => {});
+    check(!(await page.evaluate(() => window.twinblocksReport.playing())), 'pause stops playback');
     const paused = (await status()).frame;
     await page.waitForTimeout(300);
     check((await status()).frame === paused, 'pause holds the time');

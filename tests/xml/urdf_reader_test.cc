@@ -308,6 +308,20 @@ TEST(UrdfReaderTest, PackageMeshIsFoundUnderTheMeshPathAndCarriesTheInertial) {
   graph::Compile(imp.model);
 }
 
+TEST(UrdfReaderTest, OpenVisualMeshIsKeptAsThePictureOfTheLink) {
+  SKIP_WITHOUT_URDF();
+  UrdfImportOptions o;
+  o.mesh_paths = {kData + "meshes"};
+  const UrdfImport imp =
+      ReadUrdfString(OneLink(MeshVisual("package://demo_pkg/meshes/open.stl")), "v.urdf", o);
+  EXPECT_TRUE(imp.warnings.empty()) << imp.warnings[0];
+  EXPECT_EQ(imp.model.GetParam("arm", "shape"), "mesh");
+  EXPECT_CONTAINS(*imp.model.GetParam("arm", "file"), "demo_pkg/meshes/open.stl");
+  // The link's inertial, not the open surface, gives the body its mass.
+  const graph::System sys = graph::Compile(imp.model);
+  EXPECT_GT(sys.num_blocks(), 0);
+}
+
 TEST(UrdfReaderTest, MeshesThatCannotBeUsedAreLeftOutWithAWarningNamingThem) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
@@ -317,7 +331,6 @@ TEST(UrdfReaderTest, MeshesThatCannotBeUsedAreLeftOutWithAWarningNamingThem) {
   };
   for (const Case& c :
        {Case{MeshVisual("package://demo_pkg/meshes/missing.dae"), "not found under the mesh path"},
-        Case{MeshVisual("package://demo_pkg/meshes/open.stl"), "not a closed surface"},
         Case{MeshVisual("package://demo_pkg/meshes/cube.stl", " scale=\"0.001 0.001 0.001\""),
              "scale"}}) {
     const UrdfImport imp = ReadUrdfString(OneLink(c.visual), "v.urdf", o);

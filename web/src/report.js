@@ -574,6 +574,7 @@ function buildViewer(run) {
   playback.set(frameTime[0]);
   status.viewer = true;
   status.frame = () => frame;
+  status.playing = () => playing;
   requestAnimationFrame(tick);
 }
 
