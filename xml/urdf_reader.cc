@@ -569,14 +569,12 @@ class UrdfConverter {
             Fail(at, "link " + Quote(link.name) + ": visual mesh " + Quote(m.filename) +
                          " cannot be read: " + graph::OneLine(e.what()));
           }
-          if (m.scale.x != 1.0 || m.scale.y != 1.0 || m.scale.z != 1.0) {
-            Warn(at, "link " + Quote(link.name) + ": visual mesh " + Quote(m.filename) +
-                         " has a scale, which Solids do not take; left out");
-            continue;
-          }
           // An open mesh is fine: the Solid is given the link's mass, centre of mass and
           // inertia, so the mesh only shows the link (contact on it would be refused).
           s = {{"shape", "mesh"}, {"file", *path}};
+          if (m.scale.x != 1.0 || m.scale.y != 1.0 || m.scale.z != 1.0) {
+            s.push_back({"scale", Vec({m.scale.x, m.scale.y, m.scale.z})});
+          }
           break;
         }
       }

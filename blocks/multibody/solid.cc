@@ -84,7 +84,16 @@ SolidElement::SolidElement(const Params& p) {
       std::filesystem::path f(p.String("file"));
       if (f.is_relative()) f = std::filesystem::path(p.base_dir()) / f;
       file = f.lexically_normal().string();
-      mesh = std::make_shared<const TriangleMesh>(LoadMesh(file));
+      TriangleMesh loaded = LoadMesh(file);
+      if (p.has("scale") && p.Get("scale").is_set()) {
+        // Files in other units (mm is common in CAD exports and URDFs) or mirrored parts.
+        const Eigen::Vector3d k = Vector3(p, "scale");
+        if (!k.allFinite() || (k.array() == 0.0).any()) {
+          throw BlockError("parameter 'scale' must be three finite, non-zero factors", "scale");
+        }
+        for (Eigen::Vector3d& v : loaded.vertices) v = v.cwiseProduct(k);
+      }
+      mesh = std::make_shared<const TriangleMesh>(std::move(loaded));
       // With mass, centre of mass and inertia all given (an imported robot's link), the mesh
       // only shows the body, and visual meshes are often open surfaces; only computing the
       // enclosed solid's properties needs a closed one.
@@ -169,6 +178,8 @@ BlockType SolidType() {
               {"size", ParamKind::kVector, "", "box edge lengths [x, y, z], m"},
               {"length", ParamKind::kScalar, "", "m (cylinder, capsule: the cylindrical part)"},
               {"file", ParamKind::kString, "", "STL or OBJ file (mesh), in m"},
+              {"scale", ParamKind::kVector, "",
+               "mesh: factors [sx, sy, sz] on the file's coordinates (0.001 for a file in mm)"},
               {"mass", ParamKind::kScalar, "", "kg; instead of density"},
               {"density", ParamKind::kScalar, "1000", "kg/m^3"},
               {"com", ParamKind::kVector, "", "centre of mass in R, m (default: the shape's)"},

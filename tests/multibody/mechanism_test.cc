@@ -259,6 +259,52 @@ TEST(Mechanism, WeldedSolidsAddUpAndSphericalMatchesRevoluteInPlane) {
             1e-9);
 }
 
+TEST(Mechanism, ScaledMeshSwingsAsTheBoxItBecomes) {
+  // The unit cube of cube.stl ([0, 1]^3) scaled by [0.1, 0.2, 0.3] is a 0.1 x 0.2 x 0.3 box with
+  // its centre at (0.05, 0.1, 0.15): mass, centre of mass and inertia follow the scale, so it
+  // swings on a hinge exactly as that box does.
+  auto pendulum = [](const std::string& solid, const std::string& offset) {
+    return R"xml(<model name="swing">
+      <simulation solver="ode45" t_end="1" rtol="1e-11" atol="1e-12" output_interval="0.01"/>
+      <block type="World" name="world"/>
+      <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" q0="0.7"/>
+      <block type="RigidTransform" name="at" translation=")xml" +
+           offset + R"xml("/>
+      )xml" +
+           solid +
+           R"xml(
+      <connect from="world.W" to="hinge.B"/>
+      <connect from="hinge.F" to="at.B"/>
+      <connect from="at.F" to="body.R"/>
+      <log signal="hinge.q"/>
+    </model>)xml";
+  };
+  const std::string cube = std::string(TWINBLOCKS_TEST_DATA) + "/meshes/cube.stl";
+  const RunOutput mesh =
+      RunModelText(pendulum(R"(<block type="Solid" name="body" shape="mesh" file=")" + cube +
+                                R"(" scale="[0.1, 0.2, 0.3]" density="2700"/>)",
+                            "[0, 0.2, -0.4]"));
+  const RunOutput box = RunModelText(pendulum(
+      R"(<block type="Solid" name="body" shape="box" size="[0.1, 0.2, 0.3]" density="2700"/>)",
+      "[0.05, 0.3, -0.25]"));
+  ASSERT_TRUE(mesh.outcome.ok && box.outcome.ok) << mesh.outcome.error << box.outcome.error;
+  EXPECT_GT(MaxAbsDiff(Column(mesh.recording, "hinge.q"), std::vector<double>(101, 0.7)), 0.1);
+  EXPECT_LT(MaxAbsDiff(Column(mesh.recording, "hinge.q"), Column(box.recording, "hinge.q")), 1e-9);
+  // A zero factor would flatten the mesh into no volume: one line, naming the parameter.
+  const CliResult flat = RunCli("check " + [&] {
+    const auto dir = FreshDirectory("twinblocks_mechanism_", "flat_mesh");
+    WriteText(dir / "flat.xml", pendulum(R"(<block type="Solid" name="body" shape="mesh" file=")" +
+                                             cube + R"(" scale="[0.1, 0, 0.3]"/>)",
+                                         "[0, 0, 0]"));
+    return (dir / "flat.xml").string();
+  }());
+  EXPECT_EQ(flat.status, 2);
+  EXPECT_NE(flat.text.find("block 'body' (Solid): parameter 'scale' must be three finite, "
+                           "non-zero factors"),
+            std::string::npos)
+      << flat.text;
+}
+
 TEST(Mechanism, BushingSettlesWhereItsSpringCarriesTheWeight) {
   const char* xml = R"xml(<model name="bushing">
     <simulation solver="ode45" t_end="10" rtol="1e-10" atol="1e-12" output_interval="0.05"/>

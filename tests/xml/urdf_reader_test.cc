@@ -322,6 +322,18 @@ TEST(UrdfReaderTest, OpenVisualMeshIsKeptAsThePictureOfTheLink) {
   EXPECT_GT(sys.num_blocks(), 0);
 }
 
+TEST(UrdfReaderTest, MeshScaleBecomesTheSolidsScale) {
+  SKIP_WITHOUT_URDF();
+  UrdfImportOptions o;
+  o.mesh_paths = {kData + "meshes"};
+  const UrdfImport imp = ReadUrdfString(
+      OneLink(MeshVisual("package://demo_pkg/meshes/cube.stl", " scale=\"0.001 0.001 0.002\"")),
+      "v.urdf", o);
+  EXPECT_TRUE(imp.warnings.empty()) << imp.warnings[0];
+  EXPECT_EQ(imp.model.GetParam("arm", "scale"), "[0.001, 0.001, 0.002]");
+  graph::Compile(imp.model);
+}
+
 TEST(UrdfReaderTest, MeshesThatCannotBeUsedAreLeftOutWithAWarningNamingThem) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
@@ -329,10 +341,10 @@ TEST(UrdfReaderTest, MeshesThatCannotBeUsedAreLeftOutWithAWarningNamingThem) {
   struct Case {
     std::string visual, says;
   };
-  for (const Case& c :
-       {Case{MeshVisual("package://demo_pkg/meshes/missing.dae"), "not found under the mesh path"},
-        Case{MeshVisual("package://demo_pkg/meshes/cube.stl", " scale=\"0.001 0.001 0.001\""),
-             "scale"}}) {
+  for (const Case& c : {
+           Case{MeshVisual("package://demo_pkg/meshes/missing.dae"),
+                "not found under the mesh path"},
+       }) {
     const UrdfImport imp = ReadUrdfString(OneLink(c.visual), "v.urdf", o);
     ASSERT_EQ(imp.warnings.size(), 1u);
     EXPECT_CONTAINS(imp.warnings[0], "v.urdf:6: warning: link 'arm'");
