@@ -121,8 +121,9 @@ bool RunReport::Write(const std::string& title, const graph::Recording& recordin
 Runner AddReportCommand(CLI::App& app) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "Write an HTML report (charts of every signal) of results files (.csv)");
-  cmd->add_option("results", args->results, "Results files written by `twinblocks run` (.csv)")
+      "report", "Write an HTML report (charts of every signal) of results files (.csv, .mat)");
+  cmd->add_option("results", args->results,
+                  "Results files written by `twinblocks run` (.csv or .mat)")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("-o,--output", args->output, "The report's file (.html)")->required();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graph/compile.h"
+#include "graph/mat_writer.h"
 #include "graph/simulator.h"
 #include "report/scene_recorder.h"
 #include "tests/acceptance/acceptance_helpers.h"
@@ -376,6 +377,26 @@ TEST(ReportCliTest, RunWritesTheReportAndReportReadsResults) {
   EXPECT_THAT(page, HasSubstr("<title>Two</title>"));
   EXPECT_THAT(page, HasSubstr("\"label\":\"drop.csv\""));
   EXPECT_THAT(page, HasSubstr("\"scene\":null"));
+  // The same run as a .mat file gives the same charts' data.
+  if (graph::MatSupported()) {
+    ASSERT_EQ(RunCli("run " + (dir / "drop.xml").string() + " -q -o " + (dir / "drop.mat").string())
+                  .status,
+              0);
+    const auto from_mat = RunCli("report " + (dir / "drop.mat").string() + " -o " +
+                                     (dir / "mat.html").string() + " --title Two",
+                                 true);
+    ASSERT_EQ(from_mat.status, 0) << from_mat.text;
+    std::ifstream mat_in(dir / "mat.html");
+    const std::string mat_page((std::istreambuf_iterator<char>(mat_in)),
+                               std::istreambuf_iterator<char>());
+    EXPECT_THAT(mat_page, HasSubstr("\"label\":\"drop.mat\""));
+    // Past the label, the pages hold the same signals and numbers (one run here, two above).
+    const auto signals = [](const std::string& text) {
+      const size_t at = text.find("\"signals\":");
+      return text.substr(at, text.find(",\"scene\":", at) - at);
+    };
+    EXPECT_EQ(signals(mat_page), signals(page));
+  }
 }
 
 TEST(ReportCliTest, BadInputIsOneLineAndStatus2) {
