@@ -1,13 +1,16 @@
 // The XML reader and writer (xml/model_reader.h, xml/model_writer.h).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
+#include "xml/urdf_reader.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -52,6 +55,43 @@ Raises:
     RuntimeError: the file cannot be written.
 )");
   m.def("to_xml", &xml::WriteModelString, "model"_a, "The model as XML text, as save() writes it.");
+  m.def(
+      "import_urdf",
+      [](const std::filesystem::path& path, const std::string& actuation,
+         const std::vector<std::filesystem::path>& mesh_paths, double t_end) {
+        xml::UrdfImportOptions options;
+        options.actuation = xml::ParseUrdfActuation(actuation);  // ValueError when unknown
+        for (const auto& dir : mesh_paths) options.mesh_paths.push_back(dir.string());
+        options.t_end = t_end;
+        xml::UrdfImport import = xml::ReadUrdfFile(path.string(), options);
+        // What was left out (a mesh not found) is worth a warning, not an error: the dynamics
+        // never need it.
+        const py::object warn = py::module_::import("warnings").attr("warn");
+        for (const std::string& w : import.warnings)
+          warn(w, py::module_::import("builtins").attr("UserWarning"), 2);
+        return std::move(import.model);
+      },
+      "path"_a, "actuation"_a = "none", "mesh_paths"_a = std::vector<std::filesystem::path>{},
+      "t_end"_a = 1.0,
+      R"(Reads a URDF robot as a model, as `twinblocks import` does (docs/urdf.md): links become
+Solids with their inertials (and visual shapes), joints RevoluteJoint, PrismaticJoint,
+RigidTransform (fixed) or FreeJoint (floating), mimic tags JointCouplers.
+
+Args:
+    path: the .urdf file (str or os.PathLike).
+    actuation: "none" (passive: it falls under gravity), "torque" (top-level inport `tau`,
+        one entry per driven joint) or "motion" (inport `q`).
+    mesh_paths: directories in which package:// meshes are looked up, in order.
+    t_end: the model's simulated time, s.
+
+Returns:
+    The Model; each part left out (a visual mesh not found) is a UserWarning naming it.
+
+Raises:
+    ModelError: with file:line, for a file that is not URDF, a missing parent link, a cycle,
+        a negative mass, a mesh that exists but cannot be read, a planar joint.
+    ValueError: an unknown actuation.
+)");
 }
 
 }  // namespace twinblocks::python

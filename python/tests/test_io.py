@@ -59,3 +59,27 @@ def test_load_errors_give_file_and_line(tmp_path):
 def test_save_error(tmp_path):
     with pytest.raises(RuntimeError):
         tb.save(tb.Model(), tmp_path / "no" / "such" / "dir" / "m.xml")
+
+
+def test_import_urdf_runs_and_warns_of_left_out_meshes(repo):
+    urdf = repo / "tests" / "data" / "urdf" / "ur5.urdf"
+    with pytest.warns(UserWarning, match="visual mesh .* not found"):
+        m = tb.import_urdf(urdf, t_end=0.2)
+    assert m.name == "ur5"
+    assert len(m.find_blocks(type="RevoluteJoint")) == 6
+    results = tb.simulate(m)
+    q = results["shoulder_lift_joint.q"]
+    assert q.shape[0] > 2
+    # Released at q = 0, the upper arm falls: the shoulder lift joint turns.
+    assert abs(q[-1]) > 1e-3
+
+
+def test_import_urdf_torque_inport_and_errors(repo):
+    data = repo / "tests" / "data" / "urdf"
+    with pytest.warns(UserWarning):
+        m = tb.import_urdf(data / "panda.urdf", actuation="torque")
+    assert [p.name for p in m.diagram().ports if p.kind == "inport"] == ["tau"]
+    with pytest.raises(tb.ModelError, match=r"missing_parent.urdf:7: .*parent link 'bsae'"):
+        tb.import_urdf(data / "bad" / "missing_parent.urdf")
+    with pytest.raises(ValueError, match="unknown actuation 'force'"):
+        tb.import_urdf(data / "ur5.urdf", actuation="force")
