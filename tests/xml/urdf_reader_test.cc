@@ -91,7 +91,9 @@ TEST(UrdfReaderTest, Ur5MassMatrixEqualsTheHandWrittenDhModel) {
         std::max(worst_without_offset, (M_urdf - M_dh_plain).cwiseAbs().maxCoeff());
     largest = std::max(largest, M_urdf.cwiseAbs().maxCoeff());
   }
-  RecordProperty("max_abs_difference", std::to_string(worst));
+  char figure[32];
+  std::snprintf(figure, sizeof figure, "%.3g", worst);
+  RecordProperty("max_abs_difference", figure);
   std::printf(
       "UR5 M(q), 5 configurations: max |M_urdf - M_dh| = %.3g (%.3g without the URDF's "
       "pi/2 rounding), max |M| = %.3g kg m^2\n",
