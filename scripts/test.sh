@@ -17,5 +17,5 @@ asan="$root/build-asan"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
       -DTWINBLOCKS_SANITIZE=ON -DTWINBLOCKS_BUILD_BENCH=OFF >/dev/null
 cmake --build "$asan" -j "$jobs" --target twinblocks_cli cli_tests multibody_tests
-(cd "$asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+(cd "$asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0" UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs" -L 'cli|multibody|models')
