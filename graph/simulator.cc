@@ -74,6 +74,44 @@ class Simulator::Problem : public solvers::OdeProblem {
                                      g.data(), &error_);
   }
 
+  /// The stiff terms the blocks know (contact damping and friction of a mechanism), each
+  /// block's over its own states: the couplings between blocks are left out, as terms that
+  /// do not make the diagram stiff.
+  bool has_jacobian() const override {
+    for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+      if (b->has_stiff_jacobian()) return true;
+    }
+    return false;
+  }
+
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    // The context still holds the evaluation CalcDerivatives(t, x) just made.
+    J.setZero();
+    blocks::Context& c = sim_->ctx_;
+    try {
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (!b->has_stiff_jacobian()) continue;
+        sim_->current_block_ = b->index();
+        b->CalcStiffJacobian(c, J);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    if (J.allFinite()) return 0;
+    for (Eigen::Index j = 0; j < J.cols(); ++j) {
+      for (Eigen::Index i = 0; i < J.rows(); ++i) {
+        if (!std::isfinite(J(i, j))) {
+          error_ = "the Jacobian of " + sim_->system_.DescribeState(static_cast<int>(i)) + " is " +
+                   FormatNumber(J(i, j)) + " at t = " + FormatNumber(t);
+          return 1;
+        }
+      }
+    }
+    return 0;
+  }
+
  private:
   Simulator* sim_;
   std::string error_;
