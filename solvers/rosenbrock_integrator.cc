@@ -90,6 +90,12 @@ void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
                           " s: " + problem_->last_error(),
                       t_);
   }
+  // A non-finite derivative would reach the state through the linear solves; name it here,
+  // before it makes the iteration matrix look singular.
+  const int bad = internal::FirstNonFinite(out);
+  if (bad >= 0) {
+    throw SolverError(internal::NonFiniteStateMessage(name(), bad, out[bad], t_, t), t_);
+  }
 }
 
 void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
