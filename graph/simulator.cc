@@ -281,6 +281,19 @@ void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::V
   }
 }
 
+void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J) {
+  if (!initialized_) throw std::logic_error("EvaluateStiffJacobian before Initialize");
+  const int nx = system_.num_continuous_states();
+  J->resize(nx, nx);
+  Eigen::VectorXd xdot(nx);
+  if (problem_->CalcDerivatives(t, x, xdot) != 0) throw std::runtime_error(problem_->last_error());
+  if (!problem_->has_jacobian()) {
+    J->setZero();
+    return;
+  }
+  if (problem_->CalcJacobian(t, x, *J) != 0) throw std::runtime_error(problem_->last_error());
+}
+
 bool Simulator::is_dae() const { return dae_problem_ != nullptr; }
 
 int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error) {

@@ -155,6 +155,15 @@ class Simulator {
   ///         derivative is not finite.
   void EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::VectorXd* xdot);
 
+  /// The stiff part of the Jacobian d(xdot)/dx that the blocks give at (t, x) (what ode1be
+  /// and ros2 are implicit in; docs/simulation.md), into `J` (resized to nx x nx): evaluates
+  /// the derivatives there first, as EvaluateDerivatives does. Zero for a diagram without
+  /// stiff terms. For tests and linearization; allocates only to resize `J`.
+  /// @pre Initialize() has run.
+  /// @throws std::runtime_error naming the block when a block fails, or the state whose
+  ///         derivative or Jacobian entry is not finite.
+  void EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J);
+
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 
