@@ -123,12 +123,15 @@ void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
 }
 
 void RosenbrockIntegrator::Factor(double gamma_h, double t) {
-  // A state is active when its row or its column of J holds a nonzero (one pass in memory
-  // order; pivot_ marks them before it holds the pivots).
+  // A state is active when its row or its column of J holds a nonzero; a nonzero lies in a
+  // nonzero column, so only those are searched for rows (pivot_ marks the active states
+  // before it holds the pivots).
   std::fill(pivot_.begin(), pivot_.end(), 0);
   for (int c = 0; c < nx_; ++c) {
+    if (!(J_.col(c).array() != 0.0).any()) continue;
+    pivot_[c] = 1;
     for (int r = 0; r < nx_; ++r) {
-      if (J_(r, c) != 0.0) pivot_[r] = pivot_[c] = 1;
+      if (J_(r, c) != 0.0) pivot_[r] = 1;
     }
   }
   active_.clear();
