@@ -172,8 +172,9 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
   moves_freely_.assign(tree.num_bodies(), false);
   for (int b = 0; b < tree.num_bodies(); ++b) {
     const int end = b + 1 < tree.num_bodies() ? tree.idx_v(b + 1) : tree.nv();
-    for (int k = tree.idx_v(b); k < end; ++k)
-      moves_freely_[b] = moves_freely_[b] || x_of_v_[k] >= 0;
+    for (int k = tree.idx_v(b); k < end; ++k) {
+      if (x_of_v_[k] >= 0) moves_freely_[b] = true;
+    }
     if (tree.parent(b) >= 0 && moves_freely_[tree.parent(b)]) moves_freely_[b] = true;
   }
   for (size_t i = 0; i < m_.joints.size(); ++i) {
@@ -1167,8 +1168,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     const PointForce& pf = ws.contact_forces[i];
     const contact::ContactLaw& law = *pf.law;
     // d f / d v (3 x 3, W) of the force on f at the velocity of f relative to b: the normal
-    // force's damping along n, and friction's resistance to slip, across the slip
-    // (mu / speed) and along it (d mu / d speed).
+    // force's damping along n, and friction's resistance to slip in the tangent plane.
     const double d = contact::NormalForceRateDerivative(law, pf.depth, -pf.normal_speed);
     const Eigen::Vector3d& n = pf.normal;
     Eigen::Matrix3d dF = -d * n * n.transpose();

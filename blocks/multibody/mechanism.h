@@ -67,9 +67,11 @@ class Mechanism final : public blocks::Block {
   /// MuJoCo's "implicitfast": the derivative of the free coordinates' accelerations with
   /// respect to their velocities through the contact forces alone,
   ///   d qdd_f / d v_f = M_ff^-1 sum_points J_p^T (d f_p / d v_p) J_p,
-  /// f_p a contact point's force (its normal damping and friction), J_p the Jacobian of its
+  /// f_p a contact point's force (its normal damping, and its friction as a viscous force of
+  /// coefficient f_n mu(s) / s: the secant of the friction curve), J_p the Jacobian of its
   /// sliding velocity over the free coordinates, M_ff the mass matrix on them. Position,
-  /// Coriolis and joint-force derivatives are left out (they do not make a grasp stiff).
+  /// Coriolis, joint-force and closed-loop constraint derivatives are left out (they do not
+  /// make a grasp stiff).
   void DoCalcStiffJacobian(blocks::Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
   /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
   /// x' - f.
