@@ -45,7 +45,15 @@ class Simulator::Problem : public solvers::OdeProblem {
     const bool dae = c.dae;
     c.dae = false;
     try {
-      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
+      if (sim_->TakeMajorOutputs(t, x)) {
+        // As in Simulink: the derivatives at a major step's time and state come from the
+        // outputs that major step computed (the discrete outputs hold until the next one).
+        c.t = t;
+        c.x = const_cast<double*>(x.data());
+        c.major = false;
+      } else {
+        sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
+      }
       c.xdot = xdot.data();
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
         sim_->current_block_ = b->index();
@@ -254,6 +262,13 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   } else {
     integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
   }
+  // A continuous block that updates at major steps (a limited integrator choosing its limit
+  // mode, a mechanism projecting its loops) changes what its outputs or derivatives would be
+  // after the major step computed them: no reuse then.
+  reuse_major_outputs_ = !is_dae();
+  for (const blocks::Block* b : system.update_blocks()) {
+    if (b->rate_index() < 0) reuse_major_outputs_ = false;
+  }
 }
 
 Simulator::~Simulator() = default;
@@ -311,7 +326,15 @@ int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, st
   return 0;
 }
 
+bool Simulator::TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  const bool current =
+      major_outputs_current_ && t == state_.t && (x.array() == state_.x.array()).all();
+  major_outputs_current_ = false;
+  return current;
+}
+
 void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
+  major_outputs_current_ = false;
   blocks::Context& c = ctx_;
   c.t = t;
   c.x = x;
@@ -460,6 +483,7 @@ void Simulator::MajorStep(bool first) {
   }
   current_block_ = -1;
   ++stats_.major_steps;
+  major_outputs_current_ = reuse_major_outputs_ && !c.states_reset;
 }
 
 double Simulator::NextStop() const {
