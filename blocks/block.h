@@ -1,5 +1,6 @@
 #pragma once
 
+#include <Eigen/Core>
 #include <limits>
 #include <memory>
 #include <string>
@@ -128,6 +129,8 @@ class Block {
   int num_algebraic_variables() const { return nz_; }
   bool has_update() const { return has_update_; }
   bool has_breakpoints() const { return has_breakpoints_; }
+  /// True when the block gives the stiff part of its Jacobian (CalcStiffJacobian).
+  bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
   /// Declared sample time; after compile, the resolved one.
   const SampleTime& sample_time() const { return sample_time_; }
   /// Inherited blocks with discrete state cannot run continuously.
@@ -165,6 +168,15 @@ class Block {
   void Initialize(Context& c) const { DoInitialize(c); }
   void CalcOutputs(Context& c, int stage) const { DoCalcOutputs(c, stage); }
   void CalcDerivatives(Context& c) const { DoCalcDerivatives(c); }
+  /// Adds the stiff part of the Jacobian d(xdot)/dx of the block's own states to its square
+  /// of `J`, the diagram's Jacobian (nx x nx over all continuous states): the terms whose time
+  /// constants would bound an explicit solver's step (a contact's damping and sticking
+  /// friction). The linearly implicit solvers (ode1be, ros2) are implicit in exactly these.
+  /// Called right after CalcDerivatives at the same point, so that it may reuse what that
+  /// evaluation found. Default: nothing (the block is not stiff).
+  void CalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
+    DoCalcStiffJacobian(c, J.block(x_offset_, x_offset_, nx_, nx_));
+  }
 
   // ---- The DAE form, for residual solvers (IDA) ----
   /// The block's rows of F(t, x, x', z) = 0 at c.x, c.xp, c.z: its nx state rows into
@@ -196,6 +208,8 @@ class Block {
   void DeclareSampleTime(SampleTime st, bool requires_discrete = false);
   void DeclareBreakpoints() { has_breakpoints_ = true; }
   void DeclareUpdate() { has_update_ = true; }
+  /// The block overrides DoCalcStiffJacobian.
+  void DeclareStiffJacobian() { has_stiff_jacobian_ = true; }
   int DeclarePhysicalPort(std::string name, std::string domain);
 
   // ---- Declarations for DoConfigure (also allowed in constructors) ----
@@ -225,6 +239,8 @@ class Block {
   virtual void DoInitialize(Context& c) const {}
   virtual void DoCalcOutputs(Context& c, int stage) const {}
   virtual void DoCalcDerivatives(Context& c) const {}
+  /// `J`: the block's own square (num_continuous_states()) of the diagram's Jacobian.
+  virtual void DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {}
   virtual void DoCalcResidual(Context& c) const;
   virtual void DoCalcConsistentAlgebraic(Context& c) const {}
   virtual void DoUpdate(Context& c) const {}
@@ -272,6 +288,7 @@ class Block {
   int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0, nz_ = 0;
   bool has_update_ = false;
   bool has_breakpoints_ = false;
+  bool has_stiff_jacobian_ = false;
   bool requires_discrete_ = false;
   SampleTime sample_time_ = SampleTime::Inherited();
   int index_ = -1;

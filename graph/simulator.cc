@@ -45,7 +45,15 @@ class Simulator::Problem : public solvers::OdeProblem {
     const bool dae = c.dae;
     c.dae = false;
     try {
-      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
+      if (sim_->TakeMajorOutputs(t, x)) {
+        // As in Simulink: the derivatives at a major step's time and state come from the
+        // outputs that major step computed (the discrete outputs hold until the next one).
+        c.t = t;
+        c.x = const_cast<double*>(x.data());
+        c.major = false;
+      } else {
+        sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
+      }
       c.xdot = xdot.data();
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
         sim_->current_block_ = b->index();
@@ -72,6 +80,44 @@ class Simulator::Problem : public solvers::OdeProblem {
                         Eigen::Ref<Eigen::VectorXd> g) override {
     return sim_->CalcZeroCrossingsAt(t, const_cast<double*>(x.data()), sim_->state_.z.data(),
                                      g.data(), &error_);
+  }
+
+  /// The stiff terms the blocks know (contact damping and friction of a mechanism), each
+  /// block's over its own states: the couplings between blocks are left out, as terms that
+  /// do not make the diagram stiff.
+  bool has_jacobian() const override {
+    for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+      if (b->has_stiff_jacobian()) return true;
+    }
+    return false;
+  }
+
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    // The context still holds the evaluation CalcDerivatives(t, x) just made.
+    J.setZero();
+    blocks::Context& c = sim_->ctx_;
+    try {
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (!b->has_stiff_jacobian()) continue;
+        sim_->current_block_ = b->index();
+        b->CalcStiffJacobian(c, J);
+      }
+    } catch (const std::exception& e) {
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    if (J.allFinite()) return 0;
+    for (Eigen::Index j = 0; j < J.cols(); ++j) {
+      for (Eigen::Index i = 0; i < J.rows(); ++i) {
+        if (!std::isfinite(J(i, j))) {
+          error_ = "the Jacobian of " + sim_->system_.DescribeState(static_cast<int>(i)) + " is " +
+                   FormatNumber(J(i, j)) + " at t = " + FormatNumber(t);
+          return 1;
+        }
+      }
+    }
+    return 0;
   }
 
  private:
@@ -216,6 +262,13 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   } else {
     integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
   }
+  // A continuous block that updates at major steps (a limited integrator choosing its limit
+  // mode, a mechanism projecting its loops) changes what its outputs or derivatives would be
+  // after the major step computed them: no reuse then.
+  reuse_major_outputs_ = !is_dae();
+  for (const blocks::Block* b : system.update_blocks()) {
+    if (b->rate_index() < 0) reuse_major_outputs_ = false;
+  }
 }
 
 Simulator::~Simulator() = default;
@@ -243,6 +296,19 @@ void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::V
   }
 }
 
+void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J) {
+  if (!initialized_) throw std::logic_error("EvaluateStiffJacobian before Initialize");
+  const int nx = system_.num_continuous_states();
+  J->resize(nx, nx);
+  Eigen::VectorXd xdot(nx);
+  if (problem_->CalcDerivatives(t, x, xdot) != 0) throw std::runtime_error(problem_->last_error());
+  if (!problem_->has_jacobian()) {
+    J->setZero();
+    return;
+  }
+  if (problem_->CalcJacobian(t, x, *J) != 0) throw std::runtime_error(problem_->last_error());
+}
+
 bool Simulator::is_dae() const { return dae_problem_ != nullptr; }
 
 int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error) {
@@ -260,7 +326,15 @@ int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, st
   return 0;
 }
 
+bool Simulator::TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  const bool current =
+      major_outputs_current_ && t == state_.t && (x.array() == state_.x.array()).all();
+  major_outputs_current_ = false;
+  return current;
+}
+
 void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
+  major_outputs_current_ = false;
   blocks::Context& c = ctx_;
   c.t = t;
   c.x = x;
@@ -409,6 +483,7 @@ void Simulator::MajorStep(bool first) {
   }
   current_block_ = -1;
   ++stats_.major_steps;
+  major_outputs_current_ = reuse_major_outputs_ && !c.states_reset;
 }
 
 double Simulator::NextStop() const {

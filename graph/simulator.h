@@ -155,6 +155,15 @@ class Simulator {
   ///         derivative is not finite.
   void EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::VectorXd* xdot);
 
+  /// The stiff part of the Jacobian d(xdot)/dx that the blocks give at (t, x) (what ode1be
+  /// and ros2 are implicit in; docs/simulation.md), into `J` (resized to nx x nx): evaluates
+  /// the derivatives there first, as EvaluateDerivatives does. Zero for a diagram without
+  /// stiff terms. For tests and linearization; allocates only to resize `J`.
+  /// @pre Initialize() has run.
+  /// @throws std::runtime_error naming the block when a block fails, or the state whose
+  ///         derivative or Jacobian entry is not finite.
+  void EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J);
+
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 
@@ -192,6 +201,10 @@ class Simulator {
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
   /// Minor-step outputs of the continuous blocks at (t, x) with algebraic variables z.
   void CalcMinorOutputs(double t, double* x, double* z);
+  /// True when the outputs the last major step computed hold for an evaluation at (t, x):
+  /// that major step's time and state, with nothing computed since. Once only: it clears
+  /// what it reads.
+  bool TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorXd>& x);
   /// The zero-crossing functions at (t, x, z) into g, for both problem forms: 0, or -1 with
   /// the failing block's message in `error` (a solver callback must not throw).
   int CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error);
@@ -229,8 +242,13 @@ class Simulator {
   bool last_major_hit_ = false;
   double target_ = 0.0;          ///< s, where the running AdvanceTo stops
   bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step
-  std::string failure_;          ///< the outcome's error of a failed AdvanceTo, "" when none
-  int current_block_ = -1;       ///< the block being evaluated, for error messages
+  /// Evaluations may reuse a major step's outputs (no continuous block updates, not a DAE).
+  bool reuse_major_outputs_ = false;
+  /// The signal buffer and workspaces hold the last major step's outputs at (time(), x) and
+  /// nothing has been computed since (see TakeMajorOutputs).
+  bool major_outputs_current_ = false;
+  std::string failure_;     ///< the outcome's error of a failed AdvanceTo, "" when none
+  int current_block_ = -1;  ///< the block being evaluated, for error messages
   bool initialized_ = false;
   /// Appends a row from the signal buffer at time `t`, and reports it to row_callback_.
   void RecordRow(double t);

@@ -164,8 +164,8 @@ const std::vector<std::string>& IntegratorNames();
 std::string_view IntegratorDescription(std::string_view name);
 
 /// Creates the integrator called `name` (Simulink's names where one exists: ode1 ode2 ode3
-/// ode4 ode5 ode23 ode45; SUNDIALS' otherwise: cvode-bdf cvode-adams arkode-erk arkode-dirk
-/// ida). `ida` treats the ODE as the residual x' - f(t, x) = 0.
+/// ode4 ode5 ode1be ode23 ode45; the literature's for ros2; SUNDIALS' otherwise: cvode-bdf
+/// cvode-adams arkode-erk arkode-dirk ida). `ida` treats the ODE as the residual x' - f(t, x) = 0.
 /// @throws std::invalid_argument naming the valid solvers when `name` is unknown.
 std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* problem,
                                            const IntegratorOptions& options);

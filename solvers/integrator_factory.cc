@@ -11,6 +11,7 @@
 #include "solvers/explicit_runge_kutta_integrator.h"
 #include "solvers/ida_integrator.h"
 #include "solvers/integrator.h"
+#include "solvers/rosenbrock_integrator.h"
 
 namespace twinblocks::solvers {
 namespace {
@@ -20,12 +21,18 @@ struct SolverEntry {
   std::string_view description;
 };
 
-constexpr std::array<SolverEntry, 12> kSolvers = {{
+constexpr std::array<SolverEntry, 14> kSolvers = {{
     {"ode1", "fixed step, forward Euler, order 1"},
     {"ode2", "fixed step, Heun (explicit trapezoidal), order 2"},
     {"ode3", "fixed step, Bogacki-Shampine, order 3"},
     {"ode4", "fixed step, classic Runge-Kutta, order 4"},
     {"ode5", "fixed step, Dormand-Prince, order 5"},
+    {"ode1be",
+     "fixed step, backward Euler with one Newton iteration (linearly implicit Euler), order 1; "
+     "stiff problems"},
+    {"ros2",
+     "fixed step, Rosenbrock-W ROS2 (two linear solves, no Newton iteration), order 2; stiff "
+     "problems such as contact with friction"},
     {"ode23",
      "variable step, Bogacki-Shampine 3(2) with cubic Hermite dense output; non-stiff, loose "
      "tolerances"},
@@ -96,6 +103,13 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
   if (n == "ode5") {
     return std::make_unique<ExplicitRungeKuttaIntegrator>(n, DropFsalStage(DormandPrinceTableau()),
                                                           problem, options);
+  }
+  if (n == "ode1be") {
+    return std::make_unique<RosenbrockIntegrator>(RosenbrockMethod::kLinearlyImplicitEuler, problem,
+                                                  options);
+  }
+  if (n == "ros2") {
+    return std::make_unique<RosenbrockIntegrator>(RosenbrockMethod::kRos2, problem, options);
   }
   if (n == "ode23") {
     return std::make_unique<EmbeddedRungeKuttaIntegrator>(

@@ -24,6 +24,22 @@ class OdeProblem {
   virtual int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                               Eigen::Ref<Eigen::VectorXd> xdot) = 0;
 
+  /// True when CalcJacobian gives the problem's own Jacobian (or its stiff part); otherwise
+  /// the linearly implicit solvers (ode1be, ros2) form it by finite differences.
+  virtual bool has_jacobian() const { return false; }
+
+  /// Writes an approximation of the Jacobian df/dx at (t, x) to `J` (nx x nx). It may leave
+  /// out every term that does not make the problem stiff (MuJoCo's "implicitfast" keeps only
+  /// the velocity derivatives of the forces): the Rosenbrock-W methods keep their order with
+  /// any matrix, and need its stiff part only for their stability. Called right after
+  /// CalcDerivatives(t, x) with the same arguments, so that it may reuse what that evaluation
+  /// found. Same return convention as CalcDerivatives; must not throw.
+  /// @pre has_jacobian().
+  virtual int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                           Eigen::Ref<Eigen::MatrixXd> J) {
+    return -1;
+  }
+
   /// Number of zero-crossing functions ng.
   virtual int num_zero_crossings() const { return 0; }
 

@@ -91,6 +91,36 @@ double FrictionCoefficient(const ContactLaw& law, double speed) {
   return 0.0;
 }
 
+double NormalForceRateDerivative(const ContactLaw& law, double delta, double delta_dot) {
+  if (!(NormalForce(law, delta, delta_dot) > 0.0)) return 0.0;
+  switch (law.model) {
+    case NormalForceModel::kKelvinVoigt:
+      return law.damping *
+             (law.transition_width > 0.0 ? SmoothStep(delta / law.transition_width) : 1.0);
+    case NormalForceModel::kHuntCrossley:
+      return law.damping * std::pow(delta, law.exponent);
+    case NormalForceModel::kHertz:
+      return law.damping;
+  }
+  return 0.0;
+}
+
+double FrictionCoefficientPerSpeed(const ContactLaw& law, double speed) {
+  const double s = speed / law.v_crit;
+  switch (law.friction) {
+    case FrictionModel::kNone:
+      return 0.0;
+    case FrictionModel::kCoulomb:
+      // mu_d s (2 - s) / speed without the division, so that speed 0 gives the limit.
+      if (s <= 1.0) return law.mu_d * (2.0 - s) / law.v_crit;
+      return law.mu_d / speed;
+    case FrictionModel::kSmoothStickSlip:
+      if (s <= 1.0) return law.mu_s * (2.0 - s) / law.v_crit;
+      return FrictionCoefficient(law, speed) / speed;
+  }
+  return 0.0;
+}
+
 double HertzStiffness(double E1, double nu1, double E2, double nu2, double radius) {
   Require(std::isfinite(E1) && E1 > 0.0, "E", "Young's moduli must be positive");
   Require(std::isfinite(E2) && E2 > 0.0, "E", "Young's moduli must be positive");

@@ -58,6 +58,16 @@ double NormalForce(const ContactLaw& law, double delta, double delta_dot);
 /// The friction coefficient at sliding speed `speed` (m/s, >= 0).
 double FrictionCoefficient(const ContactLaw& law, double speed);
 
+/// The derivative of NormalForce with respect to the penetration rate, d f / d delta_dot
+/// (N s/m for kelvin_voigt and hertz): the damping a linearly implicit solver must treat
+/// implicitly. Zero where the force is clamped at zero (or out of contact).
+double NormalForceRateDerivative(const ContactLaw& law, double delta, double delta_dot);
+
+/// mu(speed) / speed (s/m), with its finite limit at speed 0 (the slope of mu there): the
+/// secant of the friction curve, the viscous coefficient per newton of normal force that
+/// friction opposes the slip with at this speed.
+double FrictionCoefficientPerSpeed(const ContactLaw& law, double speed);
+
 /// Hertz stiffness and damping from materials (seed 004 eq. 6-8).
 /// @param radius  the effective radius R = 1 / (1/R1 + 1/R2), m, finite and > 0.
 /// @throws std::invalid_argument naming the offending argument.

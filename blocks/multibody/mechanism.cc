@@ -1,5 +1,6 @@
 #include "blocks/multibody/mechanism.h"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <algorithm>
@@ -8,6 +9,7 @@
 
 #include "blocks/block_error.h"
 #include "blocks/multibody/algorithms.h"
+#include "blocks/multibody/jacobian.h"
 #include "blocks/multibody/loop_closure.h"
 
 namespace twinblocks::multibody {
@@ -42,7 +44,14 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         Ks_ldlt(num_dae_rows),
         lambda_s(num_dae_rows),
         mu_v(tree.nv()),
-        qdot_mu(tree.nq()) {}
+        qdot_mu(tree.nq()),
+        J_f(6, tree.nv()),
+        J_b(6, tree.nv()),
+        J_slip(3, num_free),
+        dF_J_slip(3, num_free),
+        contact_damping(num_free, num_free),
+        M_free(num_free, num_free),
+        M_free_llt(num_free) {}
   KinematicTreeData data;
   LoopClosureData loops;     ///< closed loops' constraints and multipliers
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
@@ -77,6 +86,13 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd lambda_s;  ///< r
   Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
   Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
+  // The stiff Jacobian (DoCalcStiffJacobian), nf the number of free coordinates.
+  Eigen::MatrixXd J_f, J_b;         ///< 6 x nv: frame Jacobians at a contact point
+  Eigen::MatrixXd J_slip;           ///< 3 x nf: sliding velocity over the free coordinates
+  Eigen::MatrixXd dF_J_slip;        ///< 3 x nf: d(point force)/dv times J_slip
+  Eigen::MatrixXd contact_damping;  ///< nf x nf: -d(generalized contact force)/dv
+  Eigen::MatrixXd M_free;           ///< nf x nf: the mass matrix on the free coordinates
+  Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
 
@@ -119,7 +135,10 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   for (const MechanismInternalForce& f : m_.internal_forces) {
     if (f.B.body >= 0 || f.F.body >= 0) has_external_forces_ = true;
   }
-  if (!m_.contacts.empty()) has_external_forces_ = true;
+  if (!m_.contacts.empty()) {
+    has_external_forces_ = true;
+    DeclareStiffJacobian();
+  }
   // Closed loops act on the tree through wrench pairs, and are projected at major steps.
   // Joint couplings are rows of the same system (loop_closure.h). A loop closed by a free or
   // bushing joint has no rows but the joint's outputs and forces.
@@ -149,6 +168,14 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
   for (const MechanismJoint& j : m_.joints) {
     if (j.prescribed) continue;
     for (int k = 0; k < j.nv; ++k) x_of_v_[j.v_index + k] = nx++;
+  }
+  moves_freely_.assign(tree.num_bodies(), false);
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    const int end = b + 1 < tree.num_bodies() ? tree.idx_v(b + 1) : tree.nv();
+    for (int k = tree.idx_v(b); k < end; ++k) {
+      if (x_of_v_[k] >= 0) moves_freely_[b] = true;
+    }
+    if (tree.parent(b) >= 0 && moves_freely_[tree.parent(b)]) moves_freely_[b] = true;
   }
   for (size_t i = 0; i < m_.joints.size(); ++i) {
     const MechanismJoint& j = m_.joints[i];
@@ -389,8 +416,8 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
           if (speed > 0.0 && law.friction != contact::FrictionModel::kNone) {
             force -= (contact::FrictionCoefficient(law, speed) * fn / speed) * vt;
           }
-          ws.contact_forces[ws.num_contact_forces++] = {b.at.body, f.at.body, p.position, force,
-                                                        fn};
+          ws.contact_forces[ws.num_contact_forces++] = {
+              b.at.body, f.at.body, p.position, force, fn, g.normal, vt, p.depth, vn, &law};
         }
       }
     }
@@ -1128,6 +1155,63 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
   if (!ws.dynamics_valid) Dynamics(c, ws);
   ws.dynamics_valid = false;  // the next evaluation starts at stage 0 again
   WriteDerivatives(c, ws);
+}
+
+void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
+  const int nf = static_cast<int>(free_v_.size());
+  Workspace& ws = workspace<Workspace>(c);
+  if (nf == 0 || ws.num_contact_forces == 0) return;
+  const KinematicTree& tree = *m_.tree;
+  // -d(generalized force)/dv over the free coordinates, summed over the contact points.
+  ws.contact_damping.setZero();
+  for (int i = 0; i < ws.num_contact_forces; ++i) {
+    const PointForce& pf = ws.contact_forces[i];
+    const contact::ContactLaw& law = *pf.law;
+    // d f / d v (3 x 3, W) of the force on f at the velocity of f relative to b: the normal
+    // force's damping along n, and friction's resistance to slip in the tangent plane.
+    const double d = contact::NormalForceRateDerivative(law, pf.depth, -pf.normal_speed);
+    const Eigen::Vector3d& n = pf.normal;
+    Eigen::Matrix3d dF = -d * n * n.transpose();
+    if (law.friction != contact::FrictionModel::kNone && pf.normal_force > 0.0) {
+      // Friction as a viscous force of frozen coefficient, -f_n (mu(s) / s) v_slip: the
+      // secant of the friction curve, not its tangent. Past the peak the tangent is flat or
+      // falling, and a step implicit in it alone would overshoot through zero slip into the
+      // opposite direction (chattering); with the secant an implicit step shrinks the slip
+      // but never reverses it. At zero slip the two agree (2 mu_s / v_crit).
+      const double per_speed = contact::FrictionCoefficientPerSpeed(law, pf.slip.norm());
+      dF -= (pf.normal_force * per_speed) * (Eigen::Matrix3d::Identity() - n * n.transpose());
+    }
+    // The point's velocity of f relative to b over the free coordinates.
+    auto point_jacobian = [&](int body, Eigen::MatrixXd* J6) {
+      if (body < 0 || !moves_freely_[body]) return false;
+      const Pose& X_WB = ws.data.X_WB[body];
+      const Pose X_BP(Eigen::Matrix3d::Identity(),
+                      X_WB.rotation.transpose() * (pf.point - X_WB.translation));
+      FrameJacobian(tree, ws.data, body, X_BP, *J6);
+      return true;
+    };
+    const bool has_f = point_jacobian(pf.body_f, &ws.J_f);
+    const bool has_b = point_jacobian(pf.body_b, &ws.J_b);
+    for (int a = 0; a < nf; ++a) {
+      Eigen::Vector3d col = Eigen::Vector3d::Zero();
+      if (has_f) col += ws.J_f.block<3, 1>(3, free_v_[a]);
+      if (has_b) col -= ws.J_b.block<3, 1>(3, free_v_[a]);
+      ws.J_slip.col(a) = col;
+    }
+    ws.dF_J_slip.noalias() = dF * ws.J_slip;
+    ws.contact_damping.noalias() -= ws.J_slip.transpose() * ws.dF_J_slip;
+  }
+  Crba(tree, &ws.data, ws.q);
+  for (int a = 0; a < nf; ++a) {
+    for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
+  }
+  ws.M_free_llt.compute(ws.M_free);
+  ws.M_free_llt.solveInPlace(ws.contact_damping);
+  for (int a = 0; a < nf; ++a) {
+    for (int b = 0; b < nf; ++b) {
+      J(x_of_v_[free_v_[a]], x_of_v_[free_v_[b]]) -= ws.contact_damping(a, b);
+    }
+  }
 }
 
 void Mechanism::WriteDerivatives(Context& c, Workspace& ws) const {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/contact/contact_law.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
 
@@ -63,6 +64,15 @@ class Mechanism final : public blocks::Block {
   void DoInitialize(blocks::Context& c) const override;
   void DoCalcOutputs(blocks::Context& c, int stage) const override;
   void DoCalcDerivatives(blocks::Context& c) const override;
+  /// MuJoCo's "implicitfast": the derivative of the free coordinates' accelerations with
+  /// respect to their velocities through the contact forces alone,
+  ///   d qdd_f / d v_f = M_ff^-1 sum_points J_p^T (d f_p / d v_p) J_p,
+  /// f_p a contact point's force (its normal damping, and its friction as a viscous force of
+  /// coefficient f_n mu(s) / s: the secant of the friction curve), J_p the Jacobian of its
+  /// sliding velocity over the free coordinates, M_ff the mass matrix on them. Position,
+  /// Coriolis, joint-force and closed-loop constraint derivatives are left out (they do not
+  /// make a grasp stiff).
+  void DoCalcStiffJacobian(blocks::Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
   /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
   /// x' - f.
   void DoCalcResidual(blocks::Context& c) const override;
@@ -126,12 +136,17 @@ class Mechanism final : public blocks::Block {
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
     double fn = 0.0, ff = 0.0;
   };
-  /// One contact point's force: `force` (W) on body_f at `point`, its opposite on body_b.
+  /// One contact point's force: `force` (W) on body_f at `point`, its opposite on body_b;
+  /// and what its derivative with respect to the sliding velocity needs (the stiff Jacobian).
   struct PointForce {
     int body_b = -1, body_f = -1;
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
     Eigen::Vector3d force = Eigen::Vector3d::Zero();
     double normal_force = 0.0;
+    Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  ///< unit, W, from b towards f
+    Eigen::Vector3d slip = Eigen::Vector3d::Zero();     ///< tangential velocity of f on b, W
+    double depth = 0.0, normal_speed = 0.0;             ///< m; velocity of f on b along normal
+    const contact::ContactLaw* law = nullptr;
   };
   /// Velocity (W) of the point of `body` at p_W (zero for World, body -1).
   Eigen::Vector3d PointVelocity(const Workspace& ws, int body, const Eigen::Vector3d& p_W) const;
@@ -181,8 +196,10 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
   std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
-  int num_dae_rows_ = 0;            ///< r: independent loop rows, the DAE's lambda and mu
-  bool needs_kinematics_ = false;   ///< sensors or forces need world poses
+  /// Per body: it or an ancestor has a free coordinate (its velocity depends on free_v_).
+  std::vector<bool> moves_freely_;
+  int num_dae_rows_ = 0;           ///< r: independent loop rows, the DAE's lambda and mu
+  bool needs_kinematics_ = false;  ///< sensors or forces need world poses
   bool has_external_forces_ = false;
 };
 

@@ -147,5 +147,51 @@ TEST(ContactLaw, ChecksNameTheParameter) {
   EXPECT_EQ(CheckMessage(law), "");
 }
 
+// The derivative the stiff Jacobian uses, against central differences of the force, for each
+// model, and zero where the force is clamped or there is no contact.
+TEST(ContactLaw, RateDerivativeIsTheSlopeOfTheNormalForce) {
+  for (NormalForceModel model : {NormalForceModel::kKelvinVoigt, NormalForceModel::kHuntCrossley,
+                                 NormalForceModel::kHertz}) {
+    ContactLaw law;
+    law.model = model;
+    law.stiffness = model == NormalForceModel::kKelvinVoigt ? 1e6 : 1e9;
+    law.damping = model == NormalForceModel::kHuntCrossley ? 1e9 : 1e3;
+    for (const double delta : {3e-5, 2e-4}) {
+      const double rate = 0.01, h = 1e-6;
+      const double differenced =
+          (NormalForce(law, delta, rate + h) - NormalForce(law, delta, rate - h)) / (2 * h);
+      EXPECT_NEAR(NormalForceRateDerivative(law, delta, rate), differenced,
+                  1e-6 * std::abs(differenced))
+          << static_cast<int>(model) << " delta " << delta;
+      EXPECT_GT(differenced, 0.0);
+    }
+    // Separating so fast that the force is clamped at zero: nothing to be implicit in.
+    EXPECT_EQ(NormalForceRateDerivative(law, 1e-4, -1e3), 0.0);
+    EXPECT_EQ(NormalForceRateDerivative(law, -1e-4, 0.0), 0.0);
+  }
+}
+
+// mu(v) / v: the secant of each friction curve, finite at zero (its slope there, 2 mu / v_crit).
+TEST(ContactLaw, FrictionPerSpeedIsTheSecantOfTheCurve) {
+  ContactLaw law;
+  law.friction = FrictionModel::kSmoothStickSlip;
+  for (const double v : {1e-5, 5e-4, 1e-3, 1.5e-3, 3e-3, 0.1}) {
+    EXPECT_NEAR(FrictionCoefficientPerSpeed(law, v), FrictionCoefficient(law, v) / v,
+                1e-12 * FrictionCoefficient(law, v) / v)
+        << v;
+  }
+  EXPECT_DOUBLE_EQ(FrictionCoefficientPerSpeed(law, 0.0), 2 * law.mu_s / law.v_crit);
+  law.friction = FrictionModel::kCoulomb;
+  for (const double v : {1e-5, 5e-4, 1e-3, 3e-3}) {
+    EXPECT_NEAR(FrictionCoefficientPerSpeed(law, v), FrictionCoefficient(law, v) / v,
+                1e-12 * FrictionCoefficient(law, v) / v)
+        << v;
+  }
+  EXPECT_DOUBLE_EQ(FrictionCoefficientPerSpeed(law, 0.0), 2 * law.mu_d / law.v_crit);
+  law.friction = FrictionModel::kNone;
+  EXPECT_EQ(FrictionCoefficientPerSpeed(law, 0.0), 0.0);
+  EXPECT_EQ(FrictionCoefficientPerSpeed(law, 1.0), 0.0);
+}
+
 }  // namespace
 }  // namespace twinblocks::contact

@@ -25,8 +25,8 @@ using testing::StepTo;
 // about 100 times the tolerance over three periods).
 double OscillatorTolerance(const std::string& solver) {
   const std::map<std::string, double> tolerance = {
-      {"ode1", 1e-1},  {"ode2", 1e-4},      {"ode3", 1e-7}, {"ode4", 1e-10},
-      {"ode5", 1e-11}, {"cvode-bdf", 1e-5}, {"ida", 1e-5}};
+      {"ode1", 1e-1},   {"ode2", 1e-4}, {"ode3", 1e-7},      {"ode4", 1e-10}, {"ode5", 1e-11},
+      {"ode1be", 1e-1}, {"ros2", 1e-3}, {"cvode-bdf", 1e-5}, {"ida", 1e-5}};
   const auto it = tolerance.find(solver);
   return it != tolerance.end() ? it->second : 1e-6;
 }

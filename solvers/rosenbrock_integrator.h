@@ -1,0 +1,80 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <string_view>
+#include <vector>
+
+#include "solvers/integrator.h"
+
+namespace twinblocks::solvers {
+
+/// The fixed-step linearly implicit methods.
+enum class RosenbrockMethod {
+  /// ode1be: backward Euler with one Newton iteration from x_n (linearly implicit Euler),
+  /// order 1, L-stable with the exact Jacobian:
+  ///   (I - h J) d = h f(t_n + h, x_n),   x_{n+1} = x_n + d.
+  kLinearlyImplicitEuler,
+  /// ros2: the two-stage Rosenbrock-W method ROS2 of Verwer, Spee, Blom and Hundsdorfer
+  /// (SIAM J. Sci. Comput. 20(4), 1999), gamma = 1 + 1/sqrt(2):
+  ///   (I - gamma h J) k1 = f(t_n, x_n)
+  ///   (I - gamma h J) k2 = f(t_n + h, x_n + h k1) - 2 k1
+  ///   x_{n+1} = x_n + 3/2 h k1 + 1/2 h k2,
+  /// second order for any matrix J (a W-method), L-stable with the exact Jacobian.
+  kRos2,
+};
+
+/// A fixed-step method that is implicit in the stiff part of the problem at the price of one
+/// linear solve per stage, with no Newton iteration to converge: the stiffness of a contact's
+/// damping and sticking friction is damped out instead of bounding the step. The matrix J is
+/// the problem's own (OdeProblem::CalcJacobian: a diagram gives the stiff terms its blocks
+/// know, e.g. a mechanism's contact damping) or, when it has none, a forward-difference
+/// Jacobian over every state, both formed anew every step at the step's first evaluation.
+///
+/// The linear systems are solved over the states whose row or column of J is not zero (the
+/// others' rows of I - gamma h J are those of I): for a grasp, the free object's six
+/// velocities, whatever the size of the diagram.
+///
+/// Steps and landings as ExplicitRungeKuttaIntegrator: h = min(options.fixed_step, t_stop -
+/// t), no sliver steps, times t_base + n h between landings. Zero crossings are not located.
+class RosenbrockIntegrator final : public Integrator {
+ public:
+  /// @throws std::invalid_argument when options.fixed_step is not positive and finite.
+  RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* problem,
+                       const IntegratorOptions& options);
+
+  std::string_view name() const override;
+  bool is_fixed_step() const override { return true; }
+  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+  StepResult Step(double t_stop) override;
+
+ protected:
+  /// The grid the steps are taken on: where it started and how many steps since.
+  void DoSaveMemory(std::vector<double>* memory) const override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
+
+ private:
+  /// f(t, x) into `out`; throws SolverError naming the time on failure.
+  void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out);
+  /// J at (t, x_), where f0 = f(t, x_) was just evaluated: the problem's, or by differences.
+  void FormJacobian(double t, const Eigen::VectorXd& f0);
+  /// Factors I - gamma_h J over the active states (those with a nonzero row or column of J).
+  void Factor(double gamma_h, double t);
+  /// Solves (I - gamma_h J) y = b in place, with the factors of the last Factor call.
+  void Solve(Eigen::Ref<Eigen::VectorXd> b);
+
+  RosenbrockMethod method_;
+  int nx_;
+  bool started_ = false;
+  double t_base_ = 0.0;        // s, last time landed on exactly (Reset or a t_stop)
+  long steps_since_base_ = 0;  // full steps taken since t_base_
+  Eigen::MatrixXd J_;          // (nx x nx) Jacobian of the current step
+  Eigen::MatrixXd lu_;         // (nx x nx) top-left m x m: LU factors over the active states
+  std::vector<int> active_;    // (m) the active states, ascending
+  std::vector<int> pivot_;     // (m) row interchanges of the LU factors
+  Eigen::VectorXd rhs_;        // (nx) right-hand side gathered over the active states
+  Eigen::VectorXd k1_, k2_;    // (nx) stage slopes
+  Eigen::VectorXd x_stage_;    // (nx) argument of the second stage; perturbed x for differences
+  Eigen::VectorXd f_;          // (nx) derivative at a perturbed x
+};
+
+}  // namespace twinblocks::solvers

@@ -1,0 +1,101 @@
+// D6 (speed), the part a test can hold: the fast setting of the G2 power grasp must give the
+// paper setting's results. ros2 (implicit in the contacts' damping and friction) with a step
+// of 5e-5 s against ode3 with 1e-5 s (seed 000's setting) over the first 0.2 s of G2, which
+// hold the fingers' first contacts, the sphere's slide down between them and its landing on
+// the palm: each contact signal first sets within 1 ms of the paper setting's; the sphere's
+// final, smallest and largest x and z agree within 0.1 mm; it stays in its plane (|y| < 1e-6
+// m, Euler angles about z and x < 1e-5 rad). The real-time factors themselves are measured by
+// bench/gripper_bench.cc (docs/contact.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/acceptance/acceptance_helpers.h"
+
+namespace twinblocks::testing {
+namespace {
+
+const char* const kContacts[] = {"F1P1", "F1P2", "F1P3", "F2P1", "F2P2", "F2P3", "F3P1",
+                                 "F3P2", "F3P3", "F4P1", "F4P2", "F4P3", "palm"};
+
+struct G2Figures {
+  std::vector<double> first_set;  // s, per contact; -1: not by t_end
+  double x[3], z[3];              // m: final, smallest, largest
+  double max_abs_y = 0.0;         // m
+  double max_abs_euler_zx = 0.0;  // rad
+  long steps = 0;
+  double wall = 0.0;  // s
+};
+
+G2Figures RunG2(const std::string& solver, double step) {
+  const RunOutput out =
+      RunModelFile("models/gripper4/g2_power.xml", [&](graph::SimulationSettingsValues* s) {
+        s->solver = solver;
+        s->step = step;
+        s->t_end = 0.2;
+      });
+  EXPECT_TRUE(out.outcome.ok) << out.outcome.error;
+  G2Figures f;
+  const std::vector<double> t = Times(out.recording);
+  for (const char* name : kContacts) {
+    const std::vector<double> c = Column(out.recording, name);
+    const auto on = std::find(c.begin(), c.end(), 1.0);
+    f.first_set.push_back(on == c.end() ? -1.0 : t[on - c.begin()]);
+  }
+  const std::vector<double> x = Column(out.recording, "object_position[0]");
+  const std::vector<double> y = Column(out.recording, "object_position[1]");
+  const std::vector<double> z = Column(out.recording, "object_position[2]");
+  const std::vector<double> phi = Column(out.recording, "object_euler_zyx[0]");
+  const std::vector<double> psi = Column(out.recording, "object_euler_zyx[2]");
+  f.x[0] = x.back();
+  f.x[1] = *std::min_element(x.begin(), x.end());
+  f.x[2] = *std::max_element(x.begin(), x.end());
+  f.z[0] = z.back();
+  f.z[1] = *std::min_element(z.begin(), z.end());
+  f.z[2] = *std::max_element(z.begin(), z.end());
+  for (size_t i = 0; i < y.size(); ++i) {
+    f.max_abs_y = std::max(f.max_abs_y, std::abs(y[i]));
+    f.max_abs_euler_zx = std::max({f.max_abs_euler_zx, std::abs(phi[i]), std::abs(psi[i])});
+  }
+  f.steps = out.stats.solver.steps;
+  f.wall = out.stats.wall_seconds;
+  return f;
+}
+
+TEST(D6Speed, Ros2AtFiveTimesThePaperStepGivesThePaperSettingsGrasp) {
+  const G2Figures paper = RunG2("ode3", 1e-5);
+  const G2Figures fast = RunG2("ros2", 5e-5);
+  // The grasp's events happen in this window: the first fingertip contacts (0.067 s) and the
+  // palm (0.17 s).
+  ASSERT_GT(paper.first_set[5], 0.0);
+  ASSERT_GT(paper.first_set[12], 0.0);
+  double dt = 0.0, dpos = 0.0;
+  for (size_t i = 0; i < paper.first_set.size(); ++i) {
+    EXPECT_NEAR(fast.first_set[i], paper.first_set[i], 1e-3 + 1e-9) << kContacts[i];
+    dt = std::max(dt, std::abs(fast.first_set[i] - paper.first_set[i]));
+  }
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(fast.x[k], paper.x[k], 1e-4) << "x, summary " << k;
+    EXPECT_NEAR(fast.z[k], paper.z[k], 1e-4) << "z, summary " << k;
+    dpos = std::max({dpos, std::abs(fast.x[k] - paper.x[k]), std::abs(fast.z[k] - paper.z[k])});
+  }
+  EXPECT_LT(fast.max_abs_y, 1e-6);
+  EXPECT_LT(fast.max_abs_euler_zx, 1e-5);
+  EXPECT_EQ(fast.steps, paper.steps / 5);
+  std::printf(
+      "D6 G2 over 0.2 s: ode3 1e-5 %ld steps %.3f s; ros2 5e-5 %ld steps %.3f s (%.2fx); "
+      "first-set times within %.2g s, x and z within %.3g mm, max |y| %.2g m, max Euler z/x "
+      "%.2g rad\n",
+      paper.steps, paper.wall, fast.steps, fast.wall, paper.wall / fast.wall, dt, 1e3 * dpos,
+      fast.max_abs_y, fast.max_abs_euler_zx);
+  RecordProperty("speedup", Figure(paper.wall / fast.wall));
+  RecordProperty("first_set_dt_s", Figure(dt));
+  RecordProperty("position_d_m", Figure(dpos));
+}
+
+}  // namespace
+}  // namespace twinblocks::testing

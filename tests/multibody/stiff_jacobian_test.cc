@@ -1,0 +1,167 @@
+// The stiff Jacobian of a mechanism (Mechanism::DoCalcStiffJacobian, through
+// Simulator::EvaluateStiffJacobian) against central differences of its derivatives: a free
+// sphere pressed 0.1 mm into a plane, with smooth stick-slip friction.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "graph/compile.h"
+#include "graph/simulator.h"
+#include "xml/model_reader.h"
+
+namespace twinblocks {
+namespace {
+
+constexpr double kMass = 1.0;       // kg
+constexpr double kRadius = 0.05;    // m
+constexpr double kDepth = 1e-4;     // m, penetration at the start
+constexpr double kStiffness = 1e6;  // N/m
+constexpr double kDamping = 1e3;    // N s/m
+constexpr double kMuD = 0.3;
+constexpr double kVCrit = 1e-3;  // m/s
+
+std::string PressedSphere(const std::string& v0, const std::string& friction) {
+  return R"xml(<model name="pressed">
+    <simulation solver="ros2" step="1e-4" t_end="0.01"/>
+    <block type="World" name="world" gravity="[0, 0, 0]"/>
+    <block type="Solid" name="ground" shape="plane"/>
+    <block type="FreeJoint" name="free" position0="[0, 0, )xml" +
+         std::to_string(kRadius - kDepth) + R"xml(]" v0=")xml" + v0 + R"xml("/>
+    <block type="Solid" name="ball" shape="sphere" radius="0.05" mass="1"/>
+    <block type="SpatialContactForce" name="contact" stiffness="1e6" damping="1e3"
+           transition_width="0" )xml" +
+         friction + R"xml(/>
+    <connect from="world.W" to="ground.R"/>
+    <connect from="world.W" to="free.B"/>
+    <connect from="free.F" to="ball.R"/>
+    <connect from="ground.R" to="contact.B"/>
+    <connect from="ball.R" to="contact.F"/>
+  </model>)xml";
+}
+
+struct Jacobians {
+  Eigen::MatrixXd stiff;        // the mechanism's, on the velocity states
+  Eigen::MatrixXd differenced;  // central differences of the derivatives, the same block
+};
+
+// Both Jacobians' blocks of the velocity rows and columns at the start of the run.
+Jacobians AtStart(const std::string& xml) {
+  const graph::System system = graph::Compile(xml::ReadModelString(xml));
+  graph::Simulator sim(system, system.settings());
+  sim.Initialize();
+  const Eigen::VectorXd x = sim.state().x;
+  std::vector<int> v;
+  for (int i = 0; i < x.size(); ++i) {
+    if (system.DescribeState(i).find("velocity") != std::string::npos) v.push_back(i);
+  }
+  EXPECT_EQ(v.size(), 6u);
+  Eigen::MatrixXd J;
+  sim.EvaluateStiffJacobian(sim.time(), x, &J);
+  Jacobians out;
+  out.stiff.resize(6, 6);
+  out.differenced.resize(6, 6);
+  const double delta = 1e-8;  // m/s or rad/s: far below v_crit, where mu(v) is smooth
+  Eigen::VectorXd plus(x.size()), minus(x.size());
+  for (int b = 0; b < 6; ++b) {
+    Eigen::VectorXd xp = x, xm = x;
+    xp[v[b]] += delta;
+    xm[v[b]] -= delta;
+    sim.EvaluateDerivatives(sim.time(), xp, &plus);
+    sim.EvaluateDerivatives(sim.time(), xm, &minus);
+    for (int a = 0; a < 6; ++a) {
+      out.stiff(a, b) = J(v[a], v[b]);
+      out.differenced(a, b) = (plus[v[a]] - minus[v[a]]) / (2.0 * delta);
+    }
+  }
+  // Nothing outside the velocity block: positions are not part of the stiff terms.
+  double outside = 0.0;
+  for (int r = 0; r < J.rows(); ++r) {
+    for (int c = 0; c < J.cols(); ++c) {
+      const bool in_block = std::find(v.begin(), v.end(), r) != v.end() &&
+                            std::find(v.begin(), v.end(), c) != v.end();
+      if (!in_block) outside = std::max(outside, std::abs(J(r, c)));
+    }
+  }
+  EXPECT_EQ(outside, 0.0);
+  return out;
+}
+
+// At rest (zero slip) the friction's secant and tangent agree: the stiff Jacobian is the whole
+// velocity Jacobian (the gyroscopic terms vanish at zero spin), entry by entry.
+TEST(StiffJacobianTest, AtRestMatchesDifferencesOfTheDerivatives) {
+  const Jacobians j = AtStart(PressedSphere(
+      "[0, 0, 0]", R"(friction="smooth_stick_slip" mu_s="0.5" mu_d="0.3" v_crit="1e-3")"));
+  const double scale = j.differenced.cwiseAbs().maxCoeff();
+  // The normal damping alone: -c / m on the vertical velocity.
+  EXPECT_GT(scale, kDamping / kMass);
+  // mu(s) = mu_s s (2 - s) bends within the difference: its error is delta / (2 v_crit) =
+  // 5e-6 relative on the friction terms.
+  EXPECT_LT((j.stiff - j.differenced).cwiseAbs().maxCoeff(), 1e-5 * scale)
+      << "stiff:\n"
+      << j.stiff << "\ndifferenced:\n"
+      << j.differenced;
+}
+
+// Without friction only the normal damping is stiff: -c / m along the normal.
+TEST(StiffJacobianTest, FrictionlessContactIsItsNormalDamping) {
+  const Jacobians j = AtStart(PressedSphere("[0, 0, 0]", ""));
+  EXPECT_LT((j.stiff - j.differenced).cwiseAbs().maxCoeff(), 1e-6 * kDamping / kMass)
+      << "stiff:\n"
+      << j.stiff << "\ndifferenced:\n"
+      << j.differenced;
+  // The sphere's body-frame velocity coordinates are aligned with W at the start.
+  EXPECT_NEAR(j.stiff.cwiseAbs().maxCoeff(), kDamping / kMass, 1e-9 * kDamping);
+}
+
+// Sliding at 10 v_crit (mu = mu_d, flat): across the slip the two agree, along it the stiff
+// Jacobian keeps the secant mu_d f_n / speed where the tangent is zero, so that an implicit
+// step slows the slip without ever reversing it.
+TEST(StiffJacobianTest, SlidingKeepsTheSecantAlongTheSlip) {
+  const double speed = 10 * kVCrit;
+  const Jacobians j =
+      AtStart(PressedSphere("[" + std::to_string(speed) + ", 0, 0]",
+                            R"(friction="smooth_stick_slip" mu_s="0.5" mu_d="0.3" v_crit="1e-3")"));
+  // The normal force of the pressed sphere, sliding parallel to the plane.
+  const double fn = kStiffness * kDepth;
+  // Rows and columns 3-5 are the linear velocity (x, y, z); 0-2 the angular one.
+  EXPECT_NEAR(j.stiff(3, 3), -kMuD * fn / speed / kMass, 1e-6 * kMuD * fn / speed);
+  EXPECT_NEAR(j.differenced(3, 3), 0.0, 1e-3 * kMuD * fn / speed);
+  EXPECT_NEAR(j.stiff(4, 4), j.differenced(4, 4), 1e-6 * std::abs(j.differenced(4, 4)));
+  EXPECT_NEAR(j.stiff(4, 4), -kMuD * fn / speed / kMass, 1e-6 * kMuD * fn / speed);
+  EXPECT_NEAR(j.stiff(5, 5), -kDamping / kMass, 1e-9 * kDamping);
+}
+
+// A diagram without contacts has no stiff terms: the Jacobian is zero (ros2 then differences
+// the whole system instead).
+TEST(StiffJacobianTest, NoContactsNoStiffTerms) {
+  const graph::System system = graph::Compile(xml::ReadModelString(R"xml(<model name="free">
+    <simulation solver="ros2" step="1e-3" t_end="0.01"/>
+    <block type="World" name="world" gravity="[0, 0, -9.81]"/>
+    <block type="FreeJoint" name="free" v0="[1, 0, 0]"/>
+    <block type="Solid" name="ball" shape="sphere" radius="0.05" mass="1"/>
+    <connect from="world.W" to="free.B"/>
+    <connect from="free.F" to="ball.R"/>
+  </model>)xml"));
+  graph::Simulator sim(system, system.settings());
+  sim.Initialize();
+  Eigen::MatrixXd J;
+  sim.EvaluateStiffJacobian(sim.time(), sim.state().x, &J);
+  EXPECT_EQ(J.rows(), system.num_continuous_states());
+  EXPECT_EQ(J.cwiseAbs().maxCoeff(), 0.0);
+}
+
+TEST(StiffJacobianTest, BeforeInitializeIsALogicError) {
+  const graph::System system = graph::Compile(xml::ReadModelString(PressedSphere("[0, 0, 0]", "")));
+  graph::Simulator sim(system, system.settings());
+  Eigen::MatrixXd J;
+  EXPECT_THROW(sim.EvaluateStiffJacobian(0.0, Eigen::VectorXd::Zero(13), &J), std::logic_error);
+}
+
+}  // namespace
+}  // namespace twinblocks
