@@ -12,7 +12,6 @@ namespace {
 
 // A remaining distance to t_stop within this fraction of a step is closed by stretching the
 // step instead of leaving a sliver.
-constexpr double kLandingTolerance = 1e-9;
 
 }  // namespace
 
@@ -40,23 +39,22 @@ void ExplicitRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
   started_ = true;
   t_ = t;
   x_ = x;
-  t_base_ = t;
-  steps_since_base_ = 0;
+  grid_.Restart(t);
 }
 
 void ExplicitRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) const {
-  internal::MemoryWriter(memory) << (started_ ? 1.0 : 0.0) << t_base_
-                                 << static_cast<double>(steps_since_base_);
+  internal::MemoryWriter out(memory);
+  out << (started_ ? 1.0 : 0.0);
+  grid_.Save(out);
 }
 
 void ExplicitRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
-  internal::MemoryReader in(memory, 3, name_);
+  internal::MemoryReader in(memory, 1 + internal::FixedStepGrid::kMemorySize, name_);
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
-  t_base_ = in.Next();
-  steps_since_base_ = static_cast<long>(in.Next());
+  grid_.Restore(in);
 }
 
 StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
@@ -66,18 +64,9 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
     result.t = t_;
     return result;
   }
-  const double h_fixed = options_.fixed_step;
-  const double remaining = t_stop - t_;
-  double h;
-  double t_new;
-  const bool lands = remaining <= h_fixed * (1.0 + kLandingTolerance);
-  if (lands) {
-    h = remaining;
-    t_new = t_stop;
-  } else {
-    h = h_fixed;
-    t_new = t_base_ + static_cast<double>(steps_since_base_ + 1) * h_fixed;
-  }
+  const internal::FixedStepGrid::Step step = grid_.Plan(t_, t_stop, options_.fixed_step);
+  const double h = step.h;
+  const double t_new = step.t_new;
 
   const int s = tableau_.num_stages();
   for (int i = 0; i < s; ++i) {
@@ -109,12 +98,7 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   }
   x_.swap(x_new_);
   t_ = t_new;
-  if (lands) {
-    t_base_ = t_;
-    steps_since_base_ = 0;
-  } else {
-    ++steps_since_base_;
-  }
+  grid_.Taken(step);
   ++stats_.steps;
   result.t = t_;
   return result;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "solvers/butcher_tableau.h"
+#include "solvers/detail/fixed_step_grid.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -41,11 +42,10 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
   ButcherTableau tableau_;
   int nx_;
   bool started_ = false;
-  double t_base_ = 0.0;        // s, last time landed on exactly (Reset or a t_stop)
-  long steps_since_base_ = 0;  // full steps taken since t_base_
-  Eigen::MatrixXd k_;          // (nx x s) stage derivatives
-  Eigen::VectorXd x_stage_;    // (nx x 1) argument of the current stage
-  Eigen::VectorXd x_new_;      // (nx x 1) candidate state at the end of the step
+  internal::FixedStepGrid grid_;  // where the steps end
+  Eigen::MatrixXd k_;             // (nx x s) stage derivatives
+  Eigen::VectorXd x_stage_;       // (nx x 1) argument of the current stage
+  Eigen::VectorXd x_new_;         // (nx x 1) candidate state at the end of the step
 };
 
 }  // namespace twinblocks::solvers

@@ -16,7 +16,6 @@ namespace {
 
 // A remaining distance to t_stop within this fraction of a step is closed by stretching the
 // step instead of leaving a sliver (as the explicit fixed-step methods do).
-constexpr double kLandingTolerance = 1e-9;
 
 // ROS2's gamma = 1 + 1/sqrt(2): the root of gamma^2 - 2 gamma + 1/2 = 0 that makes the
 // method L-stable.
@@ -61,23 +60,22 @@ void RosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorX
   started_ = true;
   t_ = t;
   x_ = x;
-  t_base_ = t;
-  steps_since_base_ = 0;
+  grid_.Restart(t);
 }
 
 void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
-  internal::MemoryWriter(memory) << (started_ ? 1.0 : 0.0) << t_base_
-                                 << static_cast<double>(steps_since_base_);
+  internal::MemoryWriter out(memory);
+  out << (started_ ? 1.0 : 0.0);
+  grid_.Save(out);
 }
 
 void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                           std::span<const double> memory) {
-  internal::MemoryReader in(memory, 3, name());
+  internal::MemoryReader in(memory, 1 + internal::FixedStepGrid::kMemorySize, name());
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
-  t_base_ = in.Next();
-  steps_since_base_ = static_cast<long>(in.Next());
+  grid_.Restore(in);
 }
 
 void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
@@ -197,12 +195,9 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
     result.t = t_;
     return result;
   }
-  const double h_fixed = options_.fixed_step;
-  const double remaining = t_stop - t_;
-  const bool lands = remaining <= h_fixed * (1.0 + kLandingTolerance);
-  const double h = lands ? remaining : h_fixed;
-  const double t_new =
-      lands ? t_stop : t_base_ + static_cast<double>(steps_since_base_ + 1) * h_fixed;
+  const internal::FixedStepGrid::Step step = grid_.Plan(t_, t_stop, options_.fixed_step);
+  const double h = step.h;
+  const double t_new = step.t_new;
 
   if (method_ == RosenbrockMethod::kLinearlyImplicitEuler) {
     // One Newton iteration of x1 = x0 + h f(t1, x1) from x1 = x0.
@@ -229,12 +224,7 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   }
   x_.swap(x_stage_);
   t_ = t_new;
-  if (lands) {
-    t_base_ = t_;
-    steps_since_base_ = 0;
-  } else {
-    ++steps_since_base_;
-  }
+  grid_.Taken(step);
   ++stats_.steps;
   result.t = t_;
   return result;

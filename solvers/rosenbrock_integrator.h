@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solvers/detail/fixed_step_grid.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -65,16 +66,15 @@ class RosenbrockIntegrator final : public Integrator {
   RosenbrockMethod method_;
   int nx_;
   bool started_ = false;
-  double t_base_ = 0.0;        // s, last time landed on exactly (Reset or a t_stop)
-  long steps_since_base_ = 0;  // full steps taken since t_base_
-  Eigen::MatrixXd J_;          // (nx x nx) Jacobian of the current step
-  Eigen::MatrixXd lu_;         // (nx x nx) top-left m x m: LU factors over the active states
-  std::vector<int> active_;    // (m) the active states, ascending
-  std::vector<int> pivot_;     // (m) row interchanges of the LU factors
-  Eigen::VectorXd rhs_;        // (nx) right-hand side gathered over the active states
-  Eigen::VectorXd k1_, k2_;    // (nx) stage slopes
-  Eigen::VectorXd x_stage_;    // (nx) argument of the second stage; perturbed x for differences
-  Eigen::VectorXd f_;          // (nx) derivative at a perturbed x
+  internal::FixedStepGrid grid_;  // where the steps end
+  Eigen::MatrixXd J_;             // (nx x nx) Jacobian of the current step
+  Eigen::MatrixXd lu_;            // (nx x nx) top-left m x m: LU factors over the active states
+  std::vector<int> active_;       // (m) the active states, ascending
+  std::vector<int> pivot_;        // (m) row interchanges of the LU factors
+  Eigen::VectorXd rhs_;           // (nx) right-hand side gathered over the active states
+  Eigen::VectorXd k1_, k2_;       // (nx) stage slopes
+  Eigen::VectorXd x_stage_;       // (nx) argument of the second stage; perturbed x for differences
+  Eigen::VectorXd f_;             // (nx) derivative at a perturbed x
 };
 
 }  // namespace twinblocks::solvers
