@@ -78,8 +78,12 @@ class Simulator::Problem : public solvers::OdeProblem {
 
   int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                         Eigen::Ref<Eigen::VectorXd> g) override {
+    // At a major step's time and state (a solver's restart) the functions come from the
+    // outputs that major step computed, which then still serve the derivatives there; where
+    // the solver has just evaluated the derivatives (the end of a step), from those outputs.
+    const bool reuse = sim_->MajorOutputsHoldAt(t, x) || sim_->MinorOutputsHoldAt(t, x);
     return sim_->CalcZeroCrossingsAt(t, const_cast<double*>(x.data()), sim_->state_.z.data(),
-                                     g.data(), &error_);
+                                     g.data(), &error_, reuse);
   }
 
   /// The stiff terms the blocks know (contact damping and friction of a mechanism), each
@@ -311,9 +315,17 @@ void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen:
 
 bool Simulator::is_dae() const { return dae_problem_ != nullptr; }
 
-int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error) {
+int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error,
+                                   bool major_outputs_hold) {
   try {
-    CalcMinorOutputs(t, x, z);
+    if (major_outputs_hold) {
+      ctx_.t = t;
+      ctx_.x = x;
+      ctx_.z = z;
+      ctx_.major = false;
+    } else {
+      CalcMinorOutputs(t, x, z);
+    }
     ctx_.zc = g;
     for (const blocks::Block* b : system_.zero_crossing_blocks()) {
       current_block_ = b->index();
@@ -326,15 +338,24 @@ int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, st
   return 0;
 }
 
+bool Simulator::MajorOutputsHoldAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  return major_outputs_current_ && t == state_.t && (x.array() == state_.x.array()).all();
+}
+
+bool Simulator::MinorOutputsHoldAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  return minor_outputs_current_ && t == minor_outputs_t_ && x.size() == minor_outputs_x_.size() &&
+         (x.array() == minor_outputs_x_.array()).all();
+}
+
 bool Simulator::TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  const bool current =
-      major_outputs_current_ && t == state_.t && (x.array() == state_.x.array()).all();
+  const bool current = MajorOutputsHoldAt(t, x);
   major_outputs_current_ = false;
   return current;
 }
 
 void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
   major_outputs_current_ = false;
+  minor_outputs_current_ = false;
   blocks::Context& c = ctx_;
   c.t = t;
   c.x = x;
@@ -344,6 +365,9 @@ void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }
+  minor_outputs_t_ = t;
+  std::copy_n(x, minor_outputs_x_.size(), minor_outputs_x_.data());
+  minor_outputs_current_ = true;
 }
 
 void Simulator::Initialize() {
@@ -361,6 +385,8 @@ void Simulator::Initialize() {
   st.modes.assign(sys.num_modes(), 0);
   st.zc.assign(sys.num_zero_crossings(), 0.0);
   zc_scratch_.assign(2 * sys.num_zero_crossings(), 0.0);
+  minor_outputs_x_ = Eigen::VectorXd::Zero(sys.num_continuous_states());
+  minor_outputs_current_ = false;
   st.rate_hits.assign(sys.rates().size(), 0);
   st.rate_k.assign(sys.rates().size(), 0);
   for (size_t r = 0; r < sys.rates().size(); ++r) {
@@ -419,6 +445,7 @@ void Simulator::MajorStep(bool first) {
   SimulationState& st = state_;
   const System& sys = system_;
   blocks::Context& c = ctx_;
+  minor_outputs_current_ = false;
   c.t = st.t;
   c.x = st.x.data();
   c.xdot = st.xdot.data();
@@ -611,6 +638,7 @@ void Simulator::ResetSolver() {
 }
 
 void Simulator::CalcMajorContinuousOutputs() {
+  minor_outputs_current_ = false;
   blocks::Context& c = ctx_;
   c.t = state_.t;
   c.x = state_.x.data();

@@ -202,12 +202,20 @@ class Simulator {
   /// Minor-step outputs of the continuous blocks at (t, x) with algebraic variables z.
   void CalcMinorOutputs(double t, double* x, double* z);
   /// True when the outputs the last major step computed hold for an evaluation at (t, x):
-  /// that major step's time and state, with nothing computed since. Once only: it clears
-  /// what it reads.
+  /// that major step's time and state, with nothing computed since.
+  bool MajorOutputsHoldAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  /// True when the signal buffer and workspaces hold a minor evaluation's outputs at (t, x)
+  /// (CalcMinorOutputs) and nothing has changed them since: a solver asking for the
+  /// zero-crossing functions where it has just asked for the derivatives.
+  bool MinorOutputsHoldAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x) const;
+  /// MajorOutputsHoldAt, once only: it clears what it reads (derivatives overwrite the
+  /// workspaces the outputs left).
   bool TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorXd>& x);
   /// The zero-crossing functions at (t, x, z) into g, for both problem forms: 0, or -1 with
-  /// the failing block's message in `error` (a solver callback must not throw).
-  int CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error);
+  /// the failing block's message in `error` (a solver callback must not throw). With
+  /// `major_outputs_hold` (see MajorOutputsHoldAt) from the last major step's outputs.
+  int CalcZeroCrossingsAt(double t, double* x, double* z, double* g, std::string* error,
+                          bool major_outputs_hold = false);
   /// The continuous blocks' outputs anew at time() as a major step (after an input change,
   /// or once the algebraic variables are consistent at the start).
   void CalcMajorContinuousOutputs();
@@ -247,8 +255,13 @@ class Simulator {
   /// The signal buffer and workspaces hold the last major step's outputs at (time(), x) and
   /// nothing has been computed since (see TakeMajorOutputs).
   bool major_outputs_current_ = false;
-  std::string failure_;     ///< the outcome's error of a failed AdvanceTo, "" when none
-  int current_block_ = -1;  ///< the block being evaluated, for error messages
+  /// The signal buffer and workspaces hold CalcMinorOutputs(minor_outputs_t_,
+  /// minor_outputs_x_) and nothing else has been computed since (see MinorOutputsHoldAt).
+  bool minor_outputs_current_ = false;
+  double minor_outputs_t_ = 0.0;
+  Eigen::VectorXd minor_outputs_x_;  ///< (nx)
+  std::string failure_;              ///< the outcome's error of a failed AdvanceTo, "" when none
+  int current_block_ = -1;           ///< the block being evaluated, for error messages
   bool initialized_ = false;
   /// Appends a row from the signal buffer at time `t`, and reports it to row_callback_.
   void RecordRow(double t);

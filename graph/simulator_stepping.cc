@@ -172,6 +172,7 @@ void Simulator::SetInput(const InputHandle& input, std::span<const double> value
       held[i] = value[i];
       inputs_changed_ = true;
       major_outputs_current_ = false;
+      minor_outputs_current_ = false;
     }
   }
 }
@@ -234,6 +235,7 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
   }
   if (!initialized_) Initialize();
   major_outputs_current_ = false;
+  minor_outputs_current_ = false;
   // A DAE's restart reads the blocks' run state (a mechanism's choice of independent
   // constraint rows, which its algebraic variables belong to): put it back first.
   if (is_dae()) CopyState(system_, snapshot.state_, &state_);

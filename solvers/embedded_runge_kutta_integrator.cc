@@ -19,7 +19,6 @@ constexpr double kMaxRatio = 10.0;      // largest step ratio after an accepted 
 constexpr double kFailureRatio = 0.25;  // step ratio after a failed evaluation
 constexpr double kStretch = 1.1;        // a step within 10% of t_stop is stretched onto it
 constexpr long kDefaultMaxAttempts = 100;
-constexpr int kMaxLocateIterations = 200;
 
 // Coefficients of the DOPRI5 continuous extension (Hairer, Norsett & Wanner, Solving ODEs I,
 // Sect. II.6, after Shampine 1986): the fourth-order dense output in Hairer's CONTD5 form.
@@ -42,7 +41,8 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
       dense_(dense),
       pi_beta_(pi_beta),
       nx_(problem->num_states()),
-      ng_(options.locate_zero_crossings ? problem->num_zero_crossings() : 0) {
+      ng_(options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
+      locator_(ng_) {
   tableau_.Validate();
   if (!tableau_.is_fsal() || tableau_.b_hat.size() != tableau_.num_stages()) {
     throw std::logic_error(name_ + ": needs an embedded pair with the FSAL property");
@@ -65,11 +65,8 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
   dense_base_ = Eigen::VectorXd::Zero(nx_);
   x_interp_ = Eigen::VectorXd::Zero(nx_);
   g0_ = Eigen::VectorXd::Zero(ng_);
-  crossed_.reserve(ng_);
   g1_ = Eigen::VectorXd::Zero(ng_);
-  g_lo_ = Eigen::VectorXd::Zero(ng_);
-  g_hi_ = Eigen::VectorXd::Zero(ng_);
-  g_mid_ = Eigen::VectorXd::Zero(ng_);
+  g_probe_ = Eigen::VectorXd::Zero(ng_);
 }
 
 void EmbeddedRungeKuttaIntegrator::ThrowEvaluationFailure(const char* what, int flag,
@@ -171,10 +168,10 @@ void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
   if (delta <= 0.0) return;
   x_stage_ = x_ + delta * k_.col(0);
   ++stats_.zc_evals;
-  const int flag = problem_->CalcZeroCrossings(t_ + delta, x_stage_, g_mid_);
+  const int flag = problem_->CalcZeroCrossings(t_ + delta, x_stage_, g_probe_);
   if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_ + delta);
   for (int i = 0; i < ng_; ++i) {
-    if (g0_[i] == 0.0) g0_[i] = g_mid_[i];
+    if (g0_[i] == 0.0) g0_[i] = g_probe_[i];
   }
 }
 
@@ -339,25 +336,17 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
     ++stats_.zc_evals;
     const int zc_flag = problem_->CalcZeroCrossings(t_end, x_new_, g1_);
     if (zc_flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", zc_flag, t_end);
-    bool any = false;
-    for (int i = 0; i < ng_ && !any; ++i) any = internal::SignChanged(g0_[i], g1_[i]);
-    if (any) {
-      g_lo_ = g0_;
-      g_hi_ = g1_;
+    if (internal::ZeroCrossingLocator::AnyChanged(g0_, g1_)) {
       t_reached = LocateZeroCrossing();
       result.zero_crossing = true;
-      crossed_.clear();
-      for (int i = 0; i < ng_; ++i) {
-        if (internal::SignChanged(g_lo_[i], g_hi_[i])) crossed_.push_back(i);
-      }
-      result.crossed = crossed_;
+      result.crossed = locator_.crossed();
       ++stats_.zero_crossings;
       if (t_reached != t_end) {
         Interpolate(t_reached, &x_interp_);
         x_new_.swap(x_interp_);
         fsal_ok = false;  // f at the crossing is computed when needed
       }
-      g0_ = g_hi_;
+      g0_ = locator_.g_at_end();
     } else {
       g0_ = g1_;
     }
@@ -445,67 +434,15 @@ void EmbeddedRungeKuttaIntegrator::Interpolate(double t, Eigen::VectorXd* x) con
 
 double EmbeddedRungeKuttaIntegrator::LocateZeroCrossing() {
   PrepareDenseOutput();
-  double t_lo = t_step_;
-  double t_hi = t_step_end_;
-  const double tol = std::max(4.0 * kEps * std::max(std::abs(t_lo), std::abs(h_step_)), 1e-14);
-  // Illinois weights: the value at an end kept twice in a row is halved, so that regula falsi
-  // does not stall with one end fixed.
-  double w_lo = 1.0;
-  double w_hi = 1.0;
-  int last_side = 0;  // -1: lo moved last, +1: hi moved last
-  double width_before = t_hi - t_lo;
-  for (int iter = 0; iter < kMaxLocateIterations && t_hi - t_lo > tol; ++iter) {
-    const double width = t_hi - t_lo;
-    // The earliest secant estimate among the functions that changed sign in the bracket.
-    double frac = 0.0;
-    for (int i = 0; i < ng_; ++i) {
-      if (!internal::SignChanged(g_lo_[i], g_hi_[i])) continue;
-      const double num = w_hi * g_hi_[i];
-      const double den = num - w_lo * g_lo_[i];
-      const double f = den != 0.0 ? num / den : 0.5;
-      frac = std::max(frac, f);
-    }
-    double t_mid = t_hi - frac * width;
-    // Every other iteration, insist that the bracket has at least halved; otherwise bisect.
-    if (iter % 2 == 1) {
-      if (width > 0.5 * width_before) t_mid = t_lo + 0.5 * width;
-      width_before = width;
-    }
-    // Stay at least tol/2 inside the bracket: a point that close to an end that lands on the
-    // other side of the crossing ends the search.
-    const double margin = std::min(0.5 * tol, 0.25 * width);
-    t_mid = std::clamp(t_mid, t_lo + margin, t_hi - margin);
-
-    Interpolate(t_mid, &x_interp_);
-    ++stats_.zc_evals;
-    const int flag = problem_->CalcZeroCrossings(t_mid, x_interp_, g_mid_);
-    if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_mid);
-    // A point where g is exactly zero counts as not crossed yet: the step must end on the
-    // far side.
-    bool changed = false;
-    for (int i = 0; i < ng_ && !changed; ++i) {
-      changed = internal::SignStrictlyChanged(g_lo_[i], g_mid_[i]);
-    }
-    if (changed) {
-      t_hi = t_mid;
-      g_hi_.swap(g_mid_);
-      if (last_side == 1) w_lo *= 0.5;
-      w_hi = 1.0;
-      last_side = 1;
-    } else {
-      t_lo = t_mid;
-      g_lo_.swap(g_mid_);
-      // A function exactly zero here keeps its last nonzero value at the low end, so that the
-      // bracket still shows its sign change.
-      for (int i = 0; i < ng_; ++i) {
-        if (g_lo_[i] == 0.0) g_lo_[i] = g_mid_[i];
-      }
-      if (last_side == -1) w_hi *= 0.5;
-      w_lo = 1.0;
-      last_side = -1;
-    }
-  }
-  return t_hi;
+  return locator_.Locate(t_step_, t_step_end_, h_step_, g0_, g1_,
+                         [this](double t, Eigen::VectorXd& g) {
+                           Interpolate(t, &x_interp_);
+                           ++stats_.zc_evals;
+                           const int flag = problem_->CalcZeroCrossings(t, x_interp_, g);
+                           if (flag != 0) {
+                             ThrowEvaluationFailure("the zero-crossing evaluation", flag, t);
+                           }
+                         });
 }
 
 }  // namespace twinblocks::solvers

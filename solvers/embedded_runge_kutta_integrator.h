@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "solvers/butcher_tableau.h"
+#include "solvers/detail/zero_crossing_locator.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -106,12 +107,10 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   double dense_t0_ = 0.0;
   double dense_h_ = 0.0;
   bool dense_valid_ = false;
-  Eigen::VectorXd g0_;        // (ng x 1) g at (t_, x_)
-  std::vector<int> crossed_;  // capacity ng: the functions a located crossing changed
-  Eigen::VectorXd g1_;        // (ng x 1) g at the end of the step
-  Eigen::VectorXd g_lo_;      // (ng x 1) bracket ends during location
-  Eigen::VectorXd g_hi_;
-  Eigen::VectorXd g_mid_;
+  internal::ZeroCrossingLocator locator_;
+  Eigen::VectorXd g0_;       // (ng x 1) g at (t_, x_)
+  Eigen::VectorXd g1_;       // (ng x 1) g at the end of the step
+  Eigen::VectorXd g_probe_;  // (ng x 1) g just after a start on a switching surface
 };
 
 }  // namespace twinblocks::solvers

@@ -11,6 +11,7 @@
 #include "solvers/explicit_runge_kutta_integrator.h"
 #include "solvers/ida_integrator.h"
 #include "solvers/integrator.h"
+#include "solvers/modified_rosenbrock_integrator.h"
 #include "solvers/rosenbrock_integrator.h"
 
 namespace twinblocks::solvers {
@@ -21,7 +22,7 @@ struct SolverEntry {
   std::string_view description;
 };
 
-constexpr std::array<SolverEntry, 14> kSolvers = {{
+constexpr std::array<SolverEntry, 15> kSolvers = {{
     {"ode1", "fixed step, forward Euler, order 1"},
     {"ode2", "fixed step, Heun (explicit trapezoidal), order 2"},
     {"ode3", "fixed step, Bogacki-Shampine, order 3"},
@@ -38,6 +39,9 @@ constexpr std::array<SolverEntry, 14> kSolvers = {{
      "tolerances"},
     {"ode45",
      "variable step, Dormand-Prince 5(4) with 4th-order dense output; the non-stiff default"},
+    {"ode23s",
+     "variable step, modified Rosenbrock 2(3) of Shampine and Reichelt (a W-method: one linear "
+     "solve per stage, no Newton iteration); stiff problems such as contact with friction"},
     {"cvode-bdf", "variable step and order, SUNDIALS CVODE BDF 1-5 with Newton; stiff problems"},
     {"cvode-adams",
      "variable step and order, SUNDIALS CVODE Adams-Moulton 1-12 with Newton; smooth non-stiff "
@@ -120,6 +124,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
     return std::make_unique<EmbeddedRungeKuttaIntegrator>(
         n, DormandPrinceTableau(), DenseOutput::kDormandPrince, 0.04, problem, options);
   }
+  if (n == "ode23s") return std::make_unique<ModifiedRosenbrockIntegrator>(problem, options);
   if (n == "cvode-bdf") {
     return std::make_unique<CvodeIntegrator>(CvodeMethod::kBdf, problem, options);
   }

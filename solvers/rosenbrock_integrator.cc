@@ -14,9 +14,6 @@
 namespace twinblocks::solvers {
 namespace {
 
-// A remaining distance to t_stop within this fraction of a step is closed by stretching the
-// step instead of leaving a sliver (as the explicit fixed-step methods do).
-
 // ROS2's gamma = 1 + 1/sqrt(2): the root of gamma^2 - 2 gamma + 1/2 = 0 that makes the
 // method L-stable.
 constexpr double kRos2Gamma = 1.0 + 1.0 / std::numbers::sqrt2;
@@ -32,22 +29,19 @@ std::string TimeText(double t) {
 
 RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* problem,
                                            const IntegratorOptions& options)
-    : Integrator(problem, options), method_(method), nx_(problem->num_states()) {
+    : Integrator(problem, options),
+      method_(method),
+      nx_(problem->num_states()),
+      W_(problem->num_states()) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(std::string(name()) +
                                 ": fixed_step must be positive and finite, got " +
                                 std::to_string(options.fixed_step));
   }
   x_ = Eigen::VectorXd::Zero(nx_);
-  J_ = Eigen::MatrixXd::Zero(nx_, nx_);
-  lu_ = Eigen::MatrixXd::Zero(nx_, nx_);
-  active_.reserve(nx_);
-  pivot_.assign(nx_, 0);
-  rhs_ = Eigen::VectorXd::Zero(nx_);
   k1_ = Eigen::VectorXd::Zero(nx_);
   k2_ = Eigen::VectorXd::Zero(nx_);
   x_stage_ = Eigen::VectorXd::Zero(nx_);
-  f_ = Eigen::VectorXd::Zero(nx_);
 }
 
 std::string_view RosenbrockIntegrator::name() const {
@@ -96,96 +90,22 @@ void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
   }
 }
 
-void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
+void RosenbrockIntegrator::FormAndFactor(double t, const Eigen::VectorXd& f0, double gamma_h) {
   ++stats_.jacobian_evals;
-  if (problem_->has_jacobian()) {
-    const int flag = problem_->CalcJacobian(t, x_, J_);
-    if (flag != 0) {
-      throw SolverError(std::string(name()) + ": the Jacobian evaluation failed (code " +
-                            std::to_string(flag) + ") at t = " + TimeText(t) +
-                            " s: " + problem_->last_error(),
-                        t_);
-    }
-    return;
+  const int flag =
+      W_.Form(problem_, t, x_, f0,
+              [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) { Evaluate(t, x, out); });
+  if (flag != 0) {
+    throw SolverError(std::string(name()) + ": the Jacobian evaluation failed (code " +
+                          std::to_string(flag) + ") at t = " + TimeText(t) +
+                          " s: " + problem_->last_error(),
+                      t_);
   }
-  // Forward differences, each state moved by sqrt(eps) of its size (at least of 1).
-  const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
-  x_stage_ = x_;
-  for (int j = 0; j < nx_; ++j) {
-    const double delta = root_eps * std::max(std::abs(x_[j]), 1.0);
-    x_stage_[j] = x_[j] + delta;
-    Evaluate(t, x_stage_, f_);
-    J_.col(j) = (f_ - f0) / delta;
-    x_stage_[j] = x_[j];
+  if (!W_.Factor(gamma_h)) {
+    throw SolverError(std::string(name()) + ": I - gamma h J is singular at t = " + TimeText(t) +
+                          " s (the Jacobian has an eigenvalue near 1/(gamma h))",
+                      t_);
   }
-}
-
-void RosenbrockIntegrator::Factor(double gamma_h, double t) {
-  // A state is active when its row or its column of J holds a nonzero; a nonzero lies in a
-  // nonzero column, so only those are searched for rows (pivot_ marks the active states
-  // before it holds the pivots).
-  std::fill(pivot_.begin(), pivot_.end(), 0);
-  for (int c = 0; c < nx_; ++c) {
-    if (!(J_.col(c).array() != 0.0).any()) continue;
-    pivot_[c] = 1;
-    for (int r = 0; r < nx_; ++r) {
-      if (J_(r, c) != 0.0) pivot_[r] = 1;
-    }
-  }
-  active_.clear();
-  for (int i = 0; i < nx_; ++i) {
-    if (pivot_[i] != 0) active_.push_back(i);
-  }
-  const int m = static_cast<int>(active_.size());
-  for (int c = 0; c < m; ++c) {
-    for (int r = 0; r < m; ++r) {
-      lu_(r, c) = (r == c ? 1.0 : 0.0) - gamma_h * J_(active_[r], active_[c]);
-    }
-  }
-  // LU with partial pivoting of the m x m block, in place (Golub & Van Loan, Alg. 3.4.1).
-  for (int k = 0; k < m; ++k) {
-    int p = k;
-    for (int r = k + 1; r < m; ++r) {
-      if (std::abs(lu_(r, k)) > std::abs(lu_(p, k))) p = r;
-    }
-    pivot_[k] = p;
-    if (!(std::abs(lu_(p, k)) > 0.0) || !std::isfinite(lu_(p, k))) {
-      throw SolverError(std::string(name()) + ": I - gamma h J is singular at t = " + TimeText(t) +
-                            " s (the Jacobian has an eigenvalue near 1/(gamma h))",
-                        t_);
-    }
-    if (p != k) {
-      for (int c = 0; c < m; ++c) std::swap(lu_(k, c), lu_(p, c));
-    }
-    const double inv = 1.0 / lu_(k, k);
-    for (int r = k + 1; r < m; ++r) {
-      const double l = lu_(r, k) * inv;
-      lu_(r, k) = l;
-      if (l == 0.0) continue;
-      for (int c = k + 1; c < m; ++c) lu_(r, c) -= l * lu_(k, c);
-    }
-  }
-}
-
-void RosenbrockIntegrator::Solve(Eigen::Ref<Eigen::VectorXd> b) {
-  const int m = static_cast<int>(active_.size());
-  if (m == 0) return;
-  double* y = rhs_.data();
-  for (int r = 0; r < m; ++r) y[r] = b[active_[r]];
-  for (int k = 0; k < m; ++k) {
-    if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);
-  }
-  for (int r = 1; r < m; ++r) {
-    double s = y[r];
-    for (int c = 0; c < r; ++c) s -= lu_(r, c) * y[c];
-    y[r] = s;
-  }
-  for (int r = m - 1; r >= 0; --r) {
-    double s = y[r];
-    for (int c = r + 1; c < m; ++c) s -= lu_(r, c) * y[c];
-    y[r] = s / lu_(r, r);
-  }
-  for (int r = 0; r < m; ++r) b[active_[r]] = y[r];
 }
 
 StepResult RosenbrockIntegrator::Step(double t_stop) {
@@ -202,20 +122,17 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   if (method_ == RosenbrockMethod::kLinearlyImplicitEuler) {
     // One Newton iteration of x1 = x0 + h f(t1, x1) from x1 = x0.
     Evaluate(t_new, x_, k1_);
-    FormJacobian(t_new, k1_);
-    Factor(h, t_new);
-    Solve(k1_);
+    FormAndFactor(t_new, k1_, h);
+    W_.Solve(k1_);
     x_stage_ = x_ + h * k1_;
   } else {
     Evaluate(t_, x_, k1_);
-    FormJacobian(t_, k1_);
-    const double gamma_h = kRos2Gamma * h;
-    Factor(gamma_h, t_);
-    Solve(k1_);
+    FormAndFactor(t_, k1_, kRos2Gamma * h);
+    W_.Solve(k1_);
     x_stage_ = x_ + h * k1_;
     Evaluate(t_new, x_stage_, k2_);
     k2_ -= 2.0 * k1_;
-    Solve(k2_);
+    W_.Solve(k2_);
     x_stage_ = x_ + (1.5 * h) * k1_ + (0.5 * h) * k2_;
   }
   const int bad = internal::FirstNonFinite(x_stage_);

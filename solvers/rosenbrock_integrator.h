@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solvers/detail/fixed_step_grid.h"
+#include "solvers/detail/iteration_matrix.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -56,25 +57,17 @@ class RosenbrockIntegrator final : public Integrator {
  private:
   /// f(t, x) into `out`; throws SolverError naming the time on failure.
   void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out);
-  /// J at (t, x_), where f0 = f(t, x_) was just evaluated: the problem's, or by differences.
-  void FormJacobian(double t, const Eigen::VectorXd& f0);
-  /// Factors I - gamma_h J over the active states (those with a nonzero row or column of J).
-  void Factor(double gamma_h, double t);
-  /// Solves (I - gamma_h J) y = b in place, with the factors of the last Factor call.
-  void Solve(Eigen::Ref<Eigen::VectorXd> b);
+  /// Forms J at (t, x_), where f0 = f(t, x_) was just evaluated, and factors
+  /// I - gamma_h J; throws SolverError naming the time on failure.
+  void FormAndFactor(double t, const Eigen::VectorXd& f0, double gamma_h);
 
   RosenbrockMethod method_;
   int nx_;
   bool started_ = false;
   internal::FixedStepGrid grid_;  // where the steps end
-  Eigen::MatrixXd J_;             // (nx x nx) Jacobian of the current step
-  Eigen::MatrixXd lu_;            // (nx x nx) top-left m x m: LU factors over the active states
-  std::vector<int> active_;       // (m) the active states, ascending
-  std::vector<int> pivot_;        // (m) row interchanges of the LU factors
-  Eigen::VectorXd rhs_;           // (nx) right-hand side gathered over the active states
+  internal::IterationMatrix W_;   // J and the factors of I - gamma h J
   Eigen::VectorXd k1_, k2_;       // (nx) stage slopes
-  Eigen::VectorXd x_stage_;       // (nx) argument of the second stage; perturbed x for differences
-  Eigen::VectorXd f_;             // (nx) derivative at a perturbed x
+  Eigen::VectorXd x_stage_;       // (nx) argument of the second stage
 };
 
 }  // namespace twinblocks::solvers

@@ -21,7 +21,8 @@ inline long StepTo(Integrator* integrator, double t_stop, bool stop_at_crossing 
 }
 
 inline std::vector<std::string> VariableStepNames() {
-  return {"ode23", "ode45", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
+  return {"ode23",       "ode45",      "ode23s",      "cvode-bdf",
+          "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
 }
 
 /// Test-name-safe form of a solver name ("cvode-bdf" -> "cvode_bdf").
