@@ -140,9 +140,10 @@ class Simulator {
   /// Puts the run back where `snapshot` was taken: states, signals, inputs, workspaces, the
   /// solver's memory, and the recording cut back to the rows it had then (rows it no longer
   /// has stay lost). Continuing from there repeats the original run bitwise for the
-  /// Runge-Kutta solvers (ode1 ... ode5, ode23, ode45); CVODE, ARKODE and IDA restart at the
-  /// restored point (see Integrator::RestoreState). Clears a failure. Counters (stats())
-  /// keep counting the work done. Allocates nothing for the Runge-Kutta solvers.
+  /// Runge-Kutta and Rosenbrock solvers (ode1 ... ode5, ode1be, ros2, ode23, ode45, ode23s);
+  /// CVODE, ARKODE and IDA restart at the restored point (see Integrator::RestoreState).
+  /// Clears a failure. Counters (stats()) keep counting the work done. Allocates nothing for
+  /// the Runge-Kutta solvers.
   /// @throws std::invalid_argument for a snapshot of another System or an empty one.
   void RestoreState(const SimulationSnapshot& snapshot);
 

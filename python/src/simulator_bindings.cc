@@ -39,8 +39,8 @@ Results Run(graph::Simulator& sim) {
 
 const char kSettingsDoc[] = R"(
 Settings (keyword arguments; the model's <simulation> values when not given):
-    solver: 'ode1' ... 'ode5', 'ode23', 'ode45', 'cvode-bdf', 'cvode-adams', 'arkode-erk',
-        'arkode-dirk', 'ida'.
+    solver: 'ode1' ... 'ode5', 'ode1be', 'ros2', 'ode23', 'ode45', 'ode23s', 'cvode-bdf',
+        'cvode-adams', 'arkode-erk', 'arkode-dirk', 'ida'.
     t_start, t_end: s.
     step: s, fixed-step solvers.
     rtol, atol, max_step, initial_step: variable-step solvers.
@@ -196,7 +196,8 @@ Raises:
       .def("restore_state", &graph::Simulator::RestoreState, "snapshot"_a,
            R"(Puts the run back where the snapshot was taken, the recording cut back to the rows
 it had then. Continuing repeats the original run bitwise with the Runge-Kutta solvers
-(ode1 ... ode5, ode23, ode45); CVODE, ARKODE and IDA restart at the restored point. Clears
+(ode1 ... ode5, ode1be, ros2, ode23, ode45) and ode23s; CVODE, ARKODE and IDA restart at the
+restored point. Clears
 a failure.
 
 Raises:

@@ -351,7 +351,7 @@ TEST(SimulatorSnapshot, DiscreteBlocksAndMechanismRepeatBitwise) {
   const System system =
       Compile(xml::ReadModelFile(testing::SourcePath("models/robot6dof/cosim_closed_loop.xml")));
   ASSERT_GT(system.rates().size(), 0u);
-  for (const char* solver : {"ode4", "ode45"}) {
+  for (const char* solver : {"ode4", "ode45", "ode23s"}) {
     SCOPED_TRACE(solver);
     SimulationSettingsValues settings = system.settings();
     settings.solver = solver;
@@ -361,7 +361,7 @@ TEST(SimulatorSnapshot, DiscreteBlocksAndMechanismRepeatBitwise) {
   }
 }
 
-// ode45 with zero crossings located (Saturation modes) and dense-output rows.
+// ode45 and ode23s with zero crossings located (Saturation modes) and dense-output rows.
 TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
   const System system = CompileText(R"xml(<model name="limited">
     <simulation solver="ode45" t_end="4" rtol="1e-8" atol="1e-10" output_interval="0.01"/>
@@ -376,6 +376,10 @@ TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
     <log signal="sampled.y" as="sampled"/>
   </model>)xml");
   ExpectRestoreRepeatsTheRun(system, system.settings(), 1.234, 2.5);
+  SimulationSettingsValues settings = system.settings();
+  settings.solver = "ode23s";
+  settings.rtol = 1e-5;
+  ExpectRestoreRepeatsTheRun(system, settings, 1.234, 2.5);
 }
 
 // CVODE restarts at the restored point: the continuation is within the tolerance of the
