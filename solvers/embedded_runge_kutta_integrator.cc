@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/detail/variable_step_control.h"
 
 namespace twinblocks::solvers {
 namespace {
@@ -17,7 +18,6 @@ constexpr double kSafety = 0.9;         // step-size safety factor
 constexpr double kMinRatio = 0.2;       // smallest step ratio after an error test
 constexpr double kMaxRatio = 10.0;      // largest step ratio after an accepted step
 constexpr double kFailureRatio = 0.25;  // step ratio after a failed evaluation
-constexpr double kStretch = 1.1;        // a step within 10% of t_stop is stretched onto it
 constexpr long kDefaultMaxAttempts = 100;
 
 // Coefficients of the DOPRI5 continuous extension (Hairer, Norsett & Wanner, Solving ODEs I,
@@ -154,25 +154,18 @@ void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorX
 }
 
 void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
-  bool any_zero = false;
-  for (int i = 0; i < ng_ && !any_zero; ++i) any_zero = g0_[i] == 0.0;
-  if (!any_zero) return;
-  // A function that is exactly 0 at the start (a state reset onto the switching surface, or a
-  // crossing that ended on 0) would hide a crossing at the end of the step: take its sign a
-  // hair later instead, along f (as CVODE does).
+  const double delta =
+      internal::ZeroCrossingLocator::ProbeOffset(g0_, t_, std::max(h_next_, h_last_));
+  if (delta <= 0.0) return;
   if (!fsal_valid_) {
     if (EvalDerivatives(t_, x_, 0) != 0) return;
     fsal_valid_ = true;
   }
-  const double delta = 100.0 * kEps * (std::abs(t_) + std::max(h_next_, h_last_));
-  if (delta <= 0.0) return;
   x_stage_ = x_ + delta * k_.col(0);
   ++stats_.zc_evals;
   const int flag = problem_->CalcZeroCrossings(t_ + delta, x_stage_, g_probe_);
   if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_ + delta);
-  for (int i = 0; i < ng_; ++i) {
-    if (g0_[i] == 0.0) g0_[i] = g_probe_[i];
-  }
+  internal::ZeroCrossingLocator::TakeProbedSigns(g_probe_, &g0_);
 }
 
 double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max) {
@@ -205,18 +198,6 @@ double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max
   return std::min({100.0 * h, h1, h_max});
 }
 
-double EmbeddedRungeKuttaIntegrator::ErrorNorm() const {
-  if (nx_ == 0) return 0.0;
-  double sum = 0.0;
-  for (int i = 0; i < nx_; ++i) {
-    const double sk =
-        options_.atol + options_.rtol * std::max(std::abs(x_[i]), std::abs(x_new_[i]));
-    const double r = err_[i] / sk;
-    sum += r * r;
-  }
-  return std::sqrt(sum / nx_);
-}
-
 StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   internal::CheckStepRequest(name_, started_, t_, t_stop);
   StepResult result;
@@ -242,14 +223,9 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   bool rejected = false;
   last_nonfinite_ = -1;
   for (long attempt = 1;; ++attempt) {
-    const double remaining = t_stop - t_;
-    const double h_uncut = h;
-    bool lands = false;
-    if (h >= remaining || (kStretch * h >= remaining && remaining <= h_max)) {
-      h = remaining;
-      lands = true;
-    }
-    const double t_new = lands ? t_stop : t_ + h;
+    const internal::TrialStep trial(t_, t_stop, h, h_max);
+    h = trial.h;
+    const double t_new = trial.t_end;
     if (attempt > max_attempts) {
       std::ostringstream os;
       os.precision(17);
@@ -276,7 +252,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       for (int i = 0; i < s; ++i) {
         if (e_[i] != 0.0) err_.noalias() += (h * e_[i]) * k_.col(i);
       }
-      err = ErrorNorm();
+      err = internal::WeightedRmsNorm(err_, x_, x_new_, options_.atol, options_.rtol);
     }
     if (flag == 0 && err <= 1.0) {
       // Accepted. PI control of the next step (Hairer's DOPRI5 with Lund stabilization).
@@ -285,11 +261,8 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       fac = std::clamp(fac / kSafety, 1.0 / kMaxRatio, 1.0 / kMinRatio);
       double h_new = h / fac;
       if (rejected) h_new = std::min(h_new, h);
-      // A step cut only to land on t_stop says nothing against the longer step.
-      if (lands && !rejected && h_uncut > h) h_new = std::max(h_new, std::min(h_uncut, h_max));
       err_old_ = std::max(err, 1e-4);
-      h_last_ = lands && !rejected ? std::max(h, std::min(h_uncut, h_max)) : h;
-      h_next_ = std::min(h_new, h_max);
+      trial.Accepted(h_new, rejected, h_max, &h_next_, &h_last_);
       t_step_ = t_;
       h_step_ = h;
       t_step_end_ = t_new;

@@ -72,7 +72,6 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   // Writes the dense output of the step being accepted at t in [t_step_, t_step_ + h_step_].
   void Interpolate(double t, Eigen::VectorXd* x) const;
   double LocateZeroCrossing();
-  double ErrorNorm() const;
   [[noreturn]] void ThrowEvaluationFailure(const char* what, int flag, double t) const;
 
   std::string name_;

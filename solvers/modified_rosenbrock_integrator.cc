@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/detail/variable_step_control.h"
 
 namespace twinblocks::solvers {
 namespace {
@@ -22,7 +23,6 @@ constexpr double kSafety = 0.8;         // of the step the error estimate predic
 constexpr double kMaxRatio = 5.0;       // largest growth after an accepted step
 constexpr double kMinRatio = 0.5;       // largest cut after a failed error test
 constexpr double kFailureRatio = 0.25;  // cut after a failed evaluation or a singular W
-constexpr double kStretch = 1.1;        // a step within 10% of t_stop is stretched onto it
 constexpr long kDefaultMaxAttempts = 100;
 
 }  // namespace
@@ -106,21 +106,14 @@ void ModifiedRosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
 }
 
 void ModifiedRosenbrockIntegrator::ProbeZeroStartValues() {
-  bool any_zero = false;
-  for (int i = 0; i < ng_ && !any_zero; ++i) any_zero = g0_[i] == 0.0;
-  if (!any_zero) return;
-  // A function exactly 0 at the start (a state reset onto the switching surface, or a crossing
-  // that ended on 0) would hide a crossing at the end of the step: take its sign a hair later
-  // instead, along f (as CVODE does).
-  if (!f_current_) EvaluateAtStart();
-  const double delta = 100.0 * kEps * (std::abs(t_) + std::max(h_next_, h_last_));
+  const double delta =
+      internal::ZeroCrossingLocator::ProbeOffset(g0_, t_, std::max(h_next_, h_last_));
   if (delta <= 0.0) return;
+  if (!f_current_) EvaluateAtStart();
   x_stage_ = x_ + delta * F0_;
   EvaluateZeroCrossings(t_ + delta, x_stage_, g_probe_);
   f_current_ = false;  // the problem's last evaluation is no longer at (t_, x_)
-  for (int i = 0; i < ng_; ++i) {
-    if (g0_[i] == 0.0) g0_[i] = g_probe_[i];
-  }
+  internal::ZeroCrossingLocator::TakeProbedSigns(g_probe_, &g0_);
 }
 
 void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
@@ -164,18 +157,6 @@ double ModifiedRosenbrockIntegrator::InitialStepSize(double t_stop, double h_max
   return h;
 }
 
-double ModifiedRosenbrockIntegrator::ErrorNorm() const {
-  if (nx_ == 0) return 0.0;
-  double sum = 0.0;
-  for (int i = 0; i < nx_; ++i) {
-    const double sk =
-        options_.atol + options_.rtol * std::max(std::abs(x_[i]), std::abs(x_new_[i]));
-    const double r = err_[i] / sk;
-    sum += r * r;
-  }
-  return std::sqrt(sum / nx_);
-}
-
 StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   internal::CheckStepRequest(name(), started_, t_, t_stop);
   StepResult result;
@@ -207,14 +188,9 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   double t_end = t_;
   last_nonfinite_ = -1;
   for (long attempt = 1;; ++attempt) {
-    const double remaining = t_stop - t_;
-    const double h_uncut = h;
-    bool lands = false;
-    if (h >= remaining || (kStretch * h >= remaining && remaining <= h_max)) {
-      h = remaining;
-      lands = true;
-    }
-    t_end = lands ? t_stop : t_ + h;
+    const internal::TrialStep trial(t_, t_stop, h, h_max);
+    h = trial.h;
+    t_end = trial.t_end;
     if (attempt > max_attempts) {
       std::ostringstream os;
       os << max_attempts << " rejected step attempts (last step size " << h << " s)";
@@ -240,16 +216,13 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       k3_ = F2_ - kE32 * (k2_ - F1_) - 2.0 * (k1_ - F0_);
       W_.Solve(k3_);
       err_ = (h / 6.0) * (k1_ - 2.0 * k2_ + k3_);
-      err = ErrorNorm();
+      err = internal::WeightedRmsNorm(err_, x_, x_new_, options_.atol, options_.rtol);
     }
     if (flag == 0 && err <= 1.0) {
       double h_new =
           err > 0.0 ? h * std::min(kMaxRatio, kSafety * std::pow(err, -1.0 / 3.0)) : kMaxRatio * h;
       if (rejected) h_new = std::min(h_new, h);
-      // A step cut only to land on t_stop says nothing against the longer step.
-      if (lands && !rejected && h_uncut > h) h_new = std::max(h_new, std::min(h_uncut, h_max));
-      h_last_ = lands && !rejected ? std::max(h, std::min(h_uncut, h_max)) : h;
-      h_next_ = std::min(h_new, h_max);
+      trial.Accepted(h_new, rejected, h_max, &h_next_, &h_last_);
       t_step_ = t_;
       h_step_ = h;
       break;

@@ -70,7 +70,6 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   void EvaluateZeroCrossings(double t, const Eigen::VectorXd& x, Eigen::VectorXd& g);
   void ProbeZeroStartValues();
   double InitialStepSize(double t_stop, double h_max) const;
-  double ErrorNorm() const;
   /// The dense output of the step being accepted (see the class comment).
   void CaptureDenseOutput();
   [[noreturn]] void ThrowFailure(const std::string& what, double t) const;

@@ -38,6 +38,24 @@ class ZeroCrossingLocator {
     return false;
   }
 
+  /// A function exactly 0 at the start of a step (a state reset onto its switching surface, or
+  /// a crossing that ended on 0) would hide a crossing at the step's end: such functions take
+  /// their sign from a probe a hair later along f (as CVODE does). This is that probe's time
+  /// offset from t, for steps of about h: 0 when no function is 0 (no probe).
+  static double ProbeOffset(const Eigen::VectorXd& g0, double t, double h) {
+    bool any_zero = false;
+    for (Eigen::Index i = 0; i < g0.size() && !any_zero; ++i) any_zero = g0[i] == 0.0;
+    if (!any_zero) return 0.0;
+    return 100.0 * std::numeric_limits<double>::epsilon() * (std::abs(t) + h);
+  }
+
+  /// The functions exactly 0 in g0 take their values at the probe.
+  static void TakeProbedSigns(const Eigen::VectorXd& g_probe, Eigen::VectorXd* g0) {
+    for (Eigen::Index i = 0; i < g0->size(); ++i) {
+      if ((*g0)[i] == 0.0) (*g0)[i] = g_probe[i];
+    }
+  }
+
   /// Narrows [t_lo, t_hi] (g0 at t_lo and g1 at t_hi, with some sign change between them)
   /// and returns its right end. `g_at(t, g)` writes the functions at t (from the dense
   /// output) to g. h is the step size, for the tolerance. Afterwards crossed() lists the

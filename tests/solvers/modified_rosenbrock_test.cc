@@ -20,29 +20,14 @@ namespace {
 
 using testing::StepTo;
 
-/// NonlinearPair (x' = -2 t x^2, y' = y cos t) with its exact Jacobian scaled by `scale`
-/// (1: exact; anything else: wrong, which a W-method tolerates), or none (differences).
-class Pair : public testing::NonlinearPair {
- public:
-  Pair(double scale, bool analytic) : scale_(scale), analytic_(analytic) {}
-  bool has_jacobian() const override { return analytic_; }
-  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
-                   Eigen::Ref<Eigen::MatrixXd> J) override {
-    J.setZero();
-    J(0, 0) = scale_ * -4.0 * t * x[0];
-    J(1, 1) = scale_ * std::cos(t);
-    return 0;
-  }
-
- private:
-  double scale_;
-  bool analytic_;
-};
+using testing::NonlinearPairWithJacobian;
 
 /// Steps of exactly h (the error test is made to pass: tolerances of 1e6), so that the
 /// order of the formula itself shows.
 double FixedStepPairError(double h, double scale, bool analytic) {
-  Pair problem(scale, analytic);
+  NonlinearPairWithJacobian with_jacobian(scale);
+  testing::NonlinearPair without;
+  OdeProblem& problem = analytic ? static_cast<OdeProblem&>(with_jacobian) : without;
   IntegratorOptions options;
   options.rtol = options.atol = 1e6;
   options.initial_step = options.max_step = h;
@@ -153,7 +138,7 @@ TEST(ModifiedRosenbrockTest, ErrorFollowsTheTolerance) {
   long steps[2];
   const double rtols[2] = {1e-4, 1e-7};
   for (int k = 0; k < 2; ++k) {
-    Pair problem(1.0, true);
+    NonlinearPairWithJacobian problem(1.0);
     IntegratorOptions options;
     options.rtol = rtols[k];
     options.atol = 1e-3 * rtols[k];
@@ -204,7 +189,7 @@ double DenseOutputError(Problem& problem, const Eigen::VectorXd& x0, double t_en
 // error the steps themselves make at rtol 1e-5 (measured 8e-5 and 1.3e-4 at the ends).
 TEST(ModifiedRosenbrockTest, DenseOutputFollowsTheSolutionInsideSteps) {
   long steps = 0;
-  Pair pair(0.0, true);
+  NonlinearPairWithJacobian pair(0.0);
   const double pair_error = DenseOutputError(pair, testing::NonlinearPair::Exact(0.0), 2.0,
                                              &testing::NonlinearPair::Exact, &steps);
   std::printf("[ measure  ] ode23s dense output (Hermite) inside %ld steps: %.2e\n", steps,

@@ -95,23 +95,7 @@ TEST_P(RosenbrockDecayTest, StiffLinearDecayIsTheStabilityFunctionPerStep) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, RosenbrockDecayTest, ::testing::Values("ode1be", "ros2"));
 
-/// NonlinearPair (x' = -2 t x^2, y' = y cos t) with its exact Jacobian scaled by `scale`:
-/// 1 the exact one, anything else a wrong one (a W-method keeps its order with it).
-class NonlinearPairWithJacobian : public testing::NonlinearPair {
- public:
-  explicit NonlinearPairWithJacobian(double scale) : scale_(scale) {}
-  bool has_jacobian() const override { return true; }
-  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
-                   Eigen::Ref<Eigen::MatrixXd> J) override {
-    J.setZero();
-    J(0, 0) = scale_ * -4.0 * t * x[0];
-    J(1, 1) = scale_ * std::cos(t);
-    return 0;
-  }
-
- private:
-  double scale_;
-};
+using testing::NonlinearPairWithJacobian;
 
 // Max-norm error at t = 2 of a run from the exact start with step h; scale < 0: no Jacobian
 // (differences).

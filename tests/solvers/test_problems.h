@@ -45,6 +45,24 @@ class NonlinearPair : public OdeProblem {
   static Eigen::Vector2d Exact(double t) { return {1.0 / (1.0 + t * t), std::exp(std::sin(t))}; }
 };
 
+/// NonlinearPair with its exact Jacobian scaled by `scale`: 1 the exact one, anything else a
+/// wrong one (a W-method keeps its order with it).
+class NonlinearPairWithJacobian : public NonlinearPair {
+ public:
+  explicit NonlinearPairWithJacobian(double scale) : scale_(scale) {}
+  bool has_jacobian() const override { return true; }
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    J.setZero();
+    J(0, 0) = scale_ * -4.0 * t * x[0];
+    J(1, 1) = scale_ * std::cos(t);
+    return 0;
+  }
+
+ private:
+  double scale_;
+};
+
 /// A ball falling from rest at height h0: x' = v, v' = -g, zero crossing g = x.
 /// It reaches the ground at t = sqrt(2 h0 / g).
 class FallingBall : public OdeProblem {
