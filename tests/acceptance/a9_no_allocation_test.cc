@@ -217,7 +217,7 @@ TEST(A9NoAllocationDae, ClosedLoopDaeStepLoopAllocatesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(Solvers, A9NoAllocation,
                          ::testing::Values("ode4", "ode45", "ode23", "cvode-bdf", "arkode-erk",
-                                           "ros2"),
+                                           "ros2", "ode23s"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n) {
