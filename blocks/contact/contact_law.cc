@@ -27,6 +27,9 @@ double SmoothStep(double x) {
   return x * x * (3.0 - 2.0 * x);
 }
 
+/// d SmoothStep / dx.
+double SmoothStepSlope(double x) { return x <= 0.0 || x >= 1.0 ? 0.0 : 6.0 * x * (1.0 - x); }
+
 /// s (2 - s) up to s = 1, then 1: rises with slope 2 to a flat peak.
 double Rise(double s) { return s >= 1.0 ? 1.0 : s * (2.0 - s); }
 
@@ -101,6 +104,25 @@ double NormalForceRateDerivative(const ContactLaw& law, double delta, double del
       return law.damping * std::pow(delta, law.exponent);
     case NormalForceModel::kHertz:
       return law.damping;
+  }
+  return 0.0;
+}
+
+double NormalForceDepthDerivative(const ContactLaw& law, double delta, double delta_dot) {
+  if (!(NormalForce(law, delta, delta_dot) > 0.0)) return 0.0;
+  switch (law.model) {
+    case NormalForceModel::kKelvinVoigt: {
+      const double w = law.transition_width;
+      if (!(w > 0.0)) return law.stiffness;
+      // f = ramp(delta / w) (k delta + c delta_dot)
+      return SmoothStepSlope(delta / w) / w * (law.stiffness * delta + law.damping * delta_dot) +
+             SmoothStep(delta / w) * law.stiffness;
+    }
+    case NormalForceModel::kHuntCrossley:
+      return law.exponent * std::pow(delta, law.exponent - 1.0) *
+             (law.stiffness + law.damping * delta_dot);
+    case NormalForceModel::kHertz:
+      return law.stiffness * law.exponent * std::pow(delta, law.exponent - 1.0);
   }
   return 0.0;
 }

@@ -63,6 +63,12 @@ double FrictionCoefficient(const ContactLaw& law, double speed);
 /// implicitly. Zero where the force is clamped at zero (or out of contact).
 double NormalForceRateDerivative(const ContactLaw& law, double delta, double delta_dot);
 
+/// The derivative of NormalForce with respect to the penetration, d f / d delta (N/m for
+/// kelvin_voigt): the contact's stiffness, which a linearly implicit solver's Jacobian carries
+/// so that its error estimate sees how the force follows the bodies' motion. Zero where the
+/// force is clamped at zero (or out of contact).
+double NormalForceDepthDerivative(const ContactLaw& law, double delta, double delta_dot);
+
 /// mu(speed) / speed (s/m), with its finite limit at speed 0 (the slope of mu there): the
 /// secant of the friction curve, the viscous coefficient per newton of normal force that
 /// friction opposes the slip with at this speed.

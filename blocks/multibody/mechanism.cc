@@ -45,11 +45,11 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         lambda_s(num_dae_rows),
         mu_v(tree.nv()),
         qdot_mu(tree.nq()),
-        J_f(6, tree.nv()),
-        J_b(6, tree.nv()),
-        J_slip(3, num_free),
-        dF_J_slip(3, num_free),
-        contact_damping(num_free, num_free),
+        J_frame(6, tree.nv()),
+        J_rel(3, tree.nv()),
+        dF_J_rel(3, tree.nv()),
+        dqdd_dv(num_free, tree.nv()),
+        dqdd_dq(num_free, tree.nv()),
         M_free(num_free, num_free),
         M_free_llt(num_free) {}
   KinematicTreeData data;
@@ -86,12 +86,13 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd lambda_s;  ///< r
   Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
   Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
-  // The stiff Jacobian (DoCalcStiffJacobian), nf the number of free coordinates.
-  Eigen::MatrixXd J_f, J_b;         ///< 6 x nv: frame Jacobians at a contact point
-  Eigen::MatrixXd J_slip;           ///< 3 x nf: sliding velocity over the free coordinates
-  Eigen::MatrixXd dF_J_slip;        ///< 3 x nf: d(point force)/dv times J_slip
-  Eigen::MatrixXd contact_damping;  ///< nf x nf: -d(generalized contact force)/dv
-  Eigen::MatrixXd M_free;           ///< nf x nf: the mass matrix on the free coordinates
+  // The Jacobian (DoCalcStiffJacobian), nf the number of free coordinates.
+  Eigen::MatrixXd J_frame;   ///< 6 x nv: a body's frame Jacobian at a contact point
+  Eigen::MatrixXd J_rel;     ///< 3 x nv: a contact point's velocity of f relative to b
+  Eigen::MatrixXd dF_J_rel;  ///< 3 x nv: d(point force)/d(v or x) times J_rel
+  /// nf x nv: d(free generalized forces, then accelerations)/d(v and q tangent coordinates).
+  Eigen::MatrixXd dqdd_dv, dqdd_dq;
+  Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
@@ -190,6 +191,39 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
       throw BlockError("input '" + m_.inputs[j.in_actuation].name + "' has width " +
                            std::to_string(w) + ", expected 1 (q, filtered) or 3 ([q, qd, qdd])",
                        {}, m_.inputs[j.in_actuation].name);
+    }
+  }
+  // Which state carries each coordinate, for the Jacobian's columns.
+  v_state_.assign(tree.nv(), -1);
+  q_state_.assign(tree.nv(), -1);
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    const JointType type = tree.joint(b).type();
+    const int iv = tree.idx_v(b);
+    if (x_of_v_[iv] < 0) continue;
+    for (int k = 0; k < tree.joint(b).nv(); ++k) v_state_[iv + k] = x_of_v_[iv + k];
+    if (type == JointType::kRevolute || type == JointType::kPrismatic) {
+      q_state_[iv] = x_of_q_[tree.idx_q(b)];
+    }
+  }
+  free_prescribed_coupled_ = false;
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& p = m_.joints[n];
+    if (!p.prescribed) continue;
+    if (filter_x_[n] >= 0) {
+      q_state_[p.v_index] = filter_x_[n];
+      v_state_[p.v_index] = filter_x_[n] + 1;
+    }
+    for (const MechanismJoint& f : m_.joints) {
+      if (f.prescribed || f.nv == 0) continue;
+      auto is_ancestor = [&tree](int a, int b) {
+        for (int i = b; i >= 0; i = tree.parent(i)) {
+          if (i == a) return true;
+        }
+        return false;
+      };
+      if (is_ancestor(p.body, f.body) || is_ancestor(f.body, p.body)) {
+        free_prescribed_coupled_ = true;
+      }
     }
   }
   // A drivetrain cluster of its own (not on a joint) has an angle and a speed.
@@ -1157,21 +1191,103 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
   WriteDerivatives(c, ws);
 }
 
-void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
-  const int nf = static_cast<int>(free_v_.size());
-  Workspace& ws = workspace<Workspace>(c);
-  if (nf == 0 || ws.num_contact_forces == 0) return;
+namespace {
+
+/// d(body-frame rotation increment)/d(quaternion) at a unit quaternion [w, x, y, z]: the
+/// increment dtheta with q + dq = q (x) [1, dtheta / 2], dtheta = 2 vec(q* (x) dq) (3 x 4).
+Eigen::Matrix<double, 3, 4> RotationIncrementOfQuaternion(const double* wxyz) {
+  const Eigen::Vector3d r(wxyz[1], wxyz[2], wxyz[3]);
+  Eigen::Matrix<double, 3, 4> G;
+  G.col(0) = -2.0 * r;
+  G.rightCols<3>() = 2.0 * (wxyz[0] * Eigen::Matrix3d::Identity() - Skew(r));
+  return G;
+}
+
+/// The rows of qdot = 1/2 q (x) (0, w) (QuaternionRate) over w (4 x 3) and over q (4 x 4).
+void QuaternionRateJacobian(const double* wxyz, const Eigen::Vector3d& w,
+                            Eigen::Ref<Eigen::MatrixXd> over_w,
+                            Eigen::Ref<Eigen::MatrixXd> over_q) {
+  const Eigen::Vector3d r(wxyz[1], wxyz[2], wxyz[3]);
+  over_w.row(0) = -0.5 * r.transpose();
+  over_w.bottomRows<3>() = 0.5 * (wxyz[0] * Eigen::Matrix3d::Identity() + Skew(r));
+  over_q(0, 0) = 0.0;
+  over_q.block<1, 3>(0, 1) = -0.5 * w.transpose();
+  over_q.block<3, 1>(1, 0) = 0.5 * w;
+  over_q.block<3, 3>(1, 1) = -0.5 * Skew(w);
+}
+
+}  // namespace
+
+void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const {
   const KinematicTree& tree = *m_.tree;
-  // -d(generalized force)/dv over the free coordinates, summed over the contact points.
-  ws.contact_damping.setZero();
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    const int iq = tree.idx_q(b), iv = tree.idx_v(b);
+    if (x_of_v_[iv] < 0) continue;
+    auto xq = [&](int k) { return x_of_q_[iq + k]; };
+    auto xv = [&](int k) { return x_of_v_[iv + k]; };
+    switch (tree.joint(b).type()) {
+      case JointType::kRevolute:
+      case JointType::kPrismatic:
+        J(xq(0), xv(0)) += 1.0;
+        break;
+      case JointType::kSpherical:
+      case JointType::kFree: {
+        const bool free = tree.joint(b).type() == JointType::kFree;
+        const int quat = free ? 3 : 0;  // first quaternion coordinate
+        const double* wxyz = ws.q.data() + iq + quat;
+        Eigen::Matrix<double, 4, 3> over_w;
+        Eigen::Matrix4d over_q;
+        QuaternionRateJacobian(wxyz, ws.v.segment<3>(iv), over_w, over_q);
+        for (int r = 0; r < 4; ++r) {
+          for (int k = 0; k < 3; ++k) J(xq(quat + r), xv(k)) += over_w(r, k);
+          for (int k = 0; k < 4; ++k) J(xq(quat + r), xq(quat + k)) += over_q(r, k);
+        }
+        if (!free) break;
+        // p' = R v_B: over v_B, R; over the quaternion, d(R v_B) = R (dtheta x v_B).
+        const Eigen::Matrix3d R = RotationOf(wxyz);
+        const Eigen::Matrix<double, 3, 4> over_quat =
+            -R * Skew(ws.v.segment<3>(iv + 3)) * RotationIncrementOfQuaternion(wxyz);
+        for (int r = 0; r < 3; ++r) {
+          for (int k = 0; k < 3; ++k) J(xq(r), xv(3 + k)) += R(r, k);
+          for (int k = 0; k < 4; ++k) J(xq(r), xq(3 + k)) += over_quat(r, k);
+        }
+        break;
+      }
+    }
+  }
+  // Critically damped filters: qf' = qf_dot, qf_dot' = (u - qf) / tc^2 - 2 qf_dot / tc.
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const int f = filter_x_[n];
+    if (f < 0) continue;
+    const double tc = m_.joints[n].filter_tc;
+    J(f, f + 1) += 1.0;
+    J(f + 1, f) -= 1.0 / (tc * tc);
+    J(f + 1, f + 1) -= 2.0 / tc;
+  }
+}
+
+void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
+  Workspace& ws = workspace<Workspace>(c);
+  AddKinematicJacobian(ws, J);
+  const int nf = static_cast<int>(free_v_.size());
+  if (nf == 0 || (ws.num_contact_forces == 0 && !free_prescribed_coupled_)) return;
+  const KinematicTree& tree = *m_.tree;
+  // d(generalized force on the free coordinates)/d(v, q), summed over the contact points.
+  ws.dqdd_dv.setZero();
+  ws.dqdd_dq.setZero();
   for (int i = 0; i < ws.num_contact_forces; ++i) {
     const PointForce& pf = ws.contact_forces[i];
     const contact::ContactLaw& law = *pf.law;
+    const Eigen::Vector3d& n = pf.normal;
+    const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - n * n.transpose();
     // d f / d v (3 x 3, W) of the force on f at the velocity of f relative to b: the normal
     // force's damping along n, and friction's resistance to slip in the tangent plane.
-    const double d = contact::NormalForceRateDerivative(law, pf.depth, -pf.normal_speed);
-    const Eigen::Vector3d& n = pf.normal;
-    Eigen::Matrix3d dF = -d * n * n.transpose();
+    const double damping = contact::NormalForceRateDerivative(law, pf.depth, -pf.normal_speed);
+    const double stiffness = contact::NormalForceDepthDerivative(law, pf.depth, -pf.normal_speed);
+    Eigen::Matrix3d dF_dv = -damping * n * n.transpose();
+    // d f / d x: moving f by dx along n changes the depth by -n.dx, and the normal force with
+    // it; friction, mu(s) f_n against the slip, follows in proportion.
+    Eigen::Vector3d along = n;
     if (law.friction != contact::FrictionModel::kNone && pf.normal_force > 0.0) {
       // Friction as a viscous force of frozen coefficient, -f_n (mu(s) / s) v_slip: the
       // secant of the friction curve, not its tangent. Past the peak the tangent is flat or
@@ -1179,37 +1295,78 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       // opposite direction (chattering); with the secant an implicit step shrinks the slip
       // but never reverses it. At zero slip the two agree (2 mu_s / v_crit).
       const double per_speed = contact::FrictionCoefficientPerSpeed(law, pf.slip.norm());
-      dF -= (pf.normal_force * per_speed) * (Eigen::Matrix3d::Identity() - n * n.transpose());
+      dF_dv -= (pf.normal_force * per_speed) * tangent_plane;
+      along -= per_speed * pf.slip;
     }
-    // The point's velocity of f relative to b over the free coordinates.
-    auto point_jacobian = [&](int body, Eigen::MatrixXd* J6) {
-      if (body < 0 || !moves_freely_[body]) return false;
+    const Eigen::Matrix3d dF_dx = -stiffness * along * n.transpose();
+    // The point's velocity (and displacement) of f relative to b over every coordinate.
+    auto add_point_jacobian = [&](int body, double sign) {
+      if (body < 0) return;
       const Pose& X_WB = ws.data.X_WB[body];
       const Pose X_BP(Eigen::Matrix3d::Identity(),
                       X_WB.rotation.transpose() * (pf.point - X_WB.translation));
-      FrameJacobian(tree, ws.data, body, X_BP, *J6);
-      return true;
+      FrameJacobian(tree, ws.data, body, X_BP, ws.J_frame);
+      ws.J_rel += sign * ws.J_frame.bottomRows<3>();
     };
-    const bool has_f = point_jacobian(pf.body_f, &ws.J_f);
-    const bool has_b = point_jacobian(pf.body_b, &ws.J_b);
+    ws.J_rel.setZero();
+    add_point_jacobian(pf.body_f, 1.0);
+    add_point_jacobian(pf.body_b, -1.0);
+    ws.dF_J_rel.noalias() = dF_dv * ws.J_rel;
     for (int a = 0; a < nf; ++a) {
-      Eigen::Vector3d col = Eigen::Vector3d::Zero();
-      if (has_f) col += ws.J_f.block<3, 1>(3, free_v_[a]);
-      if (has_b) col -= ws.J_b.block<3, 1>(3, free_v_[a]);
-      ws.J_slip.col(a) = col;
+      ws.dqdd_dv.row(a).noalias() += ws.J_rel.col(free_v_[a]).transpose() * ws.dF_J_rel;
     }
-    ws.dF_J_slip.noalias() = dF * ws.J_slip;
-    ws.contact_damping.noalias() -= ws.J_slip.transpose() * ws.dF_J_slip;
+    ws.dF_J_rel.noalias() = dF_dx * ws.J_rel;
+    for (int a = 0; a < nf; ++a) {
+      ws.dqdd_dq.row(a).noalias() += ws.J_rel.col(free_v_[a]).transpose() * ws.dF_J_rel;
+    }
   }
   Crba(tree, &ws.data, ws.q);
+  if (free_prescribed_coupled_) {
+    // M_ff qdd_f = tau_f - M_fp qdd_p - ..., and a filtered joint's qdd_p is its filter's
+    // (u - qf) / tc^2 - 2 qf_dot / tc.
+    for (size_t j = 0; j < m_.joints.size(); ++j) {
+      if (filter_x_[j] < 0) continue;
+      const double tc = m_.joints[j].filter_tc;
+      const int p = m_.joints[j].v_index;
+      for (int a = 0; a < nf; ++a) {
+        const double M_fp = ws.data.M(free_v_[a], p);
+        ws.dqdd_dq(a, p) += M_fp / (tc * tc);
+        ws.dqdd_dv(a, p) += 2.0 * M_fp / tc;
+      }
+    }
+  }
   for (int a = 0; a < nf; ++a) {
     for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
   }
   ws.M_free_llt.compute(ws.M_free);
-  ws.M_free_llt.solveInPlace(ws.contact_damping);
+  ws.M_free_llt.solveInPlace(ws.dqdd_dv);
+  ws.M_free_llt.solveInPlace(ws.dqdd_dq);
+  // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
-    for (int b = 0; b < nf; ++b) {
-      J(x_of_v_[free_v_[a]], x_of_v_[free_v_[b]]) -= ws.contact_damping(a, b);
+    const int row = x_of_v_[free_v_[a]];
+    for (int k = 0; k < tree.nv(); ++k) {
+      if (v_state_[k] >= 0) J(row, v_state_[k]) += ws.dqdd_dv(a, k);
+      if (q_state_[k] >= 0) J(row, q_state_[k]) += ws.dqdd_dq(a, k);
+    }
+  }
+  // Quaternion coordinates: the tangent displacement is the body-frame rotation increment
+  // (and, of a free joint, the body-frame translation R^T dp).
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    const JointType type = tree.joint(b).type();
+    const int iq = tree.idx_q(b), iv = tree.idx_v(b);
+    if (x_of_v_[iv] < 0 || (type != JointType::kSpherical && type != JointType::kFree)) continue;
+    const int quat = type == JointType::kFree ? 3 : 0;
+    const double* wxyz = ws.q.data() + iq + quat;
+    const Eigen::Matrix<double, 3, 4> G = RotationIncrementOfQuaternion(wxyz);
+    const Eigen::Matrix3d R = RotationOf(wxyz);
+    for (int a = 0; a < nf; ++a) {
+      const int row = x_of_v_[free_v_[a]];
+      const Eigen::RowVector3d over_rotation = ws.dqdd_dq.block<1, 3>(a, iv);
+      const Eigen::RowVector4d over_quat = over_rotation * G;
+      for (int k = 0; k < 4; ++k) J(row, x_of_q_[iq + quat + k]) += over_quat[k];
+      if (type != JointType::kFree) continue;
+      const Eigen::RowVector3d over_position = ws.dqdd_dq.block<1, 3>(a, iv + 3) * R.transpose();
+      for (int k = 0; k < 3; ++k) J(row, x_of_q_[iq + k]) += over_position[k];
     }
   }
 }

@@ -64,14 +64,23 @@ class Mechanism final : public blocks::Block {
   void DoInitialize(blocks::Context& c) const override;
   void DoCalcOutputs(blocks::Context& c, int stage) const override;
   void DoCalcDerivatives(blocks::Context& c) const override;
-  /// MuJoCo's "implicitfast": the derivative of the free coordinates' accelerations with
-  /// respect to their velocities through the contact forces alone,
-  ///   d qdd_f / d v_f = M_ff^-1 sum_points J_p^T (d f_p / d v_p) J_p,
-  /// f_p a contact point's force (its normal damping, and its friction as a viscous force of
-  /// coefficient f_n mu(s) / s: the secant of the friction curve), J_p the Jacobian of its
-  /// sliding velocity over the free coordinates, M_ff the mass matrix on them. Position,
-  /// Coriolis, joint-force and closed-loop constraint derivatives are left out (they do not
-  /// make a grasp stiff).
+  /// The Jacobian of the mechanism's rates over its own states, as far as it shapes a
+  /// linearly implicit step (ros2, ode23s) and the error estimate of one:
+  /// - the free coordinates' accelerations through the contact forces, over the free
+  ///   coordinates and over the states of motion-filtered joints (the fingers that push):
+  ///     d qdd_f / d v = M_ff^-1 sum_points J_f^T (d f_p / d v_p) J_p,
+  ///     d qdd_f / d q = M_ff^-1 sum_points J_f^T (d f_p / d x_p) J_p,
+  ///   f_p a contact point's force, v_p and x_p the velocity and displacement of the follower
+  ///   body's point relative to the base body's, J_p their Jacobian, J_f its columns of the
+  ///   free coordinates, M_ff the mass matrix on them. d f_p / d v_p holds the normal damping
+  ///   and friction as a viscous force of coefficient f_n mu(s) / s (the secant of the friction
+  ///   curve, MuJoCo's "implicitfast" treatment); d f_p / d x_p the normal stiffness, which
+  ///   the friction force follows in proportion;
+  /// - the free accelerations' coupling to prescribed accelerations through M_fp;
+  /// - the kinematic rows q' = Q(q) v (quaternion rates included) and the motion filters'
+  ///   rows, exactly.
+  /// Left out: Coriolis and gravity terms, joint springs, dampers and stops, closed-loop
+  /// constraints, drivetrains, and the contact normals' turning with the bodies.
   void DoCalcStiffJacobian(blocks::Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
   /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
   /// x' - f.
@@ -186,6 +195,8 @@ class Mechanism final : public blocks::Block {
   /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
   void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
+  /// The Jacobian's exact rows: q' = Q(q) v of the free joints, and the motion filters'.
+  void AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const;
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
 
   MechanismModel m_;
@@ -196,6 +207,13 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
   std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
+  /// Per tree v coordinate: the state holding it (free, or a motion filter's rate), -1 none.
+  std::vector<int> v_state_;
+  /// Per tree v coordinate of a 1-DOF joint: the state holding its position, -1 none.
+  std::vector<int> q_state_;
+  /// A prescribed joint shares a path to the root with a free one, so that the free
+  /// accelerations depend on the prescribed ones through the mass matrix.
+  bool free_prescribed_coupled_ = false;
   /// Per body: it or an ancestor has a free coordinate (its velocity depends on free_v_).
   std::vector<bool> moves_freely_;
   int num_dae_rows_ = 0;           ///< r: independent loop rows, the DAE's lambda and mu

@@ -1,12 +1,12 @@
 // D6 (speed), the part a test can hold: the fast setting of the G2 power grasp must give the
-// paper setting's results. ros2 (implicit in the contacts' damping and friction) with a step
-// of 5e-5 s against ode3 with 1e-5 s (seed 000's setting) over the first 0.2 s of G2, which
-// hold the fingers' first contacts, the sphere's slide down between them and its landing on
-// the palm: each contact signal first sets within 1 ms of the paper setting's; the sphere's
-// final, smallest and largest x and z agree within 0.1 mm; it stays in its plane (|y| < 1e-6
-// m, Euler angles about z and x < 1e-5 rad). The same for the best variable-step setting,
-// ode23s at rtol 3e-6 (item 5 of the issue: contact onsets located as zero crossings). The
-// real-time factors themselves are measured by bench/gripper_bench.cc (docs/contact.md).
+// paper setting's results. ode23s (variable steps, implicit in the mechanism's Jacobian,
+// contact onsets located as zero crossings: item 5 of the issue) at rtol 1e-3 and 3e-3
+// against ode3 with 1e-5 s (seed 000's setting) over the first 0.2 s of G2, which hold the
+// fingers' first contacts, the sphere's slide down between them and its landing on the palm:
+// each contact signal first sets within 1 ms of the paper setting's; the sphere's final,
+// smallest and largest x and z agree within 0.1 mm; it stays in its plane (|y| < 1e-6 m, Euler
+// angles about z and x < 1e-5 rad). The real-time factors themselves are measured by
+// bench/gripper_bench.cc (docs/contact.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -95,39 +95,38 @@ std::pair<double, double> ExpectSameGrasp(const G2Figures& paper, const G2Figure
   return {dt, dpos};
 }
 
-TEST(D6Speed, Ros2AtFiveTimesThePaperStepGivesThePaperSettingsGrasp) {
+// The best setting: ode23s, implicit in the mechanism's Jacobian (the contacts' stiffness,
+// damping and friction, over the sphere's states and the fingers' that push it), its steps
+// shrinking where the fingers strike, every contact onset located as a zero crossing of its
+// distance. Two tolerances a factor 3 apart both give the paper setting's grasp: the grasp
+// turns on whether a 1 ms force pulse stays above the detectors' threshold for ten samples,
+// so a single setting could agree by chance (ros2 at a step of 5e-5 s did; 4.5e-5 and 2.5e-5
+// do not, docs/contact.md).
+TEST(D6Speed, Ode23sAtLooseTolerancesGivesThePaperSettingsGrasp) {
   const G2Figures paper = RunG2("ode3", 1e-5);
-  const G2Figures fast = RunG2("ros2", 5e-5);
   // The grasp's events happen in this window: the first fingertip contacts (0.067 s) and the
   // palm (0.17 s).
   ASSERT_GT(paper.first_set[5], 0.0);
   ASSERT_GT(paper.first_set[12], 0.0);
-  const auto [dt, dpos] = ExpectSameGrasp(paper, fast);
-  EXPECT_EQ(fast.steps, paper.steps / 5);
-  std::printf(
-      "D6 G2 over 0.2 s: ode3 1e-5 %ld steps %.3f s; ros2 5e-5 %ld steps %.3f s (%.2fx); "
-      "first-set times within %.2g s, x and z within %.3g mm, max |y| %.2g m, max Euler z/x "
-      "%.2g rad\n",
-      paper.steps, paper.wall, fast.steps, fast.wall, paper.wall / fast.wall, dt, 1e3 * dpos,
-      fast.max_abs_y, fast.max_abs_euler_zx);
-  RecordProperty("speedup", Figure(paper.wall / fast.wall));
-  RecordProperty("first_set_dt_s", Figure(dt));
-  RecordProperty("position_d_m", Figure(dpos));
-}
-
-// The best variable-step setting: ode23s, implicit in the same terms, its steps shrinking where
-// the fingers strike, every contact onset located as a zero crossing of its distance.
-TEST(D6Speed, Ode23sGivesThePaperSettingsGraspWithLocatedContactOnsets) {
-  const G2Figures paper = RunG2("ode3", 1e-5);
-  const G2Figures variable = RunG2("ode23s", 3e-6, 1e-8);
-  const auto [dt, dpos] = ExpectSameGrasp(paper, variable);
-  EXPECT_GE(variable.zero_crossings, 8);  // at least one onset per touching phalanx
-  std::printf(
-      "D6 G2 over 0.2 s: ode3 1e-5 %ld steps %.3f s; ode23s rtol 3e-6 %ld steps (%ld crossings) "
-      "%.3f s; first-set times within %.2g s, x and z within %.3g mm, max |y| %.2g m, max Euler "
-      "z/x %.2g rad\n",
-      paper.steps, paper.wall, variable.steps, variable.zero_crossings, variable.wall, dt,
-      1e3 * dpos, variable.max_abs_y, variable.max_abs_euler_zx);
+  for (const double rtol : {1e-3, 3e-3}) {
+    SCOPED_TRACE("ode23s rtol " + Figure(rtol));
+    const G2Figures fast = RunG2("ode23s", rtol, 1e-6);
+    const auto [dt, dpos] = ExpectSameGrasp(paper, fast);
+    EXPECT_GE(fast.zero_crossings, 8);  // at least one onset per touching phalanx
+    // Near the floor of one step per detector sample (2000 in 0.2 s).
+    EXPECT_LT(fast.steps, paper.steps / 6);
+    std::printf(
+        "D6 G2 over 0.2 s: ode3 1e-5 %ld steps %.3f s; ode23s rtol %g atol 1e-6 %ld steps (%ld "
+        "crossings) %.3f s (%.2fx); first-set times within %.2g s, x and z within %.3g mm, max "
+        "|y| %.2g m, max Euler z/x %.2g rad\n",
+        paper.steps, paper.wall, rtol, fast.steps, fast.zero_crossings, fast.wall,
+        paper.wall / fast.wall, dt, 1e3 * dpos, fast.max_abs_y, fast.max_abs_euler_zx);
+    if (rtol == 1e-3) {
+      RecordProperty("speedup", Figure(paper.wall / fast.wall));
+      RecordProperty("first_set_dt_s", Figure(dt));
+      RecordProperty("position_d_m", Figure(dpos));
+    }
+  }
 }
 
 }  // namespace

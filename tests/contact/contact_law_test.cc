@@ -171,6 +171,30 @@ TEST(ContactLaw, RateDerivativeIsTheSlopeOfTheNormalForce) {
   }
 }
 
+// The stiffness the Jacobian carries, against central differences of the force: inside the
+// Kelvin-Voigt transition region (where the ramp's slope adds to it) and beyond, for each
+// model; zero where the force is clamped or there is no contact.
+TEST(ContactLaw, DepthDerivativeIsTheSlopeOfTheNormalForce) {
+  for (NormalForceModel model : {NormalForceModel::kKelvinVoigt, NormalForceModel::kHuntCrossley,
+                                 NormalForceModel::kHertz}) {
+    ContactLaw law;
+    law.model = model;
+    law.stiffness = model == NormalForceModel::kKelvinVoigt ? 1e6 : 1e9;
+    law.damping = model == NormalForceModel::kHuntCrossley ? 1e9 : 1e3;
+    for (const double delta : {3e-5, 7e-5, 2e-4}) {
+      const double rate = 0.01, h = 1e-10;
+      const double differenced =
+          (NormalForce(law, delta + h, rate) - NormalForce(law, delta - h, rate)) / (2 * h);
+      EXPECT_NEAR(NormalForceDepthDerivative(law, delta, rate), differenced,
+                  1e-5 * std::abs(differenced))
+          << static_cast<int>(model) << " delta " << delta;
+      EXPECT_GT(differenced, 0.0);
+    }
+    EXPECT_EQ(NormalForceDepthDerivative(law, 1e-4, -1e3), 0.0);
+    EXPECT_EQ(NormalForceDepthDerivative(law, -1e-4, 0.0), 0.0);
+  }
+}
+
 // mu(v) / v: the secant of each friction curve, finite at zero (its slope there, 2 mu / v_crit).
 TEST(ContactLaw, FrictionPerSpeedIsTheSecantOfTheCurve) {
   ContactLaw law;

@@ -1,4 +1,4 @@
-// The stiff Jacobian of a mechanism (Mechanism::DoCalcStiffJacobian, through
+// The Jacobian of a mechanism with contacts (Mechanism::DoCalcStiffJacobian, through
 // Simulator::EvaluateStiffJacobian) against central differences of its derivatives: a free
 // sphere pressed 0.1 mm into a plane, with smooth stick-slip friction.
 
@@ -48,52 +48,52 @@ std::string PressedSphere(const std::string& v0, const std::string& friction) {
 struct Jacobians {
   Eigen::MatrixXd stiff;        // the mechanism's, on the velocity states
   Eigen::MatrixXd differenced;  // central differences of the derivatives, the same block
+  Eigen::MatrixXd stiff_all;    // the mechanism's, every state (positions, quaternion, v)
+  Eigen::MatrixXd differenced_all;
 };
 
-// Both Jacobians' blocks of the velocity rows and columns at the start of the run.
+// Both Jacobians at the start of the run: every state, and the block of the velocity rows
+// and columns.
 Jacobians AtStart(const std::string& xml) {
   const graph::System system = graph::Compile(xml::ReadModelString(xml));
   graph::Simulator sim(system, system.settings());
   sim.Initialize();
   const Eigen::VectorXd x = sim.state().x;
+  const int n = static_cast<int>(x.size());
+  EXPECT_EQ(n, 13);  // position (3), quaternion (4), angular and linear velocity (6)
   std::vector<int> v;
-  for (int i = 0; i < x.size(); ++i) {
+  for (int i = 0; i < n; ++i) {
     if (system.DescribeState(i).find("velocity") != std::string::npos) v.push_back(i);
   }
   EXPECT_EQ(v.size(), 6u);
-  Eigen::MatrixXd J;
-  sim.EvaluateStiffJacobian(sim.time(), x, &J);
   Jacobians out;
-  out.stiff.resize(6, 6);
-  out.differenced.resize(6, 6);
-  const double delta = 1e-8;  // m/s or rad/s: far below v_crit, where mu(v) is smooth
-  Eigen::VectorXd plus(x.size()), minus(x.size());
-  for (int b = 0; b < 6; ++b) {
+  sim.EvaluateStiffJacobian(sim.time(), x, &out.stiff_all);
+  out.differenced_all.resize(n, n);
+  // m, rad or m/s, rad/s: far below v_crit (where mu(v) is smooth) and the depth.
+  const double delta = 1e-8;
+  Eigen::VectorXd plus(n), minus(n);
+  for (int b = 0; b < n; ++b) {
     Eigen::VectorXd xp = x, xm = x;
-    xp[v[b]] += delta;
-    xm[v[b]] -= delta;
+    xp[b] += delta;
+    xm[b] -= delta;
     sim.EvaluateDerivatives(sim.time(), xp, &plus);
     sim.EvaluateDerivatives(sim.time(), xm, &minus);
+    out.differenced_all.col(b) = (plus - minus) / (2.0 * delta);
+  }
+  out.stiff.resize(6, 6);
+  out.differenced.resize(6, 6);
+  for (int b = 0; b < 6; ++b) {
     for (int a = 0; a < 6; ++a) {
-      out.stiff(a, b) = J(v[a], v[b]);
-      out.differenced(a, b) = (plus[v[a]] - minus[v[a]]) / (2.0 * delta);
+      out.stiff(a, b) = out.stiff_all(v[a], v[b]);
+      out.differenced(a, b) = out.differenced_all(v[a], v[b]);
     }
   }
-  // Nothing outside the velocity block: positions are not part of the stiff terms.
-  double outside = 0.0;
-  for (int r = 0; r < J.rows(); ++r) {
-    for (int c = 0; c < J.cols(); ++c) {
-      const bool in_block = std::find(v.begin(), v.end(), r) != v.end() &&
-                            std::find(v.begin(), v.end(), c) != v.end();
-      if (!in_block) outside = std::max(outside, std::abs(J(r, c)));
-    }
-  }
-  EXPECT_EQ(outside, 0.0);
   return out;
 }
 
-// At rest (zero slip) the friction's secant and tangent agree: the stiff Jacobian is the whole
-// velocity Jacobian (the gyroscopic terms vanish at zero spin), entry by entry.
+// At rest (zero slip) the friction's secant and tangent agree: on the velocities the
+// Jacobian is the whole velocity Jacobian (the gyroscopic terms vanish at zero spin), entry
+// by entry.
 TEST(StiffJacobianTest, AtRestMatchesDifferencesOfTheDerivatives) {
   const Jacobians j = AtStart(PressedSphere(
       "[0, 0, 0]", R"(friction="smooth_stick_slip" mu_s="0.5" mu_d="0.3" v_crit="1e-3")"));
@@ -106,6 +106,28 @@ TEST(StiffJacobianTest, AtRestMatchesDifferencesOfTheDerivatives) {
       << "stiff:\n"
       << j.stiff << "\ndifferenced:\n"
       << j.differenced;
+}
+
+// Over every state: the kinematic rows (p' = R v, the quaternion's rate) and the contact's
+// stiffness, -k / m on the vertical position. What is left out is the turning of the body
+// frame in which the free joint's velocities are expressed: the contact force seen from a
+// turned frame, f_n / m = k depth / m per radian (2 f_n / m per unit of a quaternion
+// component, whose change turns the body by twice as much), 1e-4 of k / m here.
+TEST(StiffJacobianTest, AtRestCarriesTheContactStiffnessAndTheKinematics) {
+  const Jacobians j = AtStart(PressedSphere(
+      "[0, 0, 0]", R"(friction="smooth_stick_slip" mu_s="0.5" mu_d="0.3" v_crit="1e-3")"));
+  // Position z (state 2) on the vertical velocity (state 12): the contact's stiffness.
+  EXPECT_NEAR(j.stiff_all(12, 2), -kStiffness / kMass, 1e-9 * kStiffness);
+  EXPECT_NEAR(j.differenced_all(12, 2), -kStiffness / kMass, 1e-6 * kStiffness);
+  // p' = R v_B, R = I: the linear velocities (states 10-12) on the positions (0-2).
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(j.stiff_all(k, 10 + k), 1.0, 1e-15);
+  const double fn_per_mass = kStiffness * kDepth / kMass;
+  EXPECT_LT((j.stiff_all - j.differenced_all).cwiseAbs().maxCoeff(), 2.01 * fn_per_mass)
+      << "stiff:\n"
+      << j.stiff_all << "\ndifferenced:\n"
+      << j.differenced_all;
+  // Rows other than the velocities' (the kinematics) are exact.
+  EXPECT_LT((j.stiff_all - j.differenced_all).topRows(7).cwiseAbs().maxCoeff(), 1e-6);
 }
 
 // Without friction only the normal damping is stiff: -c / m along the normal.
@@ -135,6 +157,10 @@ TEST(StiffJacobianTest, SlidingKeepsTheSecantAlongTheSlip) {
   EXPECT_NEAR(j.stiff(4, 4), j.differenced(4, 4), 1e-6 * std::abs(j.differenced(4, 4)));
   EXPECT_NEAR(j.stiff(4, 4), -kMuD * fn / speed / kMass, 1e-6 * kMuD * fn / speed);
   EXPECT_NEAR(j.stiff(5, 5), -kDamping / kMass, 1e-9 * kDamping);
+  // Friction follows the normal force: pressing deeper (z down) slides harder against the
+  // slip, -mu_d k / m of x acceleration per metre of z.
+  EXPECT_NEAR(j.stiff_all(10, 2), kMuD * kStiffness / kMass, 1e-9 * kStiffness);
+  EXPECT_NEAR(j.differenced_all(10, 2), kMuD * kStiffness / kMass, 1e-5 * kStiffness);
 }
 
 // A diagram without contacts has no stiff terms: the Jacobian is zero (ros2 then differences
