@@ -171,16 +171,21 @@ constexpr G2Setting kSettings[] = {
     {"ode3_step5e-5", "ode3", 5e-5, 0.0, 3},
     {"ode2_step2e-5", "ode2", 2e-5, 0.0, 3},
     {"cvode_bdf_rtol1e-4", "cvode-bdf", 1e-4, 0.0, 1},
-    // Implicit in the contacts' damping and friction (the mechanism's stiff Jacobian): steps
-    // as long as the detectors' sample time.
+    // Implicit in the mechanism's Jacobian (the contacts' stiffness, damping and friction):
+    // fixed steps up to the detectors' sample time. ros2 at 5e-5 s agreed with the paper
+    // setting by chance before that Jacobian carried the contacts' stiffness (4.5e-5 s and
+    // 2.5e-5 s did not).
     {"ros2_step1e-4", "ros2", 1e-4, 0.0, 3},
     {"ros2_step5e-5", "ros2", 5e-5, 0.0, 3},
+    {"ros2_step1e-5", "ros2", 1e-5, 0.0, 1},
     {"ode1be_step1e-4", "ode1be", 1e-4, 0.0, 3},
     // Variable steps, implicit in the same terms: long where the grasp is steady (up to the
     // detectors' sample time), short where the fingers strike, contact onsets located.
+    {"ode23s_rtol3e-3_atol1e-6", "ode23s", 3e-3, 1e-6, 3},
     {"ode23s_rtol1e-3_atol1e-6", "ode23s", 1e-3, 1e-6, 3},
+    {"ode23s_rtol1e-3_atol1e-5", "ode23s", 1e-3, 1e-5, 3},
     {"ode23s_rtol1e-2_atol1e-5", "ode23s", 1e-2, 1e-5, 3},
-    {"ode23s_rtol3e-6_atol1e-8", "ode23s", 3e-6, 1e-8, 1},
+    {"ode23s_rtol1e-4_atol1e-7", "ode23s", 1e-4, 1e-7, 1},
 };
 
 }  // namespace

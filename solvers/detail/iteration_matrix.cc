@@ -9,8 +9,8 @@ IterationMatrix::IterationMatrix(int nx)
     : nx_(nx),
       J_(Eigen::MatrixXd::Zero(nx, nx)),
       lu_(Eigen::MatrixXd::Zero(nx, nx)),
-      pivot_(nx, 0),
       is_active_(nx, 0),
+      pivot_(nx, 0),
       rhs_(Eigen::VectorXd::Zero(nx)),
       x_perturbed_(Eigen::VectorXd::Zero(nx)),
       f_perturbed_(Eigen::VectorXd::Zero(nx)) {
