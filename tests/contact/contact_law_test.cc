@@ -8,6 +8,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace twinblocks::contact {
 namespace {
@@ -147,49 +148,46 @@ TEST(ContactLaw, ChecksNameTheParameter) {
   EXPECT_EQ(CheckMessage(law), "");
 }
 
-// The derivative the stiff Jacobian uses, against central differences of the force, for each
-// model, and zero where the force is clamped or there is no contact.
-TEST(ContactLaw, RateDerivativeIsTheSlopeOfTheNormalForce) {
+// A law of each normal-force model, with parameters that give forces of the same order.
+std::vector<ContactLaw> LawOfEachModel() {
+  std::vector<ContactLaw> laws;
   for (NormalForceModel model : {NormalForceModel::kKelvinVoigt, NormalForceModel::kHuntCrossley,
                                  NormalForceModel::kHertz}) {
     ContactLaw law;
     law.model = model;
     law.stiffness = model == NormalForceModel::kKelvinVoigt ? 1e6 : 1e9;
     law.damping = model == NormalForceModel::kHuntCrossley ? 1e9 : 1e3;
-    for (const double delta : {3e-5, 2e-4}) {
-      const double rate = 0.01, h = 1e-6;
-      const double differenced =
-          (NormalForce(law, delta, rate + h) - NormalForce(law, delta, rate - h)) / (2 * h);
-      EXPECT_NEAR(NormalForceRateDerivative(law, delta, rate), differenced,
-                  1e-6 * std::abs(differenced))
-          << static_cast<int>(model) << " delta " << delta;
-      EXPECT_GT(differenced, 0.0);
+    laws.push_back(law);
+  }
+  return laws;
+}
+
+// The derivatives the Jacobian uses, against central differences of the force, for each
+// model: over the penetration rate (the damping) and over the penetration (the stiffness,
+// inside the Kelvin-Voigt transition region, where the ramp's slope adds to it, and beyond);
+// zero where the force is clamped or there is no contact.
+TEST(ContactLaw, RateAndDepthDerivativesAreTheSlopesOfTheNormalForce) {
+  for (const ContactLaw& law : LawOfEachModel()) {
+    for (const double delta : {3e-5, 7e-5, 2e-4}) {
+      SCOPED_TRACE("model " + std::to_string(static_cast<int>(law.model)) + " delta " +
+                   std::to_string(delta));
+      const double rate = 0.01, h_rate = 1e-6, h_depth = 1e-10;
+      const double over_rate =
+          (NormalForce(law, delta, rate + h_rate) - NormalForce(law, delta, rate - h_rate)) /
+          (2 * h_rate);
+      const double over_depth =
+          (NormalForce(law, delta + h_depth, rate) - NormalForce(law, delta - h_depth, rate)) /
+          (2 * h_depth);
+      EXPECT_NEAR(NormalForceRateDerivative(law, delta, rate), over_rate,
+                  1e-6 * std::abs(over_rate));
+      EXPECT_NEAR(NormalForceDepthDerivative(law, delta, rate), over_depth,
+                  1e-5 * std::abs(over_depth));
+      EXPECT_GT(over_rate, 0.0);
+      EXPECT_GT(over_depth, 0.0);
     }
     // Separating so fast that the force is clamped at zero: nothing to be implicit in.
     EXPECT_EQ(NormalForceRateDerivative(law, 1e-4, -1e3), 0.0);
     EXPECT_EQ(NormalForceRateDerivative(law, -1e-4, 0.0), 0.0);
-  }
-}
-
-// The stiffness the Jacobian carries, against central differences of the force: inside the
-// Kelvin-Voigt transition region (where the ramp's slope adds to it) and beyond, for each
-// model; zero where the force is clamped or there is no contact.
-TEST(ContactLaw, DepthDerivativeIsTheSlopeOfTheNormalForce) {
-  for (NormalForceModel model : {NormalForceModel::kKelvinVoigt, NormalForceModel::kHuntCrossley,
-                                 NormalForceModel::kHertz}) {
-    ContactLaw law;
-    law.model = model;
-    law.stiffness = model == NormalForceModel::kKelvinVoigt ? 1e6 : 1e9;
-    law.damping = model == NormalForceModel::kHuntCrossley ? 1e9 : 1e3;
-    for (const double delta : {3e-5, 7e-5, 2e-4}) {
-      const double rate = 0.01, h = 1e-10;
-      const double differenced =
-          (NormalForce(law, delta + h, rate) - NormalForce(law, delta - h, rate)) / (2 * h);
-      EXPECT_NEAR(NormalForceDepthDerivative(law, delta, rate), differenced,
-                  1e-5 * std::abs(differenced))
-          << static_cast<int>(model) << " delta " << delta;
-      EXPECT_GT(differenced, 0.0);
-    }
     EXPECT_EQ(NormalForceDepthDerivative(law, 1e-4, -1e3), 0.0);
     EXPECT_EQ(NormalForceDepthDerivative(law, -1e-4, 0.0), 0.0);
   }
