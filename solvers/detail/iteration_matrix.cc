@@ -9,23 +9,46 @@ IterationMatrix::IterationMatrix(int nx)
     : nx_(nx),
       J_(Eigen::MatrixXd::Zero(nx, nx)),
       lu_(Eigen::MatrixXd::Zero(nx, nx)),
+      pattern_(static_cast<size_t>(nx) * nx, 0),
       is_active_(nx, 0),
       pivot_(nx, 0),
       rhs_(Eigen::VectorXd::Zero(nx)),
+      visit_index_(nx, -1),
+      low_link_(nx, 0),
+      on_stack_(nx, 0),
       x_perturbed_(Eigen::VectorXd::Zero(nx)),
       f_perturbed_(Eigen::VectorXd::Zero(nx)) {
+  order_.reserve(nx);
+  block_start_.reserve(nx + 1);
+  block_start_.push_back(0);
+  component_stack_.reserve(nx);
+  search_state_.reserve(nx);
+  search_next_.reserve(nx);
   active_.reserve(nx);
 }
 
-bool IterationMatrix::Factor(double gamma_h) {
-  // A state is active when its row or its column of J holds a nonzero; a nonzero lies in a
-  // nonzero column, so only those are searched for rows.
+bool IterationMatrix::UpdatePattern() {
+  // The pattern only grows: an entry that turns zero (a contact that opens, a friction term
+  // at rest) leaves the order valid, and reordering for it would be undone when it returns.
+  bool grown = !ordered_;
+  const double* j = J_.data();
+  const size_t n = pattern_.size();
+  for (size_t k = 0; k < n; ++k) {
+    if (j[k] != 0.0 && pattern_[k] == 0) {
+      pattern_[k] = 1;
+      grown = true;
+    }
+  }
+  ordered_ = true;
+  return grown;
+}
+
+void IterationMatrix::OrderBlocks() {
+  // A state is active when its row or its column of J holds a nonzero.
   std::fill(is_active_.begin(), is_active_.end(), 0);
   for (int c = 0; c < nx_; ++c) {
-    if (!(J_.col(c).array() != 0.0).any()) continue;
-    is_active_[c] = 1;
     for (int r = 0; r < nx_; ++r) {
-      if (J_(r, c) != 0.0) is_active_[r] = 1;
+      if (depends(r, c)) is_active_[r] = is_active_[c] = 1;
     }
   }
   active_.clear();
@@ -33,51 +56,124 @@ bool IterationMatrix::Factor(double gamma_h) {
     if (is_active_[i] != 0) active_.push_back(i);
   }
   const int m = static_cast<int>(active_.size());
-  for (int c = 0; c < m; ++c) {
-    for (int r = 0; r < m; ++r) {
-      lu_(r, c) = (r == c ? 1.0 : 0.0) - gamma_h * J_(active_[r], active_[c]);
+
+  // Tarjan's strongly connected components over the edges i -> j for J(i, j) != 0. A
+  // component is completed only after every component it reaches, so in the order of
+  // completion each block's rows read only its own and earlier blocks' states.
+  order_.clear();
+  block_start_.clear();
+  block_start_.push_back(0);
+  std::fill(visit_index_.begin(), visit_index_.end(), -1);
+  int discovered = 0;
+  const auto discover = [&](int v) {
+    visit_index_[v] = low_link_[v] = discovered++;
+    component_stack_.push_back(v);
+    on_stack_[v] = 1;
+    search_state_.push_back(v);
+    search_next_.push_back(0);
+  };
+  for (int root : active_) {
+    if (visit_index_[root] >= 0) continue;
+    discover(root);
+    while (!search_state_.empty()) {
+      const int v = search_state_.back();
+      bool descended = false;
+      while (search_next_.back() < m) {
+        const int w = active_[search_next_.back()++];
+        if (w == v || !depends(v, w)) continue;
+        if (visit_index_[w] < 0) {
+          discover(w);
+          descended = true;
+          break;
+        }
+        if (on_stack_[w] != 0) low_link_[v] = std::min(low_link_[v], visit_index_[w]);
+      }
+      if (descended) continue;
+      if (low_link_[v] == visit_index_[v]) {
+        int w;
+        do {
+          w = component_stack_.back();
+          component_stack_.pop_back();
+          on_stack_[w] = 0;
+          order_.push_back(w);
+        } while (w != v);
+        block_start_.push_back(static_cast<int>(order_.size()));
+      }
+      search_state_.pop_back();
+      search_next_.pop_back();
+      if (!search_state_.empty()) {
+        const int u = search_state_.back();
+        low_link_[u] = std::min(low_link_[u], low_link_[v]);
+      }
     }
   }
-  for (int k = 0; k < m; ++k) {
-    int p = k;
-    for (int r = k + 1; r < m; ++r) {
-      if (std::abs(lu_(r, k)) > std::abs(lu_(p, k))) p = r;
+}
+
+bool IterationMatrix::Factor(double gamma_h) {
+  if (UpdatePattern()) OrderBlocks();
+  bool finite = true;
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    const int s = block_start_[b];
+    const int e = block_start_[b + 1];
+    // The block's rows up to its last column: the earlier blocks' columns, then its own.
+    for (int c = 0; c < e; ++c) {
+      const int state_c = order_[c];
+      for (int r = s; r < e; ++r) {
+        lu_(r, c) = (r == c ? 1.0 : 0.0) - gamma_h * J_(order_[r], state_c);
+        finite = finite && std::isfinite(lu_(r, c));
+      }
     }
-    pivot_[k] = p;
-    if (!(std::abs(lu_(p, k)) > 0.0) || !std::isfinite(lu_(p, k))) return false;
-    if (p != k) {
-      for (int c = 0; c < m; ++c) std::swap(lu_(k, c), lu_(p, c));
-    }
-    const double inv = 1.0 / lu_(k, k);
-    for (int r = k + 1; r < m; ++r) {
-      const double l = lu_(r, k) * inv;
-      lu_(r, k) = l;
-      if (l == 0.0) continue;
-      for (int c = k + 1; c < m; ++c) lu_(r, c) -= l * lu_(k, c);
+    if (!finite) return false;
+    for (int k = s; k < e; ++k) {
+      int p = k;
+      for (int r = k + 1; r < e; ++r) {
+        if (std::abs(lu_(r, k)) > std::abs(lu_(p, k))) p = r;
+      }
+      pivot_[k] = p;
+      if (!(std::abs(lu_(p, k)) > 0.0)) return false;
+      if (p != k) {
+        for (int c = s; c < e; ++c) std::swap(lu_(k, c), lu_(p, c));
+      }
+      const double inv = 1.0 / lu_(k, k);
+      for (int r = k + 1; r < e; ++r) lu_(r, k) *= inv;
+      for (int c = k + 1; c < e; ++c) {
+        const double u = lu_(k, c);
+        if (u == 0.0) continue;
+        for (int r = k + 1; r < e; ++r) lu_(r, c) -= lu_(r, k) * u;
+      }
     }
   }
   return true;
 }
 
 void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
-  const int m = static_cast<int>(active_.size());
+  const int m = static_cast<int>(order_.size());
   if (m == 0) return;
   double* y = rhs_.data();
-  for (int r = 0; r < m; ++r) y[r] = b[active_[r]];
-  for (int k = 0; k < m; ++k) {
-    if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);
+  for (int r = 0; r < m; ++r) y[r] = b[order_[r]];
+  for (int blk = 0; blk + 1 < static_cast<int>(block_start_.size()); ++blk) {
+    const int s = block_start_[blk];
+    const int e = block_start_[blk + 1];
+    // Less the earlier blocks' part; the interchanges apply within the block only.
+    for (int c = 0; c < s; ++c) {
+      const double yc = y[c];
+      if (yc == 0.0) continue;
+      for (int r = s; r < e; ++r) y[r] -= lu_(r, c) * yc;
+    }
+    for (int k = s; k < e; ++k) {
+      if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);
+    }
+    for (int c = s; c < e; ++c) {
+      const double yc = y[c];
+      for (int r = c + 1; r < e; ++r) y[r] -= lu_(r, c) * yc;
+    }
+    for (int c = e - 1; c >= s; --c) {
+      y[c] /= lu_(c, c);
+      const double yc = y[c];
+      for (int r = s; r < c; ++r) y[r] -= lu_(r, c) * yc;
+    }
   }
-  for (int r = 1; r < m; ++r) {
-    double s = y[r];
-    for (int c = 0; c < r; ++c) s -= lu_(r, c) * y[c];
-    y[r] = s;
-  }
-  for (int r = m - 1; r >= 0; --r) {
-    double s = y[r];
-    for (int c = r + 1; c < m; ++c) s -= lu_(r, c) * y[c];
-    y[r] = s / lu_(r, r);
-  }
-  for (int r = 0; r < m; ++r) b[active_[r]] = y[r];
+  for (int r = 0; r < m; ++r) b[order_[r]] = y[r];
 }
 
 }  // namespace twinblocks::solvers::internal

@@ -1,0 +1,153 @@
+// IterationMatrix against a dense LU of the whole W = I - gamma h J: its block-triangular
+// order must give the same solution whatever the coupling, and find the blocks a one-way
+// coupled system has.
+
+#include "solvers/detail/iteration_matrix.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+#include <random>
+#include <vector>
+
+namespace twinblocks::solvers::internal {
+namespace {
+
+// A problem whose Jacobian is a given matrix; its derivatives are never asked for.
+class FixedJacobian : public OdeProblem {
+ public:
+  explicit FixedJacobian(Eigen::MatrixXd J) : J_(std::move(J)) {}
+  int num_states() const override { return static_cast<int>(J_.rows()); }
+  int CalcDerivatives(double, const Eigen::Ref<const Eigen::VectorXd>&,
+                      Eigen::Ref<Eigen::VectorXd>) override {
+    return -1;
+  }
+  bool has_jacobian() const override { return true; }
+  int CalcJacobian(double, const Eigen::Ref<const Eigen::VectorXd>&,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    J = J_;
+    return 0;
+  }
+  Eigen::MatrixXd& J() { return J_; }
+
+ private:
+  Eigen::MatrixXd J_;
+};
+
+void FormFrom(FixedJacobian* problem, IterationMatrix* W) {
+  const int nx = problem->num_states();
+  const Eigen::VectorXd x = Eigen::VectorXd::Zero(nx);
+  ASSERT_EQ(W->Form(problem, 0.0, x, x, [](const Eigen::VectorXd&, Eigen::VectorXd&) {}), 0);
+}
+
+// The largest difference between W's solution and a dense LU's, relative to the solution.
+double SolveError(const Eigen::MatrixXd& J, double gamma_h, IterationMatrix* W, std::mt19937* rng) {
+  const int nx = static_cast<int>(J.rows());
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Eigen::VectorXd b(nx);
+  for (int i = 0; i < nx; ++i) b[i] = unit(*rng);
+  const Eigen::MatrixXd dense = Eigen::MatrixXd::Identity(nx, nx) - gamma_h * J;
+  const Eigen::VectorXd expected = dense.partialPivLu().solve(b);
+  Eigen::VectorXd y = b;
+  W->Solve(y);
+  return (y - expected).cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff();
+}
+
+Eigen::MatrixXd RandomMatrix(int n, std::mt19937* rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Eigen::MatrixXd A(n, n);
+  for (int c = 0; c < n; ++c) {
+    for (int r = 0; r < n; ++r) A(r, c) = unit(*rng);
+  }
+  return A;
+}
+
+TEST(IterationMatrixTest, DenseCouplingIsOneBlockAndMatchesDenseLu) {
+  std::mt19937 rng(7);
+  FixedJacobian problem(50.0 * RandomMatrix(9, &rng));
+  IterationMatrix W(9);
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.01));
+  EXPECT_EQ(W.num_blocks(), 1);
+  EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12);
+}
+
+// Three groups coupled one way, a -> b -> c (a's rows read b's states, b's read c's), with
+// their states interleaved: three blocks, and the dense solution. Also a fourth group of
+// states that nothing reads and that read nothing: left as they are.
+TEST(IterationMatrixTest, OneWayCouplingFactorsAsItsBlocks) {
+  std::mt19937 rng(11);
+  const std::vector<int> a = {0, 4, 8}, b = {1, 5}, c = {2, 6, 9, 10}, idle = {3, 7};
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(11, 11);
+  const auto fill = [&](const std::vector<int>& rows, const std::vector<int>& cols) {
+    std::uniform_real_distribution<double> unit(-100.0, 100.0);
+    for (int r : rows) {
+      for (int col : cols) J(r, col) = unit(rng);
+    }
+  };
+  fill(a, a);
+  fill(b, b);
+  fill(c, c);
+  fill(a, b);
+  fill(b, c);
+  fill(a, c);
+  FixedJacobian problem(J);
+  IterationMatrix W(11);
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.02));
+  EXPECT_EQ(W.num_blocks(), 3);
+  for (int i : idle) EXPECT_FALSE(W.active(i)) << i;
+  for (int i : c) EXPECT_TRUE(W.active(i)) << i;
+  EXPECT_LT(SolveError(J, 0.02, &W, &rng), 1e-12);
+
+  // Coupling c back to a joins the three groups into one block.
+  problem.J()(c[0], a[1]) = 30.0;
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.02));
+  EXPECT_EQ(W.num_blocks(), 1);
+  EXPECT_LT(SolveError(problem.J(), 0.02, &W, &rng), 1e-12);
+
+  // Taking the coupling away again keeps the order (the pattern only grows), and the
+  // solution.
+  problem.J()(c[0], a[1]) = 0.0;
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.02));
+  EXPECT_EQ(W.num_blocks(), 1);
+  EXPECT_LT(SolveError(problem.J(), 0.02, &W, &rng), 1e-12);
+}
+
+// A chain of 2 x 2 filters each driven by the next (the ordering's search goes as deep as
+// the chain), with pivoting needed inside each block: n blocks and the dense solution.
+TEST(IterationMatrixTest, LongChainOfSmallBlocks) {
+  const int blocks = 300, nx = 2 * blocks;
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nx, nx);
+  for (int k = 0; k < blocks; ++k) {
+    const int q = 2 * k, v = q + 1;
+    J(q, v) = 1.0;
+    J(v, q) = -4.0e4;
+    J(v, v) = -4.0e2;
+    if (k + 1 < blocks) J(v, q + 2) = 4.0e4;
+  }
+  std::mt19937 rng(3);
+  FixedJacobian problem(J);
+  IterationMatrix W(nx);
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.05));
+  EXPECT_EQ(W.num_blocks(), blocks);
+  EXPECT_LT(SolveError(J, 0.05, &W, &rng), 1e-10);
+}
+
+TEST(IterationMatrixTest, SingularOrNonFiniteFails) {
+  FixedJacobian problem(Eigen::MatrixXd::Identity(3, 3));
+  IterationMatrix W(3);
+  FormFrom(&problem, &W);
+  EXPECT_FALSE(W.Factor(1.0));  // I - J = 0
+  EXPECT_TRUE(W.Factor(0.5));
+  // A non-finite entry outside the diagonal blocks is caught too.
+  problem.J()(0, 2) = std::numeric_limits<double>::quiet_NaN();
+  FormFrom(&problem, &W);
+  EXPECT_FALSE(W.Factor(0.5));
+}
+
+}  // namespace
+}  // namespace twinblocks::solvers::internal
