@@ -37,4 +37,28 @@ void FrameJacobian(const KinematicTree& tree, const KinematicTreeData& data, int
   }
 }
 
+void AddPointJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
+                      const Eigen::Vector3d& p_W, double scale, Eigen::Ref<Eigen::MatrixXd> J) {
+  if (J.rows() != 3 || J.cols() != tree.nv()) {
+    throw std::logic_error("AddPointJacobian: J is " + std::to_string(J.rows()) + " x " +
+                           std::to_string(J.cols()) + ", the tree needs 3 x " +
+                           std::to_string(tree.nv()));
+  }
+  if (body < -1 || body >= tree.num_bodies()) {
+    throw std::logic_error("AddPointJacobian: body " + std::to_string(body) + " is not in [-1, " +
+                           std::to_string(tree.num_bodies()) + ")");
+  }
+  for (int i = body; i >= 0; i = tree.parent(i)) {
+    const Joint& joint = tree.joint(i);
+    const MotionSubspace& S = joint.motion_subspace();
+    const Pose& X_WB = data.X_WB[i];
+    const Eigen::Vector3d r = p_W - X_WB.translation;
+    const int iv = tree.idx_v(i);
+    for (int k = 0; k < joint.nv(); ++k) {
+      const Eigen::Vector3d w = X_WB.rotation * S.col(k).head<3>();
+      J.col(iv + k) += scale * (X_WB.rotation * S.col(k).tail<3>() + w.cross(r));
+    }
+  }
+}
+
 }  // namespace twinblocks::multibody

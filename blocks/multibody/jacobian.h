@@ -30,4 +30,14 @@ namespace twinblocks::multibody {
 void FrameJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
                    const Pose& X_BF, Eigen::Ref<Eigen::MatrixXd> J);
 
+/// Adds `scale` times the translational rows of body's frame Jacobian at the world point p_W
+/// to J (3 x nv): J += scale d(v of the body point at p_W, in W)/dv. A contact's relative
+/// point velocity is this once for each body, with scale +1 and -1; the ancestors' columns
+/// only are touched, nothing allocates.
+/// @param data  after ForwardKinematics (reads data.X_WB only).
+/// @param body  the body the point moves with; -1 (the world) adds nothing.
+/// @throws std::logic_error if J is not 3 x nv or body is not in [-1, num_bodies).
+void AddPointJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
+                      const Eigen::Vector3d& p_W, double scale, Eigen::Ref<Eigen::MatrixXd> J);
+
 }  // namespace twinblocks::multibody

@@ -45,11 +45,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         lambda_s(num_dae_rows),
         mu_v(tree.nv()),
         qdot_mu(tree.nq()),
-        J_frame(6, tree.nv()),
         J_rel(3, tree.nv()),
-        dF_J_rel(3, tree.nv()),
-        dqdd_dv(num_free, tree.nv()),
-        dqdd_dq(num_free, tree.nv()),
+        J_rel_free(3, num_free),
+        JfT_dF(num_free, 3),
+        dqdd(num_free, 2 * tree.nv()),
         M_free(num_free, num_free),
         M_free_llt(num_free) {}
   KinematicTreeData data;
@@ -87,11 +86,12 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
   Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
   // The Jacobian (DoCalcStiffJacobian), nf the number of free coordinates.
-  Eigen::MatrixXd J_frame;   ///< 6 x nv: a body's frame Jacobian at a contact point
-  Eigen::MatrixXd J_rel;     ///< 3 x nv: a contact point's velocity of f relative to b
-  Eigen::MatrixXd dF_J_rel;  ///< 3 x nv: d(point force)/d(v or x) times J_rel
-  /// nf x nv: d(free generalized forces, then accelerations)/d(v and q tangent coordinates).
-  Eigen::MatrixXd dqdd_dv, dqdd_dq;
+  Eigen::MatrixXd J_rel;       ///< 3 x nv: a contact point's velocity of f relative to b
+  Eigen::MatrixXd J_rel_free;  ///< 3 x nf: J_rel's free columns
+  Eigen::MatrixXd JfT_dF;      ///< nf x 3: J_rel_free^T d(point force)/d(v or x)
+  /// nf x 2 nv: d(free generalized forces, then accelerations)/d(v), then d/d(q tangent
+  /// coordinates), side by side so that one solve with M_ff serves both.
+  Eigen::MatrixXd dqdd;
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   bool kinematics_valid = false;
@@ -1273,8 +1273,10 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   if (nf == 0 || (ws.num_contact_forces == 0 && !free_prescribed_coupled_)) return;
   const KinematicTree& tree = *m_.tree;
   // d(generalized force on the free coordinates)/d(v, q), summed over the contact points.
-  ws.dqdd_dv.setZero();
-  ws.dqdd_dq.setZero();
+  const int nv = tree.nv();
+  ws.dqdd.setZero();
+  auto dqdd_dv = ws.dqdd.leftCols(nv);
+  auto dqdd_dq = ws.dqdd.rightCols(nv);
   for (int i = 0; i < ws.num_contact_forces; ++i) {
     const PointForce& pf = ws.contact_forces[i];
     const contact::ContactLaw& law = *pf.law;
@@ -1299,26 +1301,18 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       along -= per_speed * pf.slip;
     }
     const Eigen::Matrix3d dF_dx = -stiffness * along * n.transpose();
-    // The point's velocity (and displacement) of f relative to b over every coordinate.
-    auto add_point_jacobian = [&](int body, double sign) {
-      if (body < 0) return;
-      const Pose& X_WB = ws.data.X_WB[body];
-      const Pose X_BP(Eigen::Matrix3d::Identity(),
-                      X_WB.rotation.transpose() * (pf.point - X_WB.translation));
-      FrameJacobian(tree, ws.data, body, X_BP, ws.J_frame);
-      ws.J_rel += sign * ws.J_frame.bottomRows<3>();
-    };
+    // The point's velocity (and displacement) of f relative to b over every coordinate; the
+    // generalized force on the free coordinates is J_rel_free^T f.
     ws.J_rel.setZero();
-    add_point_jacobian(pf.body_f, 1.0);
-    add_point_jacobian(pf.body_b, -1.0);
-    ws.dF_J_rel.noalias() = dF_dv * ws.J_rel;
-    for (int a = 0; a < nf; ++a) {
-      ws.dqdd_dv.row(a).noalias() += ws.J_rel.col(free_v_[a]).transpose() * ws.dF_J_rel;
-    }
-    ws.dF_J_rel.noalias() = dF_dx * ws.J_rel;
-    for (int a = 0; a < nf; ++a) {
-      ws.dqdd_dq.row(a).noalias() += ws.J_rel.col(free_v_[a]).transpose() * ws.dF_J_rel;
-    }
+    AddPointJacobian(tree, ws.data, pf.body_f, pf.point, 1.0, ws.J_rel);
+    AddPointJacobian(tree, ws.data, pf.body_b, pf.point, -1.0, ws.J_rel);
+    for (int a = 0; a < nf; ++a) ws.J_rel_free.col(a) = ws.J_rel.col(free_v_[a]);
+    // Small products of dynamic size: lazy, so that Eigen neither allocates nor dispatches to
+    // its blocked kernels.
+    ws.JfT_dF.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dv);
+    dqdd_dv.noalias() += ws.JfT_dF.lazyProduct(ws.J_rel);
+    ws.JfT_dF.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dx);
+    dqdd_dq.noalias() += ws.JfT_dF.lazyProduct(ws.J_rel);
   }
   Crba(tree, &ws.data, ws.q);
   if (free_prescribed_coupled_) {
@@ -1330,8 +1324,8 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       const int p = m_.joints[j].v_index;
       for (int a = 0; a < nf; ++a) {
         const double M_fp = ws.data.M(free_v_[a], p);
-        ws.dqdd_dq(a, p) += M_fp / (tc * tc);
-        ws.dqdd_dv(a, p) += 2.0 * M_fp / tc;
+        dqdd_dq(a, p) += M_fp / (tc * tc);
+        dqdd_dv(a, p) += 2.0 * M_fp / tc;
       }
     }
   }
@@ -1339,14 +1333,13 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
   }
   ws.M_free_llt.compute(ws.M_free);
-  ws.M_free_llt.solveInPlace(ws.dqdd_dv);
-  ws.M_free_llt.solveInPlace(ws.dqdd_dq);
+  ws.M_free_llt.solveInPlace(ws.dqdd);
   // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
     const int row = x_of_v_[free_v_[a]];
     for (int k = 0; k < tree.nv(); ++k) {
-      if (v_state_[k] >= 0) J(row, v_state_[k]) += ws.dqdd_dv(a, k);
-      if (q_state_[k] >= 0) J(row, q_state_[k]) += ws.dqdd_dq(a, k);
+      if (v_state_[k] >= 0) J(row, v_state_[k]) += dqdd_dv(a, k);
+      if (q_state_[k] >= 0) J(row, q_state_[k]) += dqdd_dq(a, k);
     }
   }
   // Quaternion coordinates: the tangent displacement is the body-frame rotation increment
@@ -1361,11 +1354,11 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     const Eigen::Matrix3d R = RotationOf(wxyz);
     for (int a = 0; a < nf; ++a) {
       const int row = x_of_v_[free_v_[a]];
-      const Eigen::RowVector3d over_rotation = ws.dqdd_dq.block<1, 3>(a, iv);
+      const Eigen::RowVector3d over_rotation = dqdd_dq.block<1, 3>(a, iv);
       const Eigen::RowVector4d over_quat = over_rotation * G;
       for (int k = 0; k < 4; ++k) J(row, x_of_q_[iq + quat + k]) += over_quat[k];
       if (type != JointType::kFree) continue;
-      const Eigen::RowVector3d over_position = ws.dqdd_dq.block<1, 3>(a, iv + 3) * R.transpose();
+      const Eigen::RowVector3d over_position = dqdd_dq.block<1, 3>(a, iv + 3) * R.transpose();
       for (int k = 0; k < 3; ++k) J(row, x_of_q_[iq + k]) += over_position[k];
     }
   }

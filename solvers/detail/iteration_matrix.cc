@@ -30,17 +30,17 @@ IterationMatrix::IterationMatrix(int nx)
 bool IterationMatrix::UpdatePattern() {
   // The pattern only grows: an entry that turns zero (a contact that opens, a friction term
   // at rest) leaves the order valid, and reordering for it would be undone when it returns.
-  bool grown = !ordered_;
+  // A branch-free test first, since the pattern seldom grows.
   const double* j = J_.data();
   const size_t n = pattern_.size();
+  int outside = ordered_ ? 0 : 1;
+  for (size_t k = 0; k < n; ++k) outside |= (j[k] != 0.0) & (pattern_[k] == 0);
+  if (outside == 0) return false;
   for (size_t k = 0; k < n; ++k) {
-    if (j[k] != 0.0 && pattern_[k] == 0) {
-      pattern_[k] = 1;
-      grown = true;
-    }
+    if (j[k] != 0.0) pattern_[k] = 1;
   }
   ordered_ = true;
-  return grown;
+  return true;
 }
 
 void IterationMatrix::OrderBlocks() {

@@ -150,5 +150,41 @@ TEST(FrameJacobianTest, WorldFrameIsZeroAndSizesAreChecked) {
   EXPECT_THROW(FrameJacobian(tree, data, 6, Pose(), J), std::logic_error);
 }
 
+// Two bodies of a branched tree holding one world point: the relative point Jacobian J_a - J_b
+// as AddPointJacobian accumulates it, against the frame Jacobians' translational rows at that
+// point. Also: the world adds nothing, and sizes are checked.
+TEST(AddPointJacobianTest, RelativePointJacobianIsTheFrameJacobiansDifference) {
+  std::mt19937 rng(13);
+  const KinematicTree tree = RandomTree(9, 2, true);
+  KinematicTreeData data(tree);
+  ForwardKinematics(tree, &data, RandomVector(rng, tree.nq(), 1.5));
+  Eigen::MatrixXd J_a(6, tree.nv()), J_b(6, tree.nv());
+  Eigen::MatrixXd J_rel(3, tree.nv());
+  for (int a = 0; a < tree.num_bodies(); ++a) {
+    const int b = (a + 4) % tree.num_bodies();
+    const Eigen::Vector3d p_W = 0.5 * RandomVector(rng, 3, 1.0);
+    FrameJacobian(
+        tree, data, a,
+        Pose::Translation(data.X_WB[a].rotation.transpose() * (p_W - data.X_WB[a].translation)),
+        J_a);
+    FrameJacobian(
+        tree, data, b,
+        Pose::Translation(data.X_WB[b].rotation.transpose() * (p_W - data.X_WB[b].translation)),
+        J_b);
+    J_rel.setConstant(0.25);
+    AddPointJacobian(tree, data, a, p_W, 1.0, J_rel);
+    AddPointJacobian(tree, data, b, p_W, -1.0, J_rel);
+    AddPointJacobian(tree, data, -1, p_W, 1.0, J_rel);
+    const Eigen::MatrixXd expected =
+        Eigen::MatrixXd::Constant(3, tree.nv(), 0.25) + J_a.bottomRows<3>() - J_b.bottomRows<3>();
+    EXPECT_LT((J_rel - expected).norm(), 1e-14) << "bodies " << a << ", " << b;
+  }
+  Eigen::MatrixXd wrong(6, tree.nv());
+  EXPECT_THROW(AddPointJacobian(tree, data, 0, Eigen::Vector3d::Zero(), 1.0, wrong),
+               std::logic_error);
+  EXPECT_THROW(AddPointJacobian(tree, data, tree.num_bodies(), Eigen::Vector3d::Zero(), 1.0, J_rel),
+               std::logic_error);
+}
+
 }  // namespace
 }  // namespace twinblocks::multibody
