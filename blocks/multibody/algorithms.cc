@@ -161,14 +161,20 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
                                const unsigned char* prescribed,
                                const std::vector<Vector6d>* f_ext) {
   const int n = tree.num_bodies();
+  const Vector6d a0 = WorldAcceleration(tree);
   // Pass 1, root to leaves: velocities, velocity-product accelerations, rigid-body inertias
-  // and bias forces.
+  // and bias forces. A body whose joint and every ancestor's joint are prescribed is driven
+  // rigidly from the world: its acceleration is known here already, and the force its joint
+  // transmits is summed as in Rnea (rigid-body inertia times acceleration, plus what the
+  // children need). Its articulated inertia would matter only to a free ancestor, and it has
+  // none: a motion-driven hand costs an inverse-dynamics pass, not an articulated one.
   for (int i = 0; i < n; ++i) {
     const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
+    const int iv = tree.idx_v(i);
     Pose& X = data->X_PB[i];
     CalcBodyPose(tree, i, q, &X);
-    const Vector6d v_J = JointVelocity(joint, v, tree.idx_v(i));
+    const Vector6d v_J = JointVelocity(joint, v, iv);
     if (p >= 0) {
       const Vector6d V = X.InvActMotion(data->V[p]) + v_J;
       data->V[i] = V;
@@ -178,9 +184,21 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       data->V[i] = v_J;
       data->c[i].setZero();
     }
-    data->I_A[i] = tree.inertia_matrix(i);
     const Vector6d& V = data->V[i];
-    data->p_A[i] = CrossForce(V, tree.body(i).inertia.Apply(V));
+    const SpatialInertia& I = tree.body(i).inertia;
+    if constexpr (kHybrid) {
+      data->driven[i] = prescribed[i] != 0 && (p < 0 || data->driven[p] != 0);
+      if (data->driven[i] != 0) {
+        data->A[i] =
+            X.InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i] + JointVelocity(joint, u, iv);
+        data->qdd.segment(iv, joint.nv()) = u.segment(iv, joint.nv());
+        data->F[i] = I.Apply(data->A[i]) + CrossForce(V, I.Apply(V));
+        if (f_ext != nullptr) data->F[i] -= (*f_ext)[i];
+        continue;
+      }
+    }
+    data->I_A[i] = tree.inertia_matrix(i);
+    data->p_A[i] = CrossForce(V, I.Apply(V));
     if (f_ext != nullptr) data->p_A[i] -= (*f_ext)[i];
   }
   // Pass 2, leaves to root: articulated inertias and bias forces. I_a, p_a: what body i's
@@ -193,6 +211,11 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     const int nv = joint.nv();
     const int iv = tree.idx_v(i);
     const int p = tree.parent(i);
+    if (kHybrid && data->driven[i] != 0) {
+      // Its parent, if any, is driven too: the transmitted force adds up.
+      if (p >= 0) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
+      continue;
+    }
     const Matrix6d& I_A = data->I_A[i];
     const Vector6d& p_A = data->p_A[i];
     if (kHybrid && prescribed[i]) {
@@ -243,16 +266,34 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       p_a.noalias() = p_A + I_a * data->c[i];
       p_a.noalias() += UD * data->u[i];
     }
+    if (kHybrid && data->driven[p] != 0) {
+      // A free subtree on a driven body: its articulated equation at the parent's known
+      // acceleration gives the force it needs.
+      Vector6d f = p_a;
+      f.noalias() += I_a * data->X_PB[i].InvActMotion(data->A[p]);
+      data->F[p] += data->X_PB[i].ActForce(f);
+      continue;
+    }
     data->X_PB[i].AddActInertia(I_a, &data->I_A[p]);
     data->p_A[p] += data->X_PB[i].ActForce(p_a);
   }
   // Pass 3, root to leaves: accelerations (and for the hybrid case the joint forces).
-  const Vector6d a0 = WorldAcceleration(tree);
   for (int i = 0; i < n; ++i) {
     const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
     const int iv = tree.idx_v(i);
     const int nv = joint.nv();
+    if (kHybrid && data->driven[i] != 0) {
+      // A and F are complete from passes 1 and 2.
+      if (nv == 1) {
+        data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
+      } else {
+        TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
+      }
+      data->tau.segment(iv, nv) +=
+          tree.armature().segment(iv, nv).cwiseProduct(data->qdd.segment(iv, nv));
+      continue;
+    }
     Vector6d& A = data->A[i];
     A = data->X_PB[i].InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i];
     if (kHybrid && prescribed[i]) {

@@ -88,8 +88,9 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
 /// force of prescribed ones), data->F (per body: the spatial force the parent transmits to the
 /// body through its joint, at the body origin in the body frame, including what the joint's
 /// own tau supplies; equal to Rnea's F at the resulting qdd), data->A (body accelerations,
-/// offset by -g), data->V and data->X_PB, and the ABA workspaces c, I_A, p_A, U, D_inv, u. Not
-/// X_WB.
+/// offset by -g), data->V and data->X_PB, data->driven, and the ABA workspaces c, I_A, p_A, U,
+/// D_inv, u of the bodies that are not driven. Not X_WB. A body driven rigidly from the world
+/// (its joint and all its ancestors' prescribed) costs what Rnea's pass over it costs.
 /// @returns data->qdd (nv x 1).
 /// @throws std::logic_error on a size mismatch.
 const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* data,

@@ -135,6 +135,7 @@ KinematicTreeData::KinematicTreeData(const KinematicTree& tree) {
   U.resize(n);
   D_inv.resize(n);
   u.resize(n);
+  driven.assign(n, 0);
   for (int i = 0; i < n; ++i) {
     const int nv_i = tree.joint(i).nv();
     U[i].setZero(6, nv_i);

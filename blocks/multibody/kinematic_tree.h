@@ -163,6 +163,9 @@ struct KinematicTreeData {
   std::vector<MotionSubspace> U;   ///< I_A S (6 x nv of the joint) (ABA)
   std::vector<JointMatrix> D_inv;  ///< (S^T I_A S)^-1 (nv x nv of the joint) (ABA)
   std::vector<JointVector> u;      ///< tau - S^T p_A (nv of the joint) (ABA)
+  /// 1 for a body whose joint and every ancestor's are prescribed (AbaHybrid): driven
+  /// rigidly from the world, it gets no articulated inertia (I_A, p_A, U, D_inv, u unset).
+  std::vector<unsigned char> driven;
 
   /// Generalized forces (nv x 1) from Rnea / NonlinearEffects, and from AbaHybrid (the given
   /// tau of unprescribed joints, the needed force of prescribed ones).
