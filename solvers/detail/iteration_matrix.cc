@@ -20,6 +20,7 @@ IterationMatrix::IterationMatrix(int nx)
       f_perturbed_(Eigen::VectorXd::Zero(nx)) {
   order_.reserve(nx);
   block_start_.reserve(nx + 1);
+  block_first_read_.reserve(nx);
   block_start_.push_back(0);
   component_stack_.reserve(nx);
   search_state_.reserve(nx);
@@ -107,6 +108,22 @@ void IterationMatrix::OrderBlocks() {
       }
     }
   }
+  // The first earlier column each block reads: the solve skips the zeros before it (a
+  // finger's filter reads no other state, the object reads only the fingers it touches).
+  block_first_read_.clear();
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    const int s = block_start_[b], e = block_start_[b + 1];
+    int first = s;
+    for (int c = 0; c < s && first == s; ++c) {
+      for (int r = s; r < e; ++r) {
+        if (depends(order_[r], order_[c])) {
+          first = c;
+          break;
+        }
+      }
+    }
+    block_first_read_.push_back(first);
+  }
 }
 
 bool IterationMatrix::Factor(double gamma_h) {
@@ -115,8 +132,9 @@ bool IterationMatrix::Factor(double gamma_h) {
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
-    // The block's rows up to its last column: the earlier blocks' columns, then its own.
-    for (int c = 0; c < e; ++c) {
+    // The block's rows up to its last column: the earlier blocks' columns it reads, then its
+    // own.
+    for (int c = block_first_read_[b]; c < e; ++c) {
       const int state_c = order_[c];
       for (int r = s; r < e; ++r) {
         lu_(r, c) = (r == c ? 1.0 : 0.0) - gamma_h * J_(order_[r], state_c);
@@ -155,7 +173,7 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
     const int s = block_start_[blk];
     const int e = block_start_[blk + 1];
     // Less the earlier blocks' part; the interchanges apply within the block only.
-    for (int c = 0; c < s; ++c) {
+    for (int c = block_first_read_[blk]; c < s; ++c) {
       const double yc = y[c];
       if (yc == 0.0) continue;
       for (int r = s; r < e; ++r) y[r] -= lu_(r, c) * yc;

@@ -73,16 +73,17 @@ class IterationMatrix {
   bool depends(int i, int j) const { return pattern_[static_cast<size_t>(j) * nx_ + i] != 0; }
 
   int nx_;
-  Eigen::MatrixXd J_;             // (nx x nx)
-  Eigen::MatrixXd lu_;            // (nx x nx) top-left m x m: W in block order, its diagonal
-                                  // blocks overwritten by their LU factors
-  std::vector<char> pattern_;     // (nx * nx, by column) 1 where J was ever nonzero
-  bool ordered_ = false;          // pattern_ and the order below were computed
-  std::vector<char> is_active_;   // (nx) 1 for an active state
-  std::vector<int> order_;        // (m) the active states in block order
-  std::vector<int> block_start_;  // (blocks + 1) the first position of each block, then m
-  std::vector<int> pivot_;        // (m) row interchanges, positions within each block
-  Eigen::VectorXd rhs_;           // (nx) right-hand side gathered in block order
+  Eigen::MatrixXd J_;                  // (nx x nx)
+  Eigen::MatrixXd lu_;                 // (nx x nx) top-left m x m: W in block order, its diagonal
+                                       // blocks overwritten by their LU factors
+  std::vector<char> pattern_;          // (nx * nx, by column) 1 where J was ever nonzero
+  bool ordered_ = false;               // pattern_ and the order below were computed
+  std::vector<char> is_active_;        // (nx) 1 for an active state
+  std::vector<int> order_;             // (m) the active states in block order
+  std::vector<int> block_start_;       // (blocks + 1) the first position of each block, then m
+  std::vector<int> block_first_read_;  // (blocks) the first earlier position a block reads
+  std::vector<int> pivot_;             // (m) row interchanges, positions within each block
+  Eigen::VectorXd rhs_;                // (nx) right-hand side gathered in block order
   // Tarjan's search, iterative so that its depth is not the call stack's.
   std::vector<int> visit_index_;      // (nx) order of discovery, -1 before
   std::vector<int> low_link_;         // (nx) smallest discovery index reachable
