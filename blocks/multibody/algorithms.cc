@@ -250,6 +250,20 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       I_a.noalias() = I_A - UD * U.transpose();
       p_a.noalias() = p_A + I_a * data->c[i];
       p_a += UD * u_i;
+    } else if (joint.type() == JointType::kFree) {
+      // S = I (body-frame [w; v]): U = I_A and D = I_A; fixed-size products throughout.
+      Matrix6d D = I_A;
+      D.diagonal() += tree.armature().segment<6>(iv);
+      const Matrix6d D_inv = D.inverse();
+      const Vector6d u_i = u.segment<6>(iv) - p_A;
+      data->U[i] = I_A;
+      data->D_inv[i] = D_inv;
+      data->u[i] = u_i;
+      if (p < 0) continue;
+      const Matrix6d UD = I_A * D_inv;
+      I_a.noalias() = I_A - UD * I_A;
+      p_a.noalias() = p_A + I_a * data->c[i];
+      p_a.noalias() += UD * u_i;
     } else {
       InertiaTimes(I_A, S, &data->U[i]);
       JointMatrix D = S.transpose() * data->U[i];
@@ -300,6 +314,10 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       data->qdd.segment(iv, nv) = u.segment(iv, nv);
     } else if (nv == 1) {
       data->qdd[iv] = data->D_inv[i](0, 0) * (data->u[i][0] - Column(data->U[i]).dot(A));
+    } else if (joint.type() == JointType::kFree) {
+      const Eigen::Map<const Matrix6d> U(data->U[i].data()), D_inv(data->D_inv[i].data());
+      const Eigen::Map<const Vector6d> u_i(data->u[i].data());
+      data->qdd.segment<6>(iv).noalias() = D_inv * (u_i - U.transpose() * A);
     } else {
       JointVector U_A(nv);
       TransposeTimes(data->U[i], A, U_A);

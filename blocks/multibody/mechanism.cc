@@ -85,10 +85,11 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd lambda_s;  ///< r
   Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
   Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
-  // The Jacobian (DoCalcStiffJacobian), nf the number of free coordinates.
-  Eigen::MatrixXd J_rel;       ///< 3 x nv: a contact point's velocity of f relative to b
-  Eigen::MatrixXd J_rel_free;  ///< 3 x nf: J_rel's free columns
-  Eigen::MatrixXd JfT_dF;      ///< nf x 3: J_rel_free^T d(point force)/d(v or x)
+  // The Jacobian (DoCalcStiffJacobian), nf the number of free coordinates. Three rows (or
+  // columns) fixed, so that the products over them unroll.
+  Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel;       ///< 3 x nv: velocity of f relative to b
+  Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel_free;  ///< 3 x nf: J_rel's free columns
+  Eigen::Matrix<double, Eigen::Dynamic, 3> JfT_dF;      ///< nf x 3: J_rel_free^T d(force)/d(v or x)
   /// nf x 2 nv: d(free generalized forces, then accelerations)/d(v), then d/d(q tangent
   /// coordinates), side by side so that one solve with M_ff serves both.
   Eigen::MatrixXd dqdd;
