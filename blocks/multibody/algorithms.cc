@@ -1,5 +1,6 @@
 #include "blocks/multibody/algorithms.h"
 
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -254,7 +255,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       // S = I (body-frame [w; v]): U = I_A and D = I_A; fixed-size products throughout.
       Matrix6d D = I_A;
       D.diagonal() += tree.armature().segment<6>(iv);
-      const Matrix6d D_inv = D.inverse();
+      const Matrix6d D_inv = Eigen::LLT<Matrix6d>(D).solve(Matrix6d::Identity());
       const Vector6d u_i = u.segment<6>(iv) - p_A;
       data->U[i] = I_A;
       data->D_inv[i] = D_inv;

@@ -47,7 +47,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         qdot_mu(tree.nq()),
         J_rel(3, tree.nv()),
         J_rel_free(3, num_free),
-        JfT_dF(num_free, 3),
+        JfT_dFv(num_free, 3),
+        JfT_dFx(num_free, 3),
         dqdd(num_free, 2 * tree.nv()),
         M_free(num_free, num_free),
         M_free_llt(num_free) {}
@@ -89,7 +90,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   // columns) fixed, so that the products over them unroll.
   Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel;       ///< 3 x nv: velocity of f relative to b
   Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel_free;  ///< 3 x nf: J_rel's free columns
-  Eigen::Matrix<double, Eigen::Dynamic, 3> JfT_dF;      ///< nf x 3: J_rel_free^T d(force)/d(v or x)
+  /// nf x 3: J_rel_free^T d(point force)/dv and /dx.
+  Eigen::Matrix<double, Eigen::Dynamic, 3> JfT_dFv, JfT_dFx;
   /// nf x 2 nv: d(free generalized forces, then accelerations)/d(v), then d/d(q tangent
   /// coordinates), side by side so that one solve with M_ff serves both.
   Eigen::MatrixXd dqdd;
@@ -1310,10 +1312,20 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     for (int a = 0; a < nf; ++a) ws.J_rel_free.col(a) = ws.J_rel.col(free_v_[a]);
     // Small products of dynamic size: lazy, so that Eigen neither allocates nor dispatches to
     // its blocked kernels.
-    ws.JfT_dF.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dv);
-    dqdd_dv.noalias() += ws.JfT_dF.lazyProduct(ws.J_rel);
-    ws.JfT_dF.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dx);
-    dqdd_dq.noalias() += ws.JfT_dF.lazyProduct(ws.J_rel);
+    ws.JfT_dFv.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dv);
+    ws.JfT_dFx.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dx);
+    // J_rel's columns are nonzero only for the joints between each body and their deepest
+    // common ancestor (a common ancestor moves the point of f and of b alike). A parent's
+    // index is below its children's, so the larger index is never the other's ancestor.
+    for (int f = pf.body_f, b = pf.body_b; f != b;) {
+      int& k = f > b ? f : b;
+      const int iv = tree.idx_v(k);
+      for (int col = iv; col < iv + tree.joint(k).nv(); ++col) {
+        dqdd_dv.col(col).noalias() += ws.JfT_dFv * ws.J_rel.col(col);
+        dqdd_dq.col(col).noalias() += ws.JfT_dFx * ws.J_rel.col(col);
+      }
+      k = tree.parent(k);
+    }
   }
   Crba(tree, &ws.data, ws.q);
   if (free_prescribed_coupled_) {
