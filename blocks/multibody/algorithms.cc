@@ -1,6 +1,7 @@
 #include "blocks/multibody/algorithms.h"
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,26 @@ void CalcBodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen
     X->rotation = X_PJ.rotation;
     X->translation = X_PJ.translation + x * X_PJ.rotation.col(k);
   }
+}
+
+// The inverse of a symmetric positive definite 6 x 6 matrix by its Cholesky factor L, as
+// L^-T L^-1 in fixed-size loops: Eigen's solve with a matrix right-hand side takes its blocked
+// path, which costs several times more at this size. Falls back to LU when D is not positive
+// definite.
+Matrix6d InverseOfPositiveDefinite(const Matrix6d& D) {
+  const Eigen::LLT<Matrix6d> llt(D);
+  if (llt.info() != Eigen::Success) return D.inverse();
+  const Matrix6d& L = llt.matrixLLT();  // L in the lower triangle
+  Matrix6d L_inv = Matrix6d::Zero();
+  for (int j = 0; j < 6; ++j) {
+    L_inv(j, j) = 1.0 / L(j, j);
+    for (int i = j + 1; i < 6; ++i) {
+      double s = 0.0;
+      for (int k = j; k < i; ++k) s += L(i, k) * L_inv(k, j);
+      L_inv(i, j) = -s / L(i, i);
+    }
+  }
+  return L_inv.transpose() * L_inv;
 }
 
 // The single column of a 1-DOF joint's motion subspace as a fixed-size vector, so that the
@@ -255,7 +276,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       // S = I (body-frame [w; v]): U = I_A and D = I_A; fixed-size products throughout.
       Matrix6d D = I_A;
       D.diagonal() += tree.armature().segment<6>(iv);
-      const Matrix6d D_inv = Eigen::LLT<Matrix6d>(D).solve(Matrix6d::Identity());
+      const Matrix6d D_inv = InverseOfPositiveDefinite(D);
       const Vector6d u_i = u.segment<6>(iv) - p_A;
       data->U[i] = I_A;
       data->D_inv[i] = D_inv;

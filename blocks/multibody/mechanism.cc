@@ -1346,7 +1346,24 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
   }
   ws.M_free_llt.compute(ws.M_free);
-  ws.M_free_llt.solveInPlace(ws.dqdd);
+  // M_ff^-1 by the Cholesky factor, column by column in plain loops: Eigen's solve with a
+  // matrix right-hand side takes its blocked path, costly at this size, and the columns of
+  // joints that no contact reaches stay zero.
+  const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();  // L in the lower triangle
+  for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
+    double* y = ws.dqdd.col(k).data();
+    if (ws.dqdd.col(k).isZero(0.0)) continue;
+    for (int a = 0; a < nf; ++a) {
+      double sum = y[a];
+      for (int b = 0; b < a; ++b) sum -= L(a, b) * y[b];
+      y[a] = sum / L(a, a);
+    }
+    for (int a = nf - 1; a >= 0; --a) {
+      double sum = y[a];
+      for (int b = a + 1; b < nf; ++b) sum -= L(b, a) * y[b];
+      y[a] = sum / L(a, a);
+    }
+  }
   // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
     const int row = x_of_v_[free_v_[a]];
