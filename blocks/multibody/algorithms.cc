@@ -175,9 +175,10 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
 // The articulated-body algorithm for Aba (kHybrid false: every joint force-driven, F and tau
 // not computed) and AbaHybrid (prescribed joints, F and tau filled). One template so that the
 // plain Aba pays nothing for the hybrid case.
+// q == nullptr: data->X_PB and V are those of ForwardKinematics at the same q and v.
 template <bool kHybrid>
 const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* data,
-                               const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>* q,
                                const Eigen::Ref<const Eigen::VectorXd>& v,
                                const Eigen::Ref<const Eigen::VectorXd>& u,
                                const unsigned char* prescribed,
@@ -195,18 +196,18 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     const int p = tree.parent(i);
     const int iv = tree.idx_v(i);
     Pose& X = data->X_PB[i];
-    CalcBodyPose(tree, i, q, &X);
     const Vector6d v_J = JointVelocity(joint, v, iv);
+    if (q != nullptr) {
+      CalcBodyPose(tree, i, *q, &X);
+      data->V[i] = p >= 0 ? Vector6d(X.InvActMotion(data->V[p]) + v_J) : v_J;
+    }
+    const Vector6d& V = data->V[i];
     if (p >= 0) {
-      const Vector6d V = X.InvActMotion(data->V[p]) + v_J;
-      data->V[i] = V;
       data->c[i] = CrossMotion(V, v_J);
     } else {
       // A root body moves with its joint alone, and V x V = 0.
-      data->V[i] = v_J;
       data->c[i].setZero();
     }
-    const Vector6d& V = data->V[i];
     const SpatialInertia& I = tree.body(i).inertia;
     if constexpr (kHybrid) {
       data->driven[i] = prescribed[i] != 0 && (p < 0 || data->driven[p] != 0);
@@ -493,7 +494,7 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
   CheckSize("Aba", "v", v.size(), tree.nv());
   CheckSize("Aba", "tau", tau.size(), tree.nv());
   CheckExternalForces("Aba", tree, f_ext);
-  return AbaImpl<false>(tree, data, q, v, tau, nullptr, f_ext);
+  return AbaImpl<false>(tree, data, &q, v, tau, nullptr, f_ext);
 }
 
 const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* data,
@@ -508,7 +509,20 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
   CheckSize("AbaHybrid", "prescribed", static_cast<Eigen::Index>(prescribed.size()),
             tree.num_bodies());
   CheckExternalForces("AbaHybrid", tree, f_ext);
-  return AbaImpl<true>(tree, data, q, v, u, prescribed.data(), f_ext);
+  return AbaImpl<true>(tree, data, &q, v, u, prescribed.data(), f_ext);
+}
+
+const Eigen::VectorXd& AbaHybridAfterKinematics(const KinematicTree& tree, KinematicTreeData* data,
+                                                const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                const Eigen::Ref<const Eigen::VectorXd>& u,
+                                                const std::vector<unsigned char>& prescribed,
+                                                const std::vector<Vector6d>* f_ext) {
+  CheckSize("AbaHybridAfterKinematics", "v", v.size(), tree.nv());
+  CheckSize("AbaHybridAfterKinematics", "u", u.size(), tree.nv());
+  CheckSize("AbaHybridAfterKinematics", "prescribed", static_cast<Eigen::Index>(prescribed.size()),
+            tree.num_bodies());
+  CheckExternalForces("AbaHybridAfterKinematics", tree, f_ext);
+  return AbaImpl<true>(tree, data, nullptr, v, u, prescribed.data(), f_ext);
 }
 
 double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data) {

@@ -100,6 +100,18 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
                                  const std::vector<unsigned char>& prescribed,
                                  const std::vector<Vector6d>* f_ext);
 
+/// AbaHybrid right after ForwardKinematics(tree, data, q, v) at the same q and v: the body
+/// poses data->X_PB and velocities data->V are taken as they are, not computed again. A
+/// mechanism that has placed its bodies for contact detection saves the first pass's
+/// trigonometry and transforms. Same results as AbaHybrid(tree, data, q, v, ...).
+/// @pre ForwardKinematics(tree, data, q, v) was the last call that changed data->X_PB or V.
+/// @throws std::logic_error on a size mismatch.
+const Eigen::VectorXd& AbaHybridAfterKinematics(const KinematicTree& tree, KinematicTreeData* data,
+                                                const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                const Eigen::Ref<const Eigen::VectorXd>& u,
+                                                const std::vector<unsigned char>& prescribed,
+                                                const std::vector<Vector6d>* f_ext);
+
 /// Kinetic energy sum_i 1/2 V_i . I_i V_i (J) from the velocities of the last
 /// ForwardKinematics(tree, data, q, v) (or Rnea, Aba). Reads data.V only.
 double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data);

@@ -708,7 +708,12 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       SolveLoopConstraints(ws);
     }
   }
-  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+  if (ws.kinematics_valid) {
+    // The contacts placed the bodies at this q and v already.
+    AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext);
+  } else {
+    AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+  }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.drivetrain.motors[k].kind != drivetrain::MotorKind::kDC) {
       ws.motor_drive[k] = PmsmDrive(c, ws, static_cast<int>(k));

@@ -276,6 +276,7 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   Crba(mixed, &mixed_data, qm);
   Aba(mixed, &mixed_data, qm, vm, am, &f_ext);
   AbaHybrid(mixed, &mixed_data, qm, vm, am, prescribed, &f_ext);
+  AbaHybridAfterKinematics(mixed, &mixed_data, vm, am, prescribed, &f_ext);
   CalcQDot(mixed, qm, vm, qdot);
   NormalizeQuaternions(mixed, qm_copy);
   NeutralConfiguration(mixed, qm_copy);

@@ -97,7 +97,7 @@ TEST(DynamicsB6Test, B6MixedBranchedTreeWithSphericalAndFreeJoints) {
 // of force-driven joints, its own answer for prescribed ones) and transmits the same joint
 // forces F; with everything prescribed it is inverse dynamics. External forces throughout.
 void CheckHybrid(const KinematicTree& tree, unsigned seed) {
-  KinematicTreeData data(tree), rnea_data(tree);
+  KinematicTreeData data(tree), rnea_data(tree), posed_data(tree);
   const int nv = tree.nv(), n = tree.num_bodies();
   std::mt19937 rng(seed);
   double worst_tau = 0.0, worst_f = 0.0;
@@ -118,6 +118,13 @@ void CheckHybrid(const KinematicTree& tree, unsigned seed) {
     for (int i = 0; i < n; ++i) prescribed[i] = trial % 5 == 4 ? 1 : coin(rng);
     const Eigen::VectorXd qdd = AbaHybrid(tree, &data, q, v, u, prescribed, f);
     const Eigen::VectorXd tau = data.tau;
+    // After ForwardKinematics at the same q and v, the variant that takes its poses and
+    // velocities gives the same answer, to the last bit but for the order of two additions.
+    ForwardKinematics(tree, &posed_data, q, v);
+    const Eigen::VectorXd& qdd_posed =
+        AbaHybridAfterKinematics(tree, &posed_data, v, u, prescribed, f);
+    EXPECT_LT(MaxAbs(qdd_posed - qdd), 1e-13 * (1.0 + MaxAbs(qdd))) << "trial " << trial;
+    EXPECT_LT(MaxAbs(posed_data.tau - tau), 1e-13 * (1.0 + MaxAbs(tau))) << "trial " << trial;
     const Eigen::VectorXd& tau_rnea = Rnea(tree, &rnea_data, q, v, qdd, f);
     const double tau_error = MaxAbs(tau - tau_rnea) / (1.0 + MaxAbs(tau_rnea));
     worst_tau = std::max(worst_tau, tau_error);
