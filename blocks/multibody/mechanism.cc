@@ -51,7 +51,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         JfT_dFx(num_free, 3),
         dqdd(num_free, 2 * tree.nv()),
         M_free(num_free, num_free),
-        M_free_llt(num_free) {}
+        M_free_llt(num_free),
+        q_posed(tree.nq()),
+        v_posed(tree.nv()),
+        contact_modes(num_contacts, 0) {}
   KinematicTreeData data;
   LoopClosureData loops;     ///< closed loops' constraints and multipliers
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
@@ -99,6 +102,14 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   bool kinematics_valid = false;
   bool dynamics_valid = false;
+  // The point of the last ForwardKinematics and the contacts evaluated there, so that an
+  // evaluation at the same q and v (a major step's, right after the step's last evaluation)
+  // keeps both. Only for mechanisms without loops (cache_evaluations_).
+  Eigen::VectorXd q_posed;         ///< nq: the q of data's X_WB, X_PB and V when posed
+  Eigen::VectorXd v_posed;         ///< nv
+  bool posed = false;              ///< data's kinematics are those of q_posed, v_posed
+  bool contacts_current = false;   ///< contact, contact_forces: at q_posed, v_posed
+  std::vector<int> contact_modes;  ///< the modes the contacts were evaluated with
 
   void CopyFrom(const blocks::BlockWorkspace& other) override {
     *this = static_cast<const Workspace&>(other);
@@ -152,6 +163,7 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     if (!m_.loops.empty()) DeclareDWork(static_cast<int>(m_.loops.size()));
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
+  cache_evaluations_ = m_.num_constraint_rows == 0 && m_.loops.empty();
 }
 
 void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
@@ -348,6 +360,9 @@ void Mechanism::DoInitialize(Context& c) const {
   }
   // Contacts start open; the first major step closes those that overlap.
   std::fill_n(modes(c), m_.contacts.size(), 0);
+  Workspace& ws = workspace<Workspace>(c);
+  ws.posed = false;
+  ws.contacts_current = false;
   // A cut revolute joint's angle unwraps from its q0.
   for (size_t k = 0; k < m_.loops.size(); ++k) {
     const LoopConstraint& loop = m_.loops[k];
@@ -419,10 +434,20 @@ Eigen::Vector3d Mechanism::PointVelocity(const Workspace& ws, int body,
 
 void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
   EnsureKinematics(ws);
+  int* mode = modes(c);
+  if (ws.contacts_current) {
+    // The same q and v as the last evaluation: its contacts stand if every mode does (a
+    // major step decides the modes from the distances, which are the same).
+    bool same = true;
+    for (size_t k = 0; k < m_.contacts.size() && same; ++k) {
+      const int now = c.major ? (ws.contact[k].distance < 0.0 ? 1 : 0) : mode[k];
+      same = now == ws.contact_modes[k];
+    }
+    if (same) return;
+  }
   auto pose = [&ws](const FrameLocation& at) {
     return at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
   };
-  int* mode = modes(c);
   ws.num_contact_forces = 0;
   for (size_t k = 0; k < m_.contacts.size(); ++k) {
     const MechanismContact& con = m_.contacts[k];
@@ -474,6 +499,8 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     r.ff = friction.norm();
     if (r.fn > 0.0) r.point = moment_point / r.fn;
   }
+  std::copy_n(mode, m_.contacts.size(), ws.contact_modes.begin());
+  ws.contacts_current = ws.posed;
 }
 
 void Mechanism::NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
@@ -559,8 +586,13 @@ void Mechanism::MotorDerivatives(Context& c, const Workspace& ws, int k) const {
 
 void Mechanism::EnsureKinematics(Workspace& ws) const {
   if (ws.kinematics_valid) return;
-  ForwardKinematics(*m_.tree, &ws.data, ws.q, ws.v);
   ws.kinematics_valid = true;
+  if (ws.posed && ws.q == ws.q_posed && ws.v == ws.v_posed) return;
+  ForwardKinematics(*m_.tree, &ws.data, ws.q, ws.v);
+  ws.q_posed = ws.q;
+  ws.v_posed = ws.v;
+  ws.posed = cache_evaluations_;
+  ws.contacts_current = false;
 }
 
 void Mechanism::FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X_WF,
@@ -713,6 +745,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext);
   } else {
     AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+    ws.posed = false;  // its X_PB and V are of this q and v, its X_WB of another's
   }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.drivetrain.motors[k].kind != drivetrain::MotorKind::kDC) {
@@ -1333,6 +1366,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     }
   }
   Crba(tree, &ws.data, ws.q);
+  if (!ws.kinematics_valid) ws.posed = false;  // X_PB is now of ws.q
   if (free_prescribed_coupled_) {
     // M_ff qdd_f = tau_f - M_fp qdd_p - ..., and a filtered joint's qdd_p is its filter's
     // (u - qf) / tc^2 - 2 qf_dot / tc.

@@ -219,6 +219,9 @@ class Mechanism final : public blocks::Block {
   int num_dae_rows_ = 0;           ///< r: independent loop rows, the DAE's lambda and mu
   bool needs_kinematics_ = false;  ///< sensors or forces need world poses
   bool has_external_forces_ = false;
+  /// Evaluations at the same q and v share kinematics and contacts (no loops, whose
+  /// projections write the tree's data at other points).
+  bool cache_evaluations_ = false;
 };
 
 }  // namespace twinblocks::multibody
