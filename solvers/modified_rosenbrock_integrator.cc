@@ -117,14 +117,16 @@ void ModifiedRosenbrockIntegrator::ProbeZeroStartValues() {
 }
 
 void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
-  internal::MemoryWriter(memory) << (started_ ? 1.0 : 0.0) << h_next_ << h_last_ << dense_t0_
-                                 << dense_h_ << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_
-                                 << g0_;
+  internal::MemoryWriter out(memory);
+  out << (started_ ? 1.0 : 0.0) << h_next_ << h_last_ << dense_t0_ << dense_h_
+      << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_ << g0_;
+  W_.SaveMemory(out);
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
-  const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_);
+  const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
+                          internal::IterationMatrix::memory_size(nx_);
   internal::MemoryReader in(memory, expected, name());
   t_ = t;
   x_ = x;
@@ -137,6 +139,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   in.Into(&dense_x0_);
   in.Into(&dense_c_);
   in.Into(&g0_);
+  W_.RestoreMemory(in);
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;

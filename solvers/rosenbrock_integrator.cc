@@ -61,15 +61,20 @@ void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
   internal::MemoryWriter out(memory);
   out << (started_ ? 1.0 : 0.0);
   grid_.Save(out);
+  W_.SaveMemory(out);
 }
 
 void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                           std::span<const double> memory) {
-  internal::MemoryReader in(memory, 1 + internal::FixedStepGrid::kMemorySize, name());
+  internal::MemoryReader in(
+      memory,
+      1 + internal::FixedStepGrid::kMemorySize + internal::IterationMatrix::memory_size(nx_),
+      name());
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
   grid_.Restore(in);
+  W_.RestoreMemory(in);
 }
 
 void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,

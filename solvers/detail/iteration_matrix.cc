@@ -1,6 +1,7 @@
 #include "solvers/detail/iteration_matrix.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 namespace twinblocks::solvers::internal {
@@ -42,6 +43,34 @@ bool IterationMatrix::UpdatePattern() {
   }
   ordered_ = true;
   return true;
+}
+
+size_t IterationMatrix::memory_size(int nx) {
+  return 1 + (static_cast<size_t>(nx) * nx + kPatternBitsPerNumber - 1) / kPatternBitsPerNumber;
+}
+
+void IterationMatrix::SaveMemory(MemoryWriter& out) const {
+  out << (ordered_ ? 1.0 : 0.0);
+  const size_t n = pattern_.size();
+  for (size_t first = 0; first < n; first += kPatternBitsPerNumber) {
+    std::uint32_t word = 0;
+    for (size_t k = first; k < std::min(n, first + kPatternBitsPerNumber); ++k) {
+      if (pattern_[k] != 0) word |= std::uint32_t{1} << (k - first);
+    }
+    out << static_cast<double>(word);  // exact: a double holds 53-bit integers
+  }
+}
+
+void IterationMatrix::RestoreMemory(MemoryReader& in) {
+  ordered_ = in.Next() != 0.0;
+  const size_t n = pattern_.size();
+  for (size_t first = 0; first < n; first += kPatternBitsPerNumber) {
+    const auto word = static_cast<std::uint32_t>(in.Next());
+    for (size_t k = first; k < std::min(n, first + kPatternBitsPerNumber); ++k) {
+      pattern_[k] = (word >> (k - first)) & 1u;
+    }
+  }
+  if (ordered_) OrderBlocks();
 }
 
 void IterationMatrix::OrderBlocks() {

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "solvers/detail/step_helpers.h"
 #include "solvers/ode_problem.h"
 
 namespace twinblocks::solvers::internal {
@@ -22,7 +23,9 @@ namespace twinblocks::solvers::internal {
 /// factored. A diagram's stiff parts are often coupled one way: a motion filter drives a
 /// finger that pushes an object, never the reverse, so a grasp's 37 states factor as one
 /// 13 x 13 block (the object) and twelve 2 x 2 blocks (the fingers' filters), not as 37 x 37.
-/// The order is recomputed only when J holds a nonzero outside every pattern it held before.
+/// The order is recomputed only when J holds a nonzero outside every pattern it held before
+/// (the union of the patterns since the start). That union is the matrix's memory: a
+/// solver's snapshot saves it (SaveMemory), so that a restored run factors as the original.
 /// Allocates only in its constructor.
 class IterationMatrix {
  public:
@@ -65,11 +68,19 @@ class IterationMatrix {
   /// The number of diagonal blocks of the last Factor (0 when no state is active).
   int num_blocks() const { return static_cast<int>(block_start_.size()) - 1; }
 
+  /// The numbers SaveMemory writes for nx states: the union pattern, 32 entries per number.
+  static size_t memory_size(int nx);
+  /// Appends the union pattern to a solver's snapshot memory.
+  void SaveMemory(MemoryWriter& out) const;
+  /// Reads back what SaveMemory wrote and orders the blocks from it.
+  void RestoreMemory(MemoryReader& in);
+
  private:
   // Adds J_'s nonzeros to pattern_; true when it grew (or was never read).
   bool UpdatePattern();
   // The active states and their block order from pattern_ (order_, block_start_).
   void OrderBlocks();
+  static constexpr size_t kPatternBitsPerNumber = 32;
   bool depends(int i, int j) const { return pattern_[static_cast<size_t>(j) * nx_ + i] != 0; }
 
   int nx_;

@@ -351,7 +351,7 @@ TEST(SimulatorSnapshot, DiscreteBlocksAndMechanismRepeatBitwise) {
   const System system =
       Compile(xml::ReadModelFile(testing::SourcePath("models/robot6dof/cosim_closed_loop.xml")));
   ASSERT_GT(system.rates().size(), 0u);
-  for (const char* solver : {"ode4", "ode45", "ode23s"}) {
+  for (const char* solver : {"ode4", "ode45", "ode23s", "ros2"}) {
     SCOPED_TRACE(solver);
     SimulationSettingsValues settings = system.settings();
     settings.solver = solver;

@@ -149,5 +149,43 @@ TEST(IterationMatrixTest, SingularOrNonFiniteFails) {
   EXPECT_FALSE(W.Factor(0.5));
 }
 
+// The union pattern is the matrix's memory: a fresh matrix given it orders as the original
+// (one block, though the present J would give three) and solves bitwise alike.
+TEST(IterationMatrixTest, SavedPatternRestoresTheOrder) {
+  std::mt19937 rng(5);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(6, 6);
+  J.topLeftCorner(2, 2) = 10.0 * RandomMatrix(2, &rng);
+  J.block(2, 2, 2, 2) = 10.0 * RandomMatrix(2, &rng);
+  J.bottomRightCorner(2, 2) = 10.0 * RandomMatrix(2, &rng);
+  J(0, 3) = J(2, 5) = 4.0;
+  FixedJacobian problem(J);
+  IterationMatrix W(6);
+  problem.J()(5, 0) = 7.0;  // a coupling that closes the three into one, for a while
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.1));
+  problem.J()(5, 0) = 0.0;
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.1));
+  EXPECT_EQ(W.num_blocks(), 1);
+
+  std::vector<double> memory;
+  MemoryWriter out(&memory);
+  W.SaveMemory(out);
+  ASSERT_EQ(memory.size(), IterationMatrix::memory_size(6));
+  IterationMatrix restored(6), fresh(6);
+  MemoryReader in(memory, memory.size(), "test");
+  restored.RestoreMemory(in);
+  FormFrom(&problem, &restored);
+  FormFrom(&problem, &fresh);
+  ASSERT_TRUE(restored.Factor(0.1));
+  ASSERT_TRUE(fresh.Factor(0.1));
+  EXPECT_EQ(restored.num_blocks(), 1);
+  EXPECT_EQ(fresh.num_blocks(), 3);
+  Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(6, -1.0, 2.0), b = a;
+  W.Solve(a);
+  restored.Solve(b);
+  EXPECT_EQ(a, b);
+}
+
 }  // namespace
 }  // namespace twinblocks::solvers::internal
