@@ -175,6 +175,20 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
 // The articulated-body algorithm for Aba (kHybrid false: every joint force-driven, F and tau
 // not computed) and AbaHybrid (prescribed joints, F and tau filled). One template so that the
 // plain Aba pays nothing for the hybrid case.
+// A prescribed joint's generalized force from the spatial force F[i] it transmits: S^T F, plus
+// what its drive's reflected inertia takes at the joint's acceleration.
+void SetPrescribedJointForce(const KinematicTree& tree, int i, KinematicTreeData* data) {
+  const Joint& joint = tree.joint(i);
+  const int iv = tree.idx_v(i), nv = joint.nv();
+  if (nv == 1) {
+    data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
+  } else {
+    TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
+  }
+  data->tau.segment(iv, nv) +=
+      tree.armature().segment(iv, nv).cwiseProduct(data->qdd.segment(iv, nv));
+}
+
 // q == nullptr: data->X_PB and V are those of ForwardKinematics at the same q and v.
 template <bool kHybrid>
 const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* data,
@@ -322,13 +336,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     const int nv = joint.nv();
     if (kHybrid && data->driven[i] != 0) {
       // A and F are complete from passes 1 and 2.
-      if (nv == 1) {
-        data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
-      } else {
-        TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
-      }
-      data->tau.segment(iv, nv) +=
-          tree.armature().segment(iv, nv).cwiseProduct(data->qdd.segment(iv, nv));
+      SetPrescribedJointForce(tree, i, data);
       continue;
     }
     Vector6d& A = data->A[i];
@@ -354,13 +362,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       data->F[i].noalias() = data->I_A[i] * A;
       data->F[i] += data->p_A[i];
       if (prescribed[i]) {
-        if (nv == 1) {
-          data->tau[iv] = Column(joint.motion_subspace()).dot(data->F[i]);
-        } else {
-          TransposeTimes(joint.motion_subspace(), data->F[i], data->tau.segment(iv, nv));
-        }
-        data->tau.segment(iv, nv) +=
-            tree.armature().segment(iv, nv).cwiseProduct(data->qdd.segment(iv, nv));
+        SetPrescribedJointForce(tree, i, data);
       } else {
         data->tau.segment(iv, nv) = u.segment(iv, nv);
       }

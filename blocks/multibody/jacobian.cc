@@ -5,17 +5,27 @@
 
 namespace twinblocks::multibody {
 
-void FrameJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
-                   const Pose& X_BF, Eigen::Ref<Eigen::MatrixXd> J) {
-  if (J.rows() != 6 || J.cols() != tree.nv()) {
-    throw std::logic_error("FrameJacobian: J is " + std::to_string(J.rows()) + " x " +
-                           std::to_string(J.cols()) + ", the tree needs 6 x " +
-                           std::to_string(tree.nv()));
+namespace {
+
+// J must be rows x nv and body a body of the tree or -1 (the world).
+void CheckArguments(const char* who, const KinematicTree& tree, int body,
+                    const Eigen::Ref<Eigen::MatrixXd>& J, int rows) {
+  if (J.rows() != rows || J.cols() != tree.nv()) {
+    throw std::logic_error(std::string(who) + ": J is " + std::to_string(J.rows()) + " x " +
+                           std::to_string(J.cols()) + ", the tree needs " + std::to_string(rows) +
+                           " x " + std::to_string(tree.nv()));
   }
   if (body < -1 || body >= tree.num_bodies()) {
-    throw std::logic_error("FrameJacobian: body " + std::to_string(body) + " is not in [-1, " +
-                           std::to_string(tree.num_bodies()) + ")");
+    throw std::logic_error(std::string(who) + ": body " + std::to_string(body) +
+                           " is not in [-1, " + std::to_string(tree.num_bodies()) + ")");
   }
+}
+
+}  // namespace
+
+void FrameJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
+                   const Pose& X_BF, Eigen::Ref<Eigen::MatrixXd> J) {
+  CheckArguments("FrameJacobian", tree, body, J, 6);
   J.setZero();
   if (body < 0) return;
   // F's origin in W: the point whose velocity the linear rows give.
@@ -39,15 +49,7 @@ void FrameJacobian(const KinematicTree& tree, const KinematicTreeData& data, int
 
 void AddPointJacobian(const KinematicTree& tree, const KinematicTreeData& data, int body,
                       const Eigen::Vector3d& p_W, double scale, Eigen::Ref<Eigen::MatrixXd> J) {
-  if (J.rows() != 3 || J.cols() != tree.nv()) {
-    throw std::logic_error("AddPointJacobian: J is " + std::to_string(J.rows()) + " x " +
-                           std::to_string(J.cols()) + ", the tree needs 3 x " +
-                           std::to_string(tree.nv()));
-  }
-  if (body < -1 || body >= tree.num_bodies()) {
-    throw std::logic_error("AddPointJacobian: body " + std::to_string(body) + " is not in [-1, " +
-                           std::to_string(tree.num_bodies()) + ")");
-  }
+  CheckArguments("AddPointJacobian", tree, body, J, 3);
   for (int i = body; i >= 0; i = tree.parent(i)) {
     const Joint& joint = tree.joint(i);
     const MotionSubspace& S = joint.motion_subspace();

@@ -9,26 +9,11 @@
 
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "tests/multibody/pressed_sphere.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks {
 namespace {
-
-const char* kSlidingSphere = R"xml(<model name="sliding">
-    <simulation solver="ros2" step="1e-4" t_end="0.01"/>
-    <block type="World" name="world" gravity="[0, 0, -9.81]"/>
-    <block type="Solid" name="ground" shape="plane"/>
-    <block type="FreeJoint" name="free" position0="[0, 0, 0.0499]" v0="[0.02, 0, 0]"/>
-    <block type="Solid" name="ball" shape="sphere" radius="0.05" mass="1"/>
-    <block type="SpatialContactForce" name="contact" stiffness="1e6" damping="1e3"
-           transition_width="0" friction="smooth_stick_slip" mu_s="0.5"
-           mu_d="0.3" v_crit="1e-3"/>
-    <connect from="world.W" to="ground.R"/>
-    <connect from="world.W" to="free.B"/>
-    <connect from="free.F" to="ball.R"/>
-    <connect from="ground.R" to="contact.B"/>
-    <connect from="ball.R" to="contact.F"/>
-  </model>)xml";
 
 // f(x) of a simulator that has evaluated nothing but its start.
 Eigen::VectorXd FreshDerivatives(const graph::System& system, const Eigen::VectorXd& x) {
@@ -40,7 +25,9 @@ Eigen::VectorXd FreshDerivatives(const graph::System& system, const Eigen::Vecto
 }
 
 TEST(EvaluationCacheTest, EvaluationsInAnyOrderMatchFreshOnes) {
-  const graph::System system = graph::Compile(xml::ReadModelString(kSlidingSphere));
+  const graph::System system =
+      graph::Compile(xml::ReadModelString(testing::pressed_sphere::PressedSphere(
+          "[0.02, 0, 0]", R"(friction="smooth_stick_slip" mu_s="0.5" mu_d="0.3" v_crit="1e-3")")));
   graph::Simulator sim(system, system.settings());
   sim.Initialize();
   const Eigen::VectorXd x1 = sim.state().x;

@@ -13,37 +13,13 @@
 
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "tests/multibody/pressed_sphere.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks {
 namespace {
 
-constexpr double kMass = 1.0;       // kg
-constexpr double kRadius = 0.05;    // m
-constexpr double kDepth = 1e-4;     // m, penetration at the start
-constexpr double kStiffness = 1e6;  // N/m
-constexpr double kDamping = 1e3;    // N s/m
-constexpr double kMuD = 0.3;
-constexpr double kVCrit = 1e-3;  // m/s
-
-std::string PressedSphere(const std::string& v0, const std::string& friction) {
-  return R"xml(<model name="pressed">
-    <simulation solver="ros2" step="1e-4" t_end="0.01"/>
-    <block type="World" name="world" gravity="[0, 0, 0]"/>
-    <block type="Solid" name="ground" shape="plane"/>
-    <block type="FreeJoint" name="free" position0="[0, 0, )xml" +
-         std::to_string(kRadius - kDepth) + R"xml(]" v0=")xml" + v0 + R"xml("/>
-    <block type="Solid" name="ball" shape="sphere" radius="0.05" mass="1"/>
-    <block type="SpatialContactForce" name="contact" stiffness="1e6" damping="1e3"
-           transition_width="0" )xml" +
-         friction + R"xml(/>
-    <connect from="world.W" to="ground.R"/>
-    <connect from="world.W" to="free.B"/>
-    <connect from="free.F" to="ball.R"/>
-    <connect from="ground.R" to="contact.B"/>
-    <connect from="ball.R" to="contact.F"/>
-  </model>)xml";
-}
+using namespace testing::pressed_sphere;
 
 struct Jacobians {
   Eigen::MatrixXd stiff;        // the mechanism's, on the velocity states
