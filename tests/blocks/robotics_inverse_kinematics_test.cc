@@ -616,8 +616,11 @@ TEST(InverseKinematicsTest, RatesHoldAtSingularitiesAndOutOfReach) {
   BlockHarness h("InverseKinematics", params, {3, 9, 6, 6});
   h.Initialize();
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(6);
+  // Filled in place: GCC 12 takes the comma initializer's temporary for uninitialized.
   auto q_at = [](double q5) {
-    return (Eigen::VectorXd(6) << 0.2, -0.3, 0.4, 0.5, q5, 0.7).finished();
+    Eigen::VectorXd q(6);
+    q << 0.2, -0.3, 0.4, 0.5, q5, 0.7;
+    return q;
   };
   // Singular from the start: the rates are 0.
   SetMotion(h, ToolMotionOf(arm, q_at(0.0), ones, ones));
