@@ -157,20 +157,22 @@ void IterationMatrix::OrderBlocks() {
 
 bool IterationMatrix::Factor(double gamma_h) {
   if (UpdatePattern()) OrderBlocks();
-  bool finite = true;
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
     // The block's rows up to its last column: the earlier blocks' columns it reads, then its
-    // own.
+    // own. A NaN or infinity anywhere makes their sum one too: one test, not one per entry.
+    double sum = 0.0;
     for (int c = block_first_read_[b]; c < e; ++c) {
-      const int state_c = order_[c];
+      const double* J_c = J_.col(order_[c]).data();
+      double* W_c = lu_.col(c).data();
       for (int r = s; r < e; ++r) {
-        lu_(r, c) = (r == c ? 1.0 : 0.0) - gamma_h * J_(order_[r], state_c);
-        finite = finite && std::isfinite(lu_(r, c));
+        W_c[r] = -gamma_h * J_c[order_[r]];
+        sum += W_c[r];
       }
+      if (c >= s) W_c[c] += 1.0;
     }
-    if (!finite) return false;
+    if (!std::isfinite(sum)) return false;
     for (int k = s; k < e; ++k) {
       int p = k;
       for (int r = k + 1; r < e; ++r) {
