@@ -111,7 +111,9 @@ class Simulator::Problem : public solvers::OdeProblem {
       error_ = sim_->CurrentBlockDescription() + e.what();
       return -1;
     }
-    if (J.allFinite()) return 0;
+    // A NaN or infinity anywhere makes the sum one too: one pass that vectorizes, then the
+    // search for the entry to name only when it fails.
+    if (std::isfinite(J.sum())) return 0;
     for (Eigen::Index j = 0; j < J.cols(); ++j) {
       for (Eigen::Index i = 0; i < J.rows(); ++i) {
         if (!std::isfinite(J(i, j))) {
