@@ -291,7 +291,11 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
       // S = I (body-frame [w; v]): U = I_A and D = I_A; fixed-size products throughout.
       Matrix6d D = I_A;
       D.diagonal() += tree.armature().segment<6>(iv);
-      const Matrix6d D_inv = InverseOfPositiveDefinite(D);
+      if (!(D.array() == data->free_D[i].array()).all()) {
+        data->free_D[i] = D;
+        data->free_D_inv[i] = InverseOfPositiveDefinite(D);
+      }
+      const Matrix6d& D_inv = data->free_D_inv[i];
       const Vector6d u_i = u.segment<6>(iv) - p_A;
       data->U[i] = I_A;
       data->D_inv[i] = D_inv;
@@ -371,6 +375,69 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
   return data->qdd;
 }
 
+// Crba over every body (in_subtrees == nullptr) or over the bodies of a set closed under
+// descendants: their composite inertias, and the rows of M of their joints (with every
+// ancestor's joint). The other entries of M stay zero.
+const Eigen::MatrixXd& CrbaImpl(const KinematicTree& tree, KinematicTreeData* data,
+                                const Eigen::Ref<const Eigen::VectorXd>& q,
+                                const std::vector<bool>* in_subtrees) {
+  const int n = tree.num_bodies();
+  auto counted = [in_subtrees](int i) { return in_subtrees == nullptr || (*in_subtrees)[i]; };
+  // Every pose: a counted body's column runs through its ancestors' transforms.
+  for (int i = 0; i < n; ++i) {
+    CalcBodyPose(tree, i, q, &data->X_PB[i]);
+    if (counted(i)) data->I_C[i] = tree.inertia_matrix(i);
+  }
+  // Composite inertias, leaves first: each subtree's inertia is added to its parent's. A
+  // counted body's descendants are counted, so its composite is whole.
+  for (int i = n - 1; i >= 0; --i) {
+    const int p = tree.parent(i);
+    if (p >= 0 && counted(i) && counted(p))
+      data->X_PB[i].AddActInertia(data->I_C[i], &data->I_C[p]);
+  }
+  // Entries of bodies on different branches stay zero.
+  data->M.setZero();
+  for (int i = 0; i < n; ++i) {
+    if (!counted(i)) continue;
+    const Joint& joint_i = tree.joint(i);
+    const int iv = tree.idx_v(i);
+    const int nv_i = joint_i.nv();
+    if (nv_i == 1) {
+      // F: the force that a unit acceleration of joint i needs on its subtree, carried down
+      // to the root to project it on every ancestor joint.
+      Vector6d F = data->I_C[i] * Column(joint_i.motion_subspace());
+      data->M(iv, iv) = Column(joint_i.motion_subspace()).dot(F) + tree.armature()[iv];
+      for (int j = i; tree.parent(j) >= 0;) {
+        F = data->X_PB[j].ActForce(F);
+        j = tree.parent(j);
+        const Joint& joint_j = tree.joint(j);
+        const int jv = tree.idx_v(j);
+        if (joint_j.nv() == 1) {
+          data->M(jv, iv) = data->M(iv, jv) = Column(joint_j.motion_subspace()).dot(F);
+        } else {
+          for (int r = 0; r < joint_j.nv(); ++r) {
+            data->M(jv + r, iv) = data->M(iv, jv + r) = joint_j.motion_subspace().col(r).dot(F);
+          }
+        }
+      }
+      continue;
+    }
+    // The same with nv_i columns.
+    MotionSubspace F;
+    InertiaTimes(data->I_C[i], joint_i.motion_subspace(), &F);
+    SetMassBlock(joint_i.motion_subspace(), F, iv, iv, &data->M);
+    for (int k = iv; k < iv + nv_i; ++k) data->M(k, k) += tree.armature()[k];
+    for (int j = i; tree.parent(j) >= 0;) {
+      for (int k = 0; k < nv_i; ++k) F.col(k) = data->X_PB[j].ActForce(F.col(k));
+      j = tree.parent(j);
+      const Joint& joint_j = tree.joint(j);
+      const int jv = tree.idx_v(j);
+      SetMassBlock(joint_j.motion_subspace(), F, jv, iv, &data->M);
+    }
+  }
+  return data->M;
+}
+
 // 1/2 q (x) (0, w) for a quaternion q = [w, x, y, z] and an angular velocity w in the rotated
 // frame, into qdot (4).
 template <typename Out>
@@ -435,56 +502,16 @@ const Eigen::VectorXd& NonlinearEffects(const KinematicTree& tree, KinematicTree
 const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
                             const Eigen::Ref<const Eigen::VectorXd>& q) {
   CheckSize("Crba", "q", q.size(), tree.nq());
-  const int n = tree.num_bodies();
-  for (int i = 0; i < n; ++i) {
-    CalcBodyPose(tree, i, q, &data->X_PB[i]);
-    data->I_C[i] = tree.inertia_matrix(i);
-  }
-  // Composite inertias, leaves first: each subtree's inertia is added to its parent's.
-  for (int i = n - 1; i >= 0; --i) {
-    const int p = tree.parent(i);
-    if (p >= 0) data->X_PB[i].AddActInertia(data->I_C[i], &data->I_C[p]);
-  }
-  // Entries of bodies on different branches stay zero.
-  data->M.setZero();
-  for (int i = 0; i < n; ++i) {
-    const Joint& joint_i = tree.joint(i);
-    const int iv = tree.idx_v(i);
-    const int nv_i = joint_i.nv();
-    if (nv_i == 1) {
-      // F: the force that a unit acceleration of joint i needs on its subtree, carried down
-      // to the root to project it on every ancestor joint.
-      Vector6d F = data->I_C[i] * Column(joint_i.motion_subspace());
-      data->M(iv, iv) = Column(joint_i.motion_subspace()).dot(F);
-      for (int j = i; tree.parent(j) >= 0;) {
-        F = data->X_PB[j].ActForce(F);
-        j = tree.parent(j);
-        const Joint& joint_j = tree.joint(j);
-        const int jv = tree.idx_v(j);
-        if (joint_j.nv() == 1) {
-          data->M(jv, iv) = data->M(iv, jv) = Column(joint_j.motion_subspace()).dot(F);
-        } else {
-          for (int r = 0; r < joint_j.nv(); ++r) {
-            data->M(jv + r, iv) = data->M(iv, jv + r) = joint_j.motion_subspace().col(r).dot(F);
-          }
-        }
-      }
-      continue;
-    }
-    // The same with nv_i columns.
-    MotionSubspace F;
-    InertiaTimes(data->I_C[i], joint_i.motion_subspace(), &F);
-    SetMassBlock(joint_i.motion_subspace(), F, iv, iv, &data->M);
-    for (int j = i; tree.parent(j) >= 0;) {
-      for (int k = 0; k < nv_i; ++k) F.col(k) = data->X_PB[j].ActForce(F.col(k));
-      j = tree.parent(j);
-      const Joint& joint_j = tree.joint(j);
-      const int jv = tree.idx_v(j);
-      SetMassBlock(joint_j.motion_subspace(), F, jv, iv, &data->M);
-    }
-  }
-  data->M.diagonal() += tree.armature();
-  return data->M;
+  return CrbaImpl(tree, data, q, nullptr);
+}
+
+const Eigen::MatrixXd& CrbaOfSubtrees(const KinematicTree& tree, KinematicTreeData* data,
+                                      const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const std::vector<bool>& in_subtrees) {
+  CheckSize("CrbaOfSubtrees", "q", q.size(), tree.nq());
+  CheckSize("CrbaOfSubtrees", "in_subtrees", static_cast<Eigen::Index>(in_subtrees.size()),
+            tree.num_bodies());
+  return CrbaImpl(tree, data, q, &in_subtrees);
 }
 
 const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,

@@ -61,6 +61,17 @@ const Eigen::VectorXd& NonlinearEffects(const KinematicTree& tree, KinematicTree
 const Eigen::MatrixXd& Crba(const KinematicTree& tree, KinematicTreeData* data,
                             const Eigen::Ref<const Eigen::VectorXd>& q);
 
+/// Crba over the subtrees whose bodies have `in_subtrees[i]` true, a set closed under
+/// descendants (every child of a body in it is in it): the rows and columns of M of their
+/// joints, entries with the joints of their ancestors included, at the cost of those
+/// subtrees. The other entries of M are zero. The free part of a hybrid tree: a grasped
+/// object's mass matrix without the motion-driven hand's. Fills data->X_PB, the set's I_C
+/// and M.
+/// @throws std::logic_error on a size mismatch.
+const Eigen::MatrixXd& CrbaOfSubtrees(const KinematicTree& tree, KinematicTreeData* data,
+                                      const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const std::vector<bool>& in_subtrees);
+
 /// Forward dynamics by the articulated-body algorithm, gravity included:
 /// qdd = M(q)^-1 (tau + J^T f_ext - C(q, v) v - g(q)), in O(n). Fills data->X_PB, V, A, c, I_A,
 /// p_A, U, D_inv, u and qdd. It does not fill X_WB (call ForwardKinematics(tree, data, q) when

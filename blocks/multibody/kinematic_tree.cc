@@ -1,6 +1,7 @@
 #include "blocks/multibody/kinematic_tree.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -136,6 +137,8 @@ KinematicTreeData::KinematicTreeData(const KinematicTree& tree) {
   D_inv.resize(n);
   u.resize(n);
   driven.assign(n, 0);
+  free_D.assign(n, Matrix6d::Constant(std::numeric_limits<double>::quiet_NaN()));
+  free_D_inv.assign(n, Matrix6d::Zero());
   for (int i = 0; i < n; ++i) {
     const int nv_i = tree.joint(i).nv();
     U[i].setZero(6, nv_i);

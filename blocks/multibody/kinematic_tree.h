@@ -166,6 +166,10 @@ struct KinematicTreeData {
   /// 1 for a body whose joint and every ancestor's are prescribed (AbaHybrid): driven
   /// rigidly from the world, it gets no articulated inertia (I_A, p_A, U, D_inv, u unset).
   std::vector<unsigned char> driven;
+  /// Per free joint: the last S^T I_A S + armature (ABA's D, 6 x 6) and its inverse, kept
+  /// because a free body without children (a grasped object) has the same D at every
+  /// evaluation; NaN before the first. A memo: the ABA's results do not depend on it.
+  std::vector<Matrix6d> free_D, free_D_inv;
 
   /// Generalized forces (nv x 1) from Rnea / NonlinearEffects, and from AbaHybrid (the given
   /// tau of unprescribed joints, the needed force of prescribed ones).

@@ -1365,7 +1365,8 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       k = tree.parent(k);
     }
   }
-  Crba(tree, &ws.data, ws.q);
+  // M_ff and M_fp: the bodies that move freely and their ancestors' joints.
+  CrbaOfSubtrees(tree, &ws.data, ws.q, moves_freely_);
   if (!ws.kinematics_valid) ws.posed = false;  // X_PB is now of ws.q
   if (free_prescribed_coupled_) {
     // M_ff qdd_f = tau_f - M_fp qdd_p - ..., and a filtered joint's qdd_p is its filter's

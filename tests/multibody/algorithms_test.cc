@@ -269,11 +269,13 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   std::vector<unsigned char> prescribed(mixed.num_bodies(), 0);
   for (int i = 0; i < mixed.num_bodies(); i += 2) prescribed[i] = 1;
   Eigen::VectorXd qdot(mixed.nq()), qm_copy = qm;
+  const std::vector<bool> all_bodies(mixed.num_bodies(), true);
   g_allocations = 0;
   g_count_allocations = true;
   ForwardKinematics(mixed, &mixed_data, qm, vm);
   Rnea(mixed, &mixed_data, qm, vm, am, &f_ext);
   Crba(mixed, &mixed_data, qm);
+  CrbaOfSubtrees(mixed, &mixed_data, qm, all_bodies);
   Aba(mixed, &mixed_data, qm, vm, am, &f_ext);
   AbaHybrid(mixed, &mixed_data, qm, vm, am, prescribed, &f_ext);
   AbaHybridAfterKinematics(mixed, &mixed_data, vm, am, prescribed, &f_ext);
@@ -284,6 +286,58 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   EXPECT_EQ(g_allocations.load(), 0);
 }
 
+// The restricted CRBA gives exactly the full CRBA's rows and columns of the joints in the
+// subtrees (their entries with the ancestors' joints included), and zero elsewhere.
+TEST(AlgorithmsTest, CrbaOfSubtreesMatchesTheFullMassMatrixOnItsRowsAndColumns) {
+  for (const bool branched : {false, true}) {
+    const KinematicTree tree = testing::RandomMixedTree(14, branched ? 31 : 32, branched);
+    KinematicTreeData full(tree), part(tree);
+    std::mt19937 rng(branched ? 5 : 6);
+    const Eigen::VectorXd q = testing::RandomConfiguration(tree, rng, 1.0);
+    const Eigen::MatrixXd M = Crba(tree, &full, q);
+    for (const int top : {0, 3, 7, 13}) {
+      // The subtree under `top`, and for the branched tree those under body 1's children too.
+      auto is_top = [&](int j) { return j == top || (branched && top > 0 && tree.parent(j) == 1); };
+      std::vector<bool> in(tree.num_bodies(), false);
+      for (int i = 0; i < tree.num_bodies(); ++i) {
+        for (int j = i; j >= 0 && !in[i]; j = tree.parent(j)) in[i] = is_top(j);
+      }
+      std::vector<bool> counted_v(tree.nv(), false);
+      for (int i = 0; i < tree.num_bodies(); ++i) {
+        for (int k = 0; k < tree.joint(i).nv(); ++k) counted_v[tree.idx_v(i) + k] = in[i];
+      }
+      // A joint pair enters when one of the two is in the set and the other on its path to
+      // the root (then its column is carried there) or in the set too.
+      auto on_path = [&tree](int body, int ancestor) {
+        for (int j = body; j >= 0; j = tree.parent(j)) {
+          if (j == ancestor) return true;
+        }
+        return false;
+      };
+      std::vector<int> body_of_v(tree.nv());
+      for (int i = 0; i < tree.num_bodies(); ++i) {
+        for (int k = 0; k < tree.joint(i).nv(); ++k) body_of_v[tree.idx_v(i) + k] = i;
+      }
+      const Eigen::MatrixXd& M_part = CrbaOfSubtrees(tree, &part, q, in);
+      int compared = 0;
+      for (int r = 0; r < tree.nv(); ++r) {
+        for (int c = 0; c < tree.nv(); ++c) {
+          const int br = body_of_v[r], bc = body_of_v[c];
+          const bool covered = (counted_v[r] && (counted_v[c] || on_path(br, bc))) ||
+                               (counted_v[c] && on_path(bc, br));
+          if (covered) {
+            EXPECT_EQ(M_part(r, c), M(r, c)) << "top " << top << " (" << r << ", " << c << ")";
+            ++compared;
+          } else {
+            EXPECT_EQ(M_part(r, c), 0.0) << "top " << top << " (" << r << ", " << c << ")";
+          }
+        }
+      }
+      EXPECT_GT(compared, 0);
+    }
+  }
+}
+
 TEST(AlgorithmsTest, SizeMismatchThrows) {
   const KinematicTree tree = ReferenceArm();
   KinematicTreeData data(tree);
@@ -291,6 +345,7 @@ TEST(AlgorithmsTest, SizeMismatchThrows) {
   EXPECT_THROW(Rnea(tree, &data, five, six, six), std::logic_error);
   EXPECT_THROW(Aba(tree, &data, six, six, five), std::logic_error);
   EXPECT_THROW(Crba(tree, &data, five), std::logic_error);
+  EXPECT_THROW(CrbaOfSubtrees(tree, &data, six, std::vector<bool>(5, true)), std::logic_error);
 }
 
 }  // namespace
