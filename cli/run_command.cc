@@ -26,6 +26,7 @@ struct RunArgs {
   std::string model;
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
+  std::optional<int> jacobian_steps;
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -153,6 +154,7 @@ int Run(const RunArgs& args) {
   if (args.rtol) settings.rtol = *args.rtol;
   if (args.atol) settings.atol = *args.atol;
   if (args.max_step) settings.max_step = *args.max_step;
+  if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
   {
@@ -248,6 +250,9 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers");
   cmd->add_option("--atol", args->atol, "Absolute tolerance of variable-step solvers");
   cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s");
+  cmd->add_option("--jacobian-steps", args->jacobian_steps,
+                  "ode23s: accepted steps one Jacobian serves (default 1: every step)")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--output-interval", args->output_interval,
                   "Write a row every this many seconds (default: every step)");
   cmd->add_option("--set", args->sets,

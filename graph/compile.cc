@@ -2,6 +2,7 @@
 #include "graph/compile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "blocks/math_expression.h"
@@ -58,8 +59,8 @@ double Compiler::EvaluateSettingScalar(const std::string& attribute, const std::
 void Compiler::EvaluateSettings() {
   SimulationSettingsValues& s = system_.settings_;
   static const char* const kKnown[] = {
-      "solver",   "t_start",      "t_end",           "step",          "rtol", "atol",
-      "max_step", "initial_step", "output_interval", "zero_crossings"};
+      "solver",   "t_start",      "t_end",           "step",           "rtol",          "atol",
+      "max_step", "initial_step", "output_interval", "zero_crossings", "jacobian_steps"};
   for (const Parameter& a : model_.simulation.attributes) {
     const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
                                    [&](const char* k) { return a.name == k; });
@@ -87,6 +88,14 @@ void Compiler::EvaluateSettings() {
       if (a.name == "atol") s.atol = v;
       if (a.name == "max_step") s.max_step = v;
       if (a.name == "initial_step") s.initial_step = v;
+      if (a.name == "jacobian_steps") {
+        if (!(v >= 1.0 && v <= 1e6 && v == std::floor(v))) {
+          FailAt(
+              model_.simulation.where,
+              "simulation attribute 'jacobian_steps' must be a whole number >= 1, got " + a.value);
+        }
+        s.jacobian_steps = static_cast<int>(v);
+      }
       if (a.name == "output_interval") s.output_interval = v;
     }
   }

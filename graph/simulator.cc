@@ -249,6 +249,13 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   if (s.atol) opt.atol = *s.atol;
   if (s.initial_step) opt.initial_step = *s.initial_step;
   opt.locate_zero_crossings = s.zero_crossings;
+  if (s.jacobian_steps) {
+    if (*s.jacobian_steps < 1) {
+      throw std::invalid_argument("jacobian_steps must be a whole number >= 1, got " +
+                                  std::to_string(*s.jacobian_steps));
+    }
+    opt.jacobian_steps = *s.jacobian_steps;
+  }
   auto positive = [](const char* what, double v) {
     if (!(v > 0.0) || !std::isfinite(v)) {
       throw std::invalid_argument(std::string(what) + " must be a positive number, got " +

@@ -27,6 +27,7 @@ struct SimulationSettingsValues {
   std::optional<double> initial_step;     ///< s
   std::optional<double> output_interval;  ///< s; unset: a row per major step
   bool zero_crossings = true;             ///< locate zero crossings (variable-step solvers)
+  std::optional<int> jacobian_steps;      ///< ode23s: accepted steps one Jacobian serves
 };
 
 /// A signal recorded in the results: a block output port's slice of the signal buffer.

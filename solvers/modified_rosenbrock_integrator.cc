@@ -37,6 +37,10 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument("ode23s: rtol and atol must be >= 0 and not both 0");
   }
+  if (options.jacobian_steps < 1) {
+    throw std::invalid_argument("ode23s: jacobian_steps must be >= 1, got " +
+                                std::to_string(options.jacobian_steps));
+  }
   for (Eigen::VectorXd* v : {&x_, &F0_, &F1_, &F2_, &k1_, &k2_, &k3_, &x_stage_, &x_new_, &err_,
                              &x_interp_, &dense_x0_}) {
     *v = Eigen::VectorXd::Zero(nx_);
@@ -121,12 +125,18 @@ void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) con
   out << (started_ ? 1.0 : 0.0) << h_next_ << h_last_ << dense_t0_ << dense_h_
       << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_ << g0_;
   W_.SaveMemory(out);
+  // A J that serves more steps is part of what the next steps compute.
+  if (options_.jacobian_steps > 1) {
+    out << static_cast<double>(jacobian_age_) << factored_gamma_h_ << W_.jacobian();
+  }
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
+  const size_t reused_jacobian =
+      options_.jacobian_steps > 1 ? 2 + static_cast<size_t>(nx_) * nx_ : 0;
   const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
-                          internal::IterationMatrix::memory_size(nx_);
+                          internal::IterationMatrix::memory_size(nx_) + reused_jacobian;
   internal::MemoryReader in(memory, expected, name());
   t_ = t;
   x_ = x;
@@ -140,6 +150,15 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   in.Into(&dense_c_);
   in.Into(&g0_);
   W_.RestoreMemory(in);
+  jacobian_age_ = -1;
+  factored_gamma_h_ = 0.0;
+  if (options_.jacobian_steps > 1) {
+    jacobian_age_ = static_cast<int>(in.Next());
+    const double gamma_h = in.Next();
+    in.Into(&W_.jacobian());
+    // The same J and gamma h factor to the same W.
+    if (jacobian_age_ >= 0 && gamma_h > 0.0 && W_.Factor(gamma_h)) factored_gamma_h_ = gamma_h;
+  }
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;
@@ -168,17 +187,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
     return result;
   }
   if (!f_current_) EvaluateAtStart();
-  // J at (t_, x_), right after the evaluation there.
-  ++stats_.jacobian_evals;
-  const int jac_flag =
-      W_.Form(problem_, t_, x_, F0_, [this](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
-        if (Evaluate(t_, x, out) != 0)
-          ThrowFailure("a difference quotient's evaluation failed", t_);
-      });
-  if (jac_flag != 0) {
-    ThrowFailure("the Jacobian evaluation failed (code " + std::to_string(jac_flag) + ")", t_);
-  }
-  f_current_ = false;
+  if (jacobian_age_ < 0 || jacobian_age_ >= options_.jacobian_steps) FormJacobian();
 
   const double h_max =
       options_.max_step > 0.0 ? options_.max_step : std::numeric_limits<double>::infinity();
@@ -200,7 +209,14 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       ThrowFailure(os.str(), t_);
     }
 
-    int flag = W_.Factor(kD * h) ? 0 : 1;
+    // Factors of an older step serve while gamma h is the same to round-off: they are those
+    // of J scaled by less than 1e-12, which a W-method allows.
+    int flag = 0;
+    if (!(std::abs(kD * h - factored_gamma_h_) <= 1e-12 * factored_gamma_h_)) {
+      factored_gamma_h_ = 0.0;
+      flag = W_.Factor(kD * h) ? 0 : 1;
+      if (flag == 0) factored_gamma_h_ = kD * h;
+    }
     double err = std::numeric_limits<double>::infinity();
     if (flag == 0) {
       k1_ = F0_;
@@ -232,6 +248,11 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
     }
     ++stats_.rejected_steps;
     rejected = true;
+    if (jacobian_age_ > 0) {
+      // The retry gets a J of this point: the old one may be why the step failed.
+      EvaluateAtStart();
+      FormJacobian();
+    }
     if (flag == 0 && std::isfinite(err)) {
       h *= std::max(kMinRatio, kSafety * std::pow(err, -1.0 / 3.0));
     } else {
@@ -283,6 +304,8 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   }
   x_.swap(x_new_);
   t_ = t_reached;
+  ++jacobian_age_;
+  if (result.zero_crossing) jacobian_age_ = -1;
   // At the step's end f is F2, and the last evaluations (f, then g) were there.
   if (at_end) F0_ = F2_;
   f_current_ = at_end;
@@ -290,6 +313,21 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   if (result.zero_crossing) ProbeZeroStartValues();
   result.t = t_;
   return result;
+}
+
+void ModifiedRosenbrockIntegrator::FormJacobian() {
+  ++stats_.jacobian_evals;
+  const int jac_flag =
+      W_.Form(problem_, t_, x_, F0_, [this](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+        if (Evaluate(t_, x, out) != 0)
+          ThrowFailure("a difference quotient's evaluation failed", t_);
+      });
+  if (jac_flag != 0) {
+    ThrowFailure("the Jacobian evaluation failed (code " + std::to_string(jac_flag) + ")", t_);
+  }
+  f_current_ = false;
+  jacobian_age_ = 0;
+  factored_gamma_h_ = 0.0;
 }
 
 void ModifiedRosenbrockIntegrator::CaptureDenseOutput() {

@@ -11,7 +11,7 @@ namespace {
 
 const char kSettingNames[] =
     "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings";
+    "zero_crossings, jacobian_steps";
 
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
@@ -61,6 +61,17 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
                              std::string(py::repr(value)));
       }
       s.zero_crossings = value.cast<bool>();
+    } else if (name == "jacobian_steps") {
+      if (value.is_none()) {
+        s.jacobian_steps.reset();
+      } else {
+        const double n = Number(value, name);
+        if (!(n >= 1.0 && n <= 1e6 && n == static_cast<double>(static_cast<int>(n)))) {
+          throw py::value_error("setting 'jacobian_steps': expected a whole number >= 1, got " +
+                                std::string(py::repr(value)));
+        }
+        s.jacobian_steps = static_cast<int>(n);
+      }
     } else {
       throw py::type_error("unknown simulation setting '" + name +
                            "'; expected one of: " + kSettingNames);
@@ -84,6 +95,8 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
   d["initial_step"] = optional(s.initial_step);
   d["output_interval"] = optional(s.output_interval);
   d["zero_crossings"] = s.zero_crossings;
+  d["jacobian_steps"] =
+      s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
   return d;
 }
 

@@ -46,6 +46,7 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     rtol, atol, max_step, initial_step: variable-step solvers.
     output_interval: s between recorded rows (None: a row per major step).
     zero_crossings: bool, locate zero crossings (variable-step solvers).
+    jacobian_steps: ode23s, accepted steps one Jacobian serves (None: 1, every step).
     A None unsets an optional setting (the solver's default).
 )";
 

@@ -38,6 +38,16 @@ def test_settings_as_keywords(decay, solver):
     np.testing.assert_allclose(results["x"][:, 0], np.exp(-2.0 * (results.time - 0.5)), rtol=1e-6)
 
 
+def test_jacobian_steps_keeps_the_ode23s_jacobian(decay):
+    system = tb.compile(decay)
+    every = tb.Simulator(system, solver="ode23s", rtol=1e-6, atol=1e-9)
+    kept = tb.Simulator(system, solver="ode23s", rtol=1e-6, atol=1e-9, jacobian_steps=3)
+    assert every.settings["jacobian_steps"] is None and kept.settings["jacobian_steps"] == 3
+    a, b = every.run(), kept.run()
+    assert a.ok and b.ok
+    np.testing.assert_allclose(b["x"][-1], a["x"][-1], rtol=1e-5)
+
+
 def test_none_unsets_an_optional_setting(decay):
     sim = tb.Simulator(tb.compile(decay), rtol=None, zero_crossings=False)
     assert sim.settings["rtol"] is None and sim.settings["zero_crossings"] is False
@@ -56,6 +66,10 @@ def test_setting_errors(decay):
         tb.Simulator(system, solver=3)
     with pytest.raises(TypeError, match="setting 'zero_crossings': expected True or False"):
         tb.Simulator(system, zero_crossings=1)
+    with pytest.raises(ValueError, match="setting 'jacobian_steps': expected a whole number >= 1"):
+        tb.Simulator(system, jacobian_steps=0)
+    with pytest.raises(ValueError, match="setting 'jacobian_steps': expected a whole number >= 1"):
+        tb.Simulator(system, jacobian_steps=2.5)
     with pytest.raises(ValueError, match="ode9"):
         tb.Simulator(system, solver="ode9")
     with pytest.raises(ValueError, match=r"t_end \(0\) must be after t_start \(0\)"):

@@ -61,6 +61,11 @@ class IterationMatrix {
   /// earlier blocks' solutions.
   void Solve(Eigen::Ref<Eigen::VectorXd> b);
 
+  /// J as the last Form left it (a solver that keeps J over several steps saves and restores
+  /// it with its snapshots).
+  Eigen::MatrixXd& jacobian() { return J_; }
+  const Eigen::MatrixXd& jacobian() const { return J_; }
+
   /// True when state i's row or column of J held a nonzero at the last Factor: a state the
   /// problem declares stiff, or coupled to one.
   bool active(int i) const { return is_active_[i] != 0; }

@@ -167,5 +167,27 @@ TEST(CompileTest, DefineParametersAndWordsReachTheBlocks) {
   EXPECT_NE(typo.find("the define parameter 'a' is '1+', not a number"), std::string::npos) << typo;
 }
 
+// jacobian_steps reaches the settings as a whole number; anything else is one line with the
+// file and line.
+TEST(CompileTest, JacobianStepsIsAWholeNumberOfSteps) {
+  const std::string model = R"(
+    <block type="Constant" name="c" value="1"/><block type="Integrator" name="x"/>
+    <connect from="c.y" to="x.u"/><log signal="x.y" as="x"/>)";
+  const System sys =
+      CompileText(R"(<simulation solver="ode23s" t_end="1" jacobian_steps="3"/>)" + model);
+  ASSERT_TRUE(sys.settings().jacobian_steps.has_value());
+  EXPECT_EQ(*sys.settings().jacobian_steps, 3);
+  EXPECT_DOUBLE_EQ(FinalValue(sys, "x"), 1.0);
+  for (const char* bad : {"0", "2.5", "-1"}) {
+    const std::string error =
+        CompileError(std::string(R"(<simulation jacobian_steps=")") + bad + R"("/>)" + model);
+    EXPECT_NE(error.find("m.xml:1: simulation attribute 'jacobian_steps' must be a whole number "
+                         ">= 1, got " +
+                         std::string(bad)),
+              std::string::npos)
+        << error;
+  }
+}
+
 }  // namespace
 }  // namespace twinblocks::graph

@@ -24,17 +24,19 @@ using testing::NonlinearPairWithJacobian;
 
 /// Steps of exactly h (the error test is made to pass: tolerances of 1e6), so that the
 /// order of the formula itself shows.
-double FixedStepPairError(double h, double scale, bool analytic) {
+double FixedStepPairError(double h, double scale, bool analytic, int jacobian_steps = 1) {
   NonlinearPairWithJacobian with_jacobian(scale);
   testing::NonlinearPair without;
   OdeProblem& problem = analytic ? static_cast<OdeProblem&>(with_jacobian) : without;
   IntegratorOptions options;
   options.rtol = options.atol = 1e6;
   options.initial_step = options.max_step = h;
+  options.jacobian_steps = jacobian_steps;
   auto integrator = MakeIntegrator("ode23s", &problem, options);
   integrator->Reset(0.0, testing::NonlinearPair::Exact(0.0));
   StepTo(integrator.get(), 2.0);
   EXPECT_NEAR(integrator->stats().steps, 2.0 / h, 1.0);  // rounding may leave one short step
+  EXPECT_NEAR(integrator->stats().jacobian_evals, 2.0 / h / jacobian_steps, 1.0);
   return (integrator->state() - testing::NonlinearPair::Exact(2.0)).cwiseAbs().maxCoeff();
 }
 
@@ -55,6 +57,54 @@ TEST(ModifiedRosenbrockTest, SecondOrderWithAnyJacobian) {
                 e1, e2, e1 / e2);
     EXPECT_NEAR(e1 / e2, 4.0, 0.6) << c.what;
   }
+}
+
+// A Jacobian kept over 4 steps (formed at every 4th) is another matrix J for the steps in
+// between: the order stays 2.
+TEST(ModifiedRosenbrockTest, SecondOrderWithAJacobianKeptOverSteps) {
+  for (const bool analytic : {true, false}) {
+    const double e1 = FixedStepPairError(1e-2, 1.0, analytic, 4);
+    const double e2 = FixedStepPairError(5e-3, 1.0, analytic, 4);
+    std::printf(
+        "[ measure  ] ode23s (J kept 4 steps, %s) h = 0.01: error %.3e, h/2: %.3e, "
+        "ratio %.3f\n",
+        analytic ? "exact" : "differenced", e1, e2, e1 / e2);
+    EXPECT_NEAR(e1 / e2, 4.0, 0.6);
+  }
+}
+
+// Van der Pol at mu = 1000, whose Jacobian swings between the slow branches and the jumps:
+// a J kept over 3 steps still gives the reference within the same 1e-2 as a new J every step
+// (the jumps reject steps, and a retry forms J anew), with a third of the Jacobians or fewer
+// plus one per rejected step.
+TEST(ModifiedRosenbrockTest, JacobianKeptOverStepsOnVanDerPol) {
+  auto run = [](const std::string& solver, double rtol, double atol, int jacobian_steps) {
+    testing::VanDerPol problem(1000.0);
+    IntegratorOptions options;
+    options.rtol = rtol;
+    options.atol = atol;
+    options.jacobian_steps = jacobian_steps;
+    auto integrator = MakeIntegrator(solver, &problem, options);
+    integrator->Reset(0.0, Eigen::Vector2d(2.0, 0.0));
+    StepTo(integrator.get(), 3000.0);
+    return std::pair<Eigen::Vector2d, IntegratorStats>(integrator->state(), integrator->stats());
+  };
+  const Eigen::Vector2d reference = run("arkode-dirk", 1e-10, 1e-10, 1).first;
+  const auto [x, stats] = run("ode23s", 1e-5, 1e-8, 3);
+  std::printf(
+      "[ measure  ] ode23s J kept 3 steps: y = (%.8f, %.6e), %ld steps, %ld rejected, "
+      "%ld Jacobians\n",
+      x[0], x[1], stats.steps, stats.rejected_steps, stats.jacobian_evals);
+  EXPECT_LT((x - reference).cwiseAbs().maxCoeff(), 1e-2);
+  EXPECT_LE(stats.jacobian_evals, stats.steps / 3 + stats.rejected_steps + 1);
+  EXPECT_LT(stats.steps, 20000);
+}
+
+TEST(ModifiedRosenbrockTest, JacobianStepsBelowOneIsRejected) {
+  testing::VanDerPol problem(1.0);
+  IntegratorOptions options;
+  options.jacobian_steps = 0;
+  EXPECT_THROW(MakeIntegrator("ode23s", &problem, options), std::invalid_argument);
 }
 
 /// x' = lambda x beside y' = 1, with the exact Jacobian.
@@ -205,12 +255,15 @@ TEST(ModifiedRosenbrockTest, DenseOutputFollowsTheSolutionInsideSteps) {
 }
 
 // A snapshot taken between bounces of the falling ball, restored, repeats the following steps,
-// crossings and states bitwise.
-TEST(ModifiedRosenbrockTest, RestoredSnapshotRepeatsStepsAndCrossingsBitwise) {
+// crossings and states bitwise; also with a Jacobian kept over steps, which the snapshot holds.
+class RestoredSnapshot : public ::testing::TestWithParam<int> {};
+
+TEST_P(RestoredSnapshot, RepeatsStepsAndCrossingsBitwise) {
   testing::FallingBall problem;
   IntegratorOptions options;
   options.rtol = 1e-6;
   options.atol = 1e-8;
+  options.jacobian_steps = GetParam();
   auto integrator = MakeIntegrator("ode23s", &problem, options);
   integrator->Reset(0.0, Eigen::Vector2d(10.0, 0.0));
   StepTo(integrator.get(), 0.7);
@@ -226,6 +279,40 @@ TEST(ModifiedRosenbrockTest, RestoredSnapshotRepeatsStepsAndCrossingsBitwise) {
         integrator->Reset(r.t, Eigen::Vector2d(0.0, -0.8 * integrator->state()[1]));
       }
     }
+    return std::pair(times, Eigen::VectorXd(integrator->state()));
+  };
+  const auto first = run_on();
+  integrator->RestoreState(snapshot);
+  const auto second = run_on();
+  EXPECT_EQ(first.first, second.first);
+  EXPECT_EQ(first.second, second.second);
+}
+
+INSTANTIATE_TEST_SUITE_P(ModifiedRosenbrockTest, RestoredSnapshot, ::testing::Values(1, 5));
+
+// Van der Pol's Jacobian changes along the solution: a restored run repeats the original
+// bitwise only when the snapshot holds the J that was kept over the following steps.
+TEST(ModifiedRosenbrockTest, RestoredSnapshotHoldsTheKeptJacobian) {
+  testing::VanDerPol problem(10.0);
+  IntegratorOptions options;
+  options.rtol = 1e-6;
+  options.atol = 1e-8;
+  options.jacobian_steps = 4;
+  auto integrator = MakeIntegrator("ode23s", &problem, options);
+  integrator->Reset(0.0, Eigen::Vector2d(2.0, 0.0));
+  // Stop right after a step that formed J, so that the next steps of the restored run must
+  // use the saved one.
+  StepTo(integrator.get(), 1.0);
+  long formed_before = 0;
+  do {
+    formed_before = integrator->stats().jacobian_evals;
+    integrator->Step(100.0);
+  } while (integrator->stats().jacobian_evals == formed_before);
+  IntegratorSnapshot snapshot;
+  integrator->SaveState(&snapshot);
+  auto run_on = [&] {
+    std::vector<double> times;
+    for (int k = 0; k < 40; ++k) times.push_back(integrator->Step(100.0).t);
     return std::pair(times, Eigen::VectorXd(integrator->state()));
   };
   const auto first = run_on();
