@@ -254,6 +254,18 @@ TEST(ModifiedRosenbrockTest, DenseOutputFollowsTheSolutionInsideSteps) {
   EXPECT_LT(oscillator_error, 1e-3);
 }
 
+// Runs `run_on` (it returns the step times and the final state), restores `snapshot`, runs
+// it again, and expects both runs to be the same to the last bit.
+template <class RunOn>
+void ExpectRepeatsAfterRestore(Integrator* integrator, const IntegratorSnapshot& snapshot,
+                               RunOn run_on) {
+  const auto first = run_on();
+  integrator->RestoreState(snapshot);
+  const auto second = run_on();
+  EXPECT_EQ(first.first, second.first);
+  EXPECT_EQ(first.second, second.second);
+}
+
 // A snapshot taken between bounces of the falling ball, restored, repeats the following steps,
 // crossings and states bitwise; also with a Jacobian kept over steps, which the snapshot holds.
 class RestoredSnapshot : public ::testing::TestWithParam<int> {};
@@ -281,11 +293,7 @@ TEST_P(RestoredSnapshot, RepeatsStepsAndCrossingsBitwise) {
     }
     return std::pair(times, Eigen::VectorXd(integrator->state()));
   };
-  const auto first = run_on();
-  integrator->RestoreState(snapshot);
-  const auto second = run_on();
-  EXPECT_EQ(first.first, second.first);
-  EXPECT_EQ(first.second, second.second);
+  ExpectRepeatsAfterRestore(integrator.get(), snapshot, run_on);
 }
 
 INSTANTIATE_TEST_SUITE_P(ModifiedRosenbrockTest, RestoredSnapshot, ::testing::Values(1, 5));
@@ -315,11 +323,7 @@ TEST(ModifiedRosenbrockTest, RestoredSnapshotHoldsTheKeptJacobian) {
     for (int k = 0; k < 40; ++k) times.push_back(integrator->Step(100.0).t);
     return std::pair(times, Eigen::VectorXd(integrator->state()));
   };
-  const auto first = run_on();
-  integrator->RestoreState(snapshot);
-  const auto second = run_on();
-  EXPECT_EQ(first.first, second.first);
-  EXPECT_EQ(first.second, second.second);
+  ExpectRepeatsAfterRestore(integrator.get(), snapshot, run_on);
 }
 
 /// J = 1 / (d h0) makes W = I - h d J singular at the first step h0 = 0.1: the step is
