@@ -50,6 +50,10 @@ struct Context {
   double* zc = nullptr;                         ///< zero-crossing function values
   const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
   BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
+  /// Per element of `signals`: 1 where something reads it (a connected input, a log, a
+  /// Simulator::FindSignal). A continuous block may leave an output that nothing reads
+  /// uncomputed (output_demanded); nullptr: every output is read.
+  const unsigned char* demanded = nullptr;
 
   /// True at major steps (the start, accepted steps, sample hits, located crossings): blocks
   /// with modes choose them from their inputs and may reset continuous states. False inside
@@ -255,6 +259,11 @@ class Block {
   double* out(Context& c, int port) const { return c.signals + outputs_[port].offset; }
   int in_width(int port) const { return inputs_[port].width; }
   int out_width(int port) const { return outputs_[port].width; }
+  /// False when nothing reads output `port` (Context::demanded): the block may skip work that
+  /// serves only it. Its value is then left as it was.
+  bool output_demanded(const Context& c, int port) const {
+    return c.demanded == nullptr || c.demanded[outputs_[port].offset] != 0;
+  }
   double* x(Context& c) const { return c.x + x_offset_; }
   const double* x(const Context& c) const { return c.x + x_offset_; }
   double* xdot(Context& c) const { return c.xdot + x_offset_; }

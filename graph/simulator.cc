@@ -282,6 +282,40 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const blocks::Block* b : system.update_blocks()) {
     if (b->rate_index() < 0) reuse_major_outputs_ = false;
   }
+  // What the diagram reads: every connected input, and the logs.
+  demanded_.assign(static_cast<size_t>(system.num_signals()) + 1, 0);
+  for (int i = 0; i < system.num_blocks(); ++i) {
+    const blocks::Block& b = system.block(i);
+    for (int k = 0; k < b.num_inputs(); ++k) {
+      Demand(b.input_port(k).offset, b.input_port(k).width);
+    }
+  }
+  for (const LoggedSignal& s : system.logged_signals()) Demand(s.offset, s.width);
+  SpreadDemand();
+}
+
+bool Simulator::Demand(int offset, int width) {
+  if (offset < 0 || width <= 0 || offset + width > system_.num_signals()) return false;
+  bool added = false;
+  for (int i = offset; i < offset + width; ++i) {
+    added = added || demanded_[i] == 0;
+    demanded_[i] = 1;
+  }
+  return added;
+}
+
+void Simulator::SpreadDemand() {
+  for (int i = 0; i < system_.num_blocks(); ++i) {
+    const blocks::Block& b = system_.block(i);
+    for (int k = 0; k < b.num_outputs(); ++k) {
+      const blocks::Block::OutputPort& port = b.output_port(k);
+      if (port.offset < 0 || port.width <= 0) continue;
+      const auto first = demanded_.begin() + port.offset;
+      if (std::find(first, first + port.width, 1) != first + port.width) {
+        std::fill(first, first + port.width, 1);
+      }
+    }
+  }
 }
 
 Simulator::~Simulator() = default;
@@ -423,6 +457,7 @@ void Simulator::Initialize() {
   ctx_.zc = st.zc.data();
   ctx_.rate_hits = st.rate_hits.data();
   ctx_.workspaces = st.workspace_ptrs.data();
+  ctx_.demanded = demanded_.data();
   ctx_.major = true;
 
   for (int i = 0; i < sys.num_blocks(); ++i) {

@@ -108,9 +108,11 @@ class Simulator {
   void SetInput(const InputHandle& input, std::span<const double> value);
 
   /// The block output "path.port" (a top-level inport is ".name"), as `twinblocks check`
-  /// lists them.
+  /// lists them. Blocks may leave outputs that nothing reads uncomputed (a mechanism's joint
+  /// torques and wrenches); a signal found here is read from now on, and after Initialize
+  /// its value at time() is computed at once.
   /// @throws std::invalid_argument with the closest names when there is none.
-  SignalHandle FindSignal(const std::string& path_port) const;
+  SignalHandle FindSignal(const std::string& path_port);
 
   /// The signal's value at the last major step (time()): a view into the signal buffer,
   /// valid until the next AdvanceTo. No lookup, no allocation.
@@ -248,6 +250,13 @@ class Simulator {
   Eigen::VectorXd x_interp_;        ///< nx (+ nz): interpolated states for output rows
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
+  /// Context::demanded: 1 for each signal element something reads (num_signals + 1: a port
+  /// of width 0 may sit at the buffer's end).
+  std::vector<unsigned char> demanded_;
+  /// Marks signal elements [offset, offset + width) read; true when one was not before.
+  bool Demand(int offset, int width);
+  /// Extends the marks of Demand to the whole of every output port they touch.
+  void SpreadDemand();
   bool last_major_hit_ = false;
   double target_ = 0.0;          ///< s, where the running AdvanceTo stops
   bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step

@@ -195,8 +195,8 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
                                const Eigen::Ref<const Eigen::VectorXd>* q,
                                const Eigen::Ref<const Eigen::VectorXd>& v,
                                const Eigen::Ref<const Eigen::VectorXd>& u,
-                               const unsigned char* prescribed,
-                               const std::vector<Vector6d>* f_ext) {
+                               const unsigned char* prescribed, const std::vector<Vector6d>* f_ext,
+                               bool driven_forces) {
   const int n = tree.num_bodies();
   const Vector6d a0 = WorldAcceleration(tree);
   // Pass 1, root to leaves: velocities, velocity-product accelerations, rigid-body inertias
@@ -205,35 +205,63 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
   // transmits is summed as in Rnea (rigid-body inertia times acceleration, plus what the
   // children need). Its articulated inertia would matter only to a free ancestor, and it has
   // none: a motion-driven hand costs an inverse-dynamics pass, not an articulated one.
+  const bool skip_driven = kHybrid && !driven_forces;
+  if (skip_driven) {
+    // Without their forces, the driven bodies need an acceleration only where a free
+    // subtree hangs below them (a parent's index is below its children's).
+    for (int i = 0; i < n; ++i) {
+      const int p = tree.parent(i);
+      data->driven[i] = prescribed[i] != 0 && (p < 0 || data->driven[p] != 0);
+      data->drives_free[i] = 0;
+    }
+    for (int i = n - 1; i >= 0; --i) {
+      const int p = tree.parent(i);
+      if (p >= 0 && (data->driven[i] == 0 || data->drives_free[i] != 0)) {
+        data->drives_free[p] = data->driven[p];
+      }
+    }
+  }
   for (int i = 0; i < n; ++i) {
     const Joint& joint = tree.joint(i);
     const int p = tree.parent(i);
     const int iv = tree.idx_v(i);
     Pose& X = data->X_PB[i];
+    if (skip_driven && q == nullptr && data->driven[i] != 0 && data->drives_free[i] == 0) {
+      // Posed already, and nothing below needs its acceleration.
+      data->qdd.segment(iv, joint.nv()) = u.segment(iv, joint.nv());
+      continue;
+    }
     const Vector6d v_J = JointVelocity(joint, v, iv);
     if (q != nullptr) {
       CalcBodyPose(tree, i, *q, &X);
       data->V[i] = p >= 0 ? Vector6d(X.InvActMotion(data->V[p]) + v_J) : v_J;
     }
     const Vector6d& V = data->V[i];
-    if (p >= 0) {
-      data->c[i] = CrossMotion(V, v_J);
-    } else {
-      // A root body moves with its joint alone, and V x V = 0.
-      data->c[i].setZero();
-    }
+    const auto set_c = [&] {
+      if (p >= 0) {
+        data->c[i] = CrossMotion(V, v_J);
+      } else {
+        // A root body moves with its joint alone, and V x V = 0.
+        data->c[i].setZero();
+      }
+    };
     const SpatialInertia& I = tree.body(i).inertia;
     if constexpr (kHybrid) {
       data->driven[i] = prescribed[i] != 0 && (p < 0 || data->driven[p] != 0);
       if (data->driven[i] != 0) {
+        data->qdd.segment(iv, joint.nv()) = u.segment(iv, joint.nv());
+        if (skip_driven && data->drives_free[i] == 0) continue;
+        set_c();
         data->A[i] =
             X.InvActMotion(p < 0 ? a0 : data->A[p]) + data->c[i] + JointVelocity(joint, u, iv);
-        data->qdd.segment(iv, joint.nv()) = u.segment(iv, joint.nv());
+        // A stays: a free subtree hanging from the body needs it.
+        if (!driven_forces) continue;
         data->F[i] = I.Apply(data->A[i]) + CrossForce(V, I.Apply(V));
         if (f_ext != nullptr) data->F[i] -= (*f_ext)[i];
         continue;
       }
     }
+    set_c();
     data->I_A[i] = tree.inertia_matrix(i);
     data->p_A[i] = CrossForce(V, I.Apply(V));
     if (f_ext != nullptr) data->p_A[i] -= (*f_ext)[i];
@@ -250,7 +278,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     const int p = tree.parent(i);
     if (kHybrid && data->driven[i] != 0) {
       // Its parent, if any, is driven too: the transmitted force adds up.
-      if (p >= 0) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
+      if (p >= 0 && driven_forces) data->F[p] += data->X_PB[i].ActForce(data->F[i]);
       continue;
     }
     const Matrix6d& I_A = data->I_A[i];
@@ -324,6 +352,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     if (kHybrid && data->driven[p] != 0) {
       // A free subtree on a driven body: its articulated equation at the parent's known
       // acceleration gives the force it needs.
+      if (!driven_forces) continue;
       Vector6d f = p_a;
       f.noalias() += I_a * data->X_PB[i].InvActMotion(data->A[p]);
       data->F[p] += data->X_PB[i].ActForce(f);
@@ -340,7 +369,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     const int nv = joint.nv();
     if (kHybrid && data->driven[i] != 0) {
       // A and F are complete from passes 1 and 2.
-      SetPrescribedJointForce(tree, i, data);
+      if (driven_forces) SetPrescribedJointForce(tree, i, data);
       continue;
     }
     Vector6d& A = data->A[i];
@@ -523,7 +552,7 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
   CheckSize("Aba", "v", v.size(), tree.nv());
   CheckSize("Aba", "tau", tau.size(), tree.nv());
   CheckExternalForces("Aba", tree, f_ext);
-  return AbaImpl<false>(tree, data, &q, v, tau, nullptr, f_ext);
+  return AbaImpl<false>(tree, data, &q, v, tau, nullptr, f_ext, true);
 }
 
 const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* data,
@@ -531,27 +560,30 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                  const Eigen::Ref<const Eigen::VectorXd>& u,
                                  const std::vector<unsigned char>& prescribed,
-                                 const std::vector<Vector6d>* f_ext) {
+                                 const std::vector<Vector6d>* f_ext, DrivenForces driven_forces) {
   CheckSize("AbaHybrid", "q", q.size(), tree.nq());
   CheckSize("AbaHybrid", "v", v.size(), tree.nv());
   CheckSize("AbaHybrid", "u", u.size(), tree.nv());
   CheckSize("AbaHybrid", "prescribed", static_cast<Eigen::Index>(prescribed.size()),
             tree.num_bodies());
   CheckExternalForces("AbaHybrid", tree, f_ext);
-  return AbaImpl<true>(tree, data, &q, v, u, prescribed.data(), f_ext);
+  return AbaImpl<true>(tree, data, &q, v, u, prescribed.data(), f_ext,
+                       driven_forces == DrivenForces::kCompute);
 }
 
 const Eigen::VectorXd& AbaHybridAfterKinematics(const KinematicTree& tree, KinematicTreeData* data,
                                                 const Eigen::Ref<const Eigen::VectorXd>& v,
                                                 const Eigen::Ref<const Eigen::VectorXd>& u,
                                                 const std::vector<unsigned char>& prescribed,
-                                                const std::vector<Vector6d>* f_ext) {
+                                                const std::vector<Vector6d>* f_ext,
+                                                DrivenForces driven_forces) {
   CheckSize("AbaHybridAfterKinematics", "v", v.size(), tree.nv());
   CheckSize("AbaHybridAfterKinematics", "u", u.size(), tree.nv());
   CheckSize("AbaHybridAfterKinematics", "prescribed", static_cast<Eigen::Index>(prescribed.size()),
             tree.num_bodies());
   CheckExternalForces("AbaHybridAfterKinematics", tree, f_ext);
-  return AbaImpl<true>(tree, data, nullptr, v, u, prescribed.data(), f_ext);
+  return AbaImpl<true>(tree, data, nullptr, v, u, prescribed.data(), f_ext,
+                       driven_forces == DrivenForces::kCompute);
 }
 
 double KineticEnergy(const KinematicTree& tree, const KinematicTreeData& data) {

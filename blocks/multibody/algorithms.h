@@ -85,6 +85,15 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
                            const Eigen::Ref<const Eigen::VectorXd>& tau,
                            const std::vector<Vector6d>* f_ext = nullptr);
 
+/// Whether AbaHybrid computes the forces of the bodies driven rigidly from the world (their
+/// joint and all their ancestors' prescribed).
+enum class DrivenForces {
+  kCompute,  ///< their F and tau, what the drives must supply (an inverse-dynamics pass)
+  /// Left as they were: their motion is given, so the accelerations of the rest do not need
+  /// them. For a diagram that reads none of those joints' torques or wrenches.
+  kSkip,
+};
+
 /// Hybrid forward dynamics by the articulated-body algorithm (Featherstone 2008 sec. 9.2):
 /// joints whose `prescribed[i]` (per body) is nonzero follow the given accelerations and
 /// report the generalized force they need; the others are driven by the given force. This is
@@ -101,7 +110,10 @@ const Eigen::VectorXd& Aba(const KinematicTree& tree, KinematicTreeData* data,
 /// own tau supplies; equal to Rnea's F at the resulting qdd), data->A (body accelerations,
 /// offset by -g), data->V and data->X_PB, data->driven, and the ABA workspaces c, I_A, p_A, U,
 /// D_inv, u of the bodies that are not driven. Not X_WB. A body driven rigidly from the world
-/// (its joint and all its ancestors' prescribed) costs what Rnea's pass over it costs.
+/// (its joint and all its ancestors' prescribed) costs what Rnea's pass over it costs. With
+/// DrivenForces::kSkip it costs nothing beyond its qdd = u, unless a body that is not driven
+/// hangs below it (data->drives_free), which needs its acceleration A; its F and tau (and
+/// otherwise A and c) are left as they were. The other results are bitwise the same.
 /// @returns data->qdd (nv x 1).
 /// @throws std::logic_error on a size mismatch.
 const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* data,
@@ -109,7 +121,8 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                  const Eigen::Ref<const Eigen::VectorXd>& u,
                                  const std::vector<unsigned char>& prescribed,
-                                 const std::vector<Vector6d>* f_ext);
+                                 const std::vector<Vector6d>* f_ext,
+                                 DrivenForces driven_forces = DrivenForces::kCompute);
 
 /// AbaHybrid right after ForwardKinematics(tree, data, q, v) at the same q and v: the body
 /// poses data->X_PB and velocities data->V are taken as they are, not computed again. A
@@ -117,11 +130,10 @@ const Eigen::VectorXd& AbaHybrid(const KinematicTree& tree, KinematicTreeData* d
 /// trigonometry and transforms. Same results as AbaHybrid(tree, data, q, v, ...).
 /// @pre ForwardKinematics(tree, data, q, v) was the last call that changed data->X_PB or V.
 /// @throws std::logic_error on a size mismatch.
-const Eigen::VectorXd& AbaHybridAfterKinematics(const KinematicTree& tree, KinematicTreeData* data,
-                                                const Eigen::Ref<const Eigen::VectorXd>& v,
-                                                const Eigen::Ref<const Eigen::VectorXd>& u,
-                                                const std::vector<unsigned char>& prescribed,
-                                                const std::vector<Vector6d>* f_ext);
+const Eigen::VectorXd& AbaHybridAfterKinematics(
+    const KinematicTree& tree, KinematicTreeData* data, const Eigen::Ref<const Eigen::VectorXd>& v,
+    const Eigen::Ref<const Eigen::VectorXd>& u, const std::vector<unsigned char>& prescribed,
+    const std::vector<Vector6d>* f_ext, DrivenForces driven_forces = DrivenForces::kCompute);
 
 /// Kinetic energy sum_i 1/2 V_i . I_i V_i (J) from the velocities of the last
 /// ForwardKinematics(tree, data, q, v) (or Rnea, Aba). Reads data.V only.

@@ -137,6 +137,7 @@ KinematicTreeData::KinematicTreeData(const KinematicTree& tree) {
   D_inv.resize(n);
   u.resize(n);
   driven.assign(n, 0);
+  drives_free.assign(n, 0);
   free_D.assign(n, Matrix6d::Constant(std::numeric_limits<double>::quiet_NaN()));
   free_D_inv.assign(n, Matrix6d::Zero());
   for (int i = 0; i < n; ++i) {

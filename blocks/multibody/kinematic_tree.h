@@ -166,6 +166,9 @@ struct KinematicTreeData {
   /// 1 for a body whose joint and every ancestor's are prescribed (AbaHybrid): driven
   /// rigidly from the world, it gets no articulated inertia (I_A, p_A, U, D_inv, u unset).
   std::vector<unsigned char> driven;
+  /// 1 for a driven body with a body that is not driven below it, whose dynamics its
+  /// acceleration reaches (AbaHybrid with DrivenForces::kSkip computes A for these alone).
+  std::vector<unsigned char> drives_free;
   /// Per free joint: the last S^T I_A S + armature (ABA's D, 6 x 6) and its inverse, kept
   /// because a free body without children (a grasped object) has the same D at every
   /// evaluation; NaN before the first. A memo: the ABA's results do not depend on it.

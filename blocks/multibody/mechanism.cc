@@ -52,6 +52,7 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         dqdd(num_free, 2 * tree.nv()),
         M_free(num_free, num_free),
         M_free_llt(num_free),
+        inverse_diagonal(num_free),
         q_posed(tree.nq()),
         v_posed(tree.nv()),
         contact_modes(num_contacts, 0) {}
@@ -100,6 +101,7 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd dqdd;
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
+  Eigen::VectorXd inverse_diagonal;  ///< nf: 1 / L(a, a) of M_free's Cholesky factor
   bool kinematics_valid = false;
   bool dynamics_valid = false;
   // The point of the last ForwardKinematics and the contacts evaluated there, so that an
@@ -164,6 +166,10 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
   cache_evaluations_ = m_.num_constraint_rows == 0 && m_.loops.empty();
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.out_torque >= 0) joint_force_ports_.push_back(j.out_torque);
+    if (j.out_wrench >= 0) joint_force_ports_.push_back(j.out_wrench);
+  }
 }
 
 void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
@@ -663,6 +669,15 @@ void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, d
   }
 }
 
+bool Mechanism::DrivenJointForcesRead(const Context& c) const {
+  // Loops read the tree's forces for their cut joints' outputs; keep it simple there.
+  if (!m_.loops.empty()) return true;
+  for (int port : joint_force_ports_) {
+    if (output_demanded(c, port)) return true;
+  }
+  return false;
+}
+
 void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   const KinematicTree& tree = *m_.tree;
   ws.passive.setZero();
@@ -740,11 +755,13 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       SolveLoopConstraints(ws);
     }
   }
+  const DrivenForces driven =
+      DrivenJointForcesRead(c) ? DrivenForces::kCompute : DrivenForces::kSkip;
   if (ws.kinematics_valid) {
     // The contacts placed the bodies at this q and v already.
-    AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext);
+    AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext, driven);
   } else {
-    AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext);
+    AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext, driven);
     ws.posed = false;  // its X_PB and V are of this q and v, its X_WB of another's
   }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
@@ -1186,7 +1203,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
   }
   for (const MechanismJoint& j : m_.joints) {
     if (j.out_qdd >= 0) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
-    if (j.out_torque >= 0) {
+    if (j.out_torque >= 0 && output_demanded(c, j.out_torque)) {
       double actuator = 0.0;
       if (j.actuation == Actuation::kTorque) actuator = ws.u[j.v_index] - ws.passive[j.v_index];
       // Through a shaft: what the drivetrain delivers to the joint.
@@ -1197,7 +1214,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
       if (j.prescribed) actuator = data.tau[j.v_index] - ws.passive[j.v_index];
       out(c, j.out_torque)[0] = actuator;
     }
-    if (j.out_wrench >= 0) {
+    if (j.out_wrench >= 0 && output_demanded(c, j.out_wrench)) {
       // What the tree's parent side transmits to the child body, at its origin, in its frame.
       Vector6d f = data.F[j.body];
       if (j.reversed) {
@@ -1389,19 +1406,23 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   // M_ff^-1 by the Cholesky factor, column by column in plain loops: Eigen's solve with a
   // matrix right-hand side takes its blocked path, costly at this size, and the columns of
   // joints that no contact reaches stay zero.
+  // Multiplied by the inverse diagonal rather than divided by it: the divisions' latency, on
+  // the chain from one unknown to the next, was most of the Jacobian's time.
   const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();  // L in the lower triangle
+  for (int a = 0; a < nf; ++a) ws.inverse_diagonal[a] = 1.0 / L(a, a);
+  const double* inv_d = ws.inverse_diagonal.data();
   for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
     double* y = ws.dqdd.col(k).data();
     if (ws.dqdd.col(k).isZero(0.0)) continue;
     for (int a = 0; a < nf; ++a) {
       double sum = y[a];
       for (int b = 0; b < a; ++b) sum -= L(a, b) * y[b];
-      y[a] = sum / L(a, a);
+      y[a] = sum * inv_d[a];
     }
     for (int a = nf - 1; a >= 0; --a) {
       double sum = y[a];
       for (int b = a + 1; b < nf; ++b) sum -= L(b, a) * y[b];
-      y[a] = sum / L(a, a);
+      y[a] = sum * inv_d[a];
     }
   }
   // Into the free velocities' rows, by the states that carry each coordinate.

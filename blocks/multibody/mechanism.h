@@ -109,6 +109,9 @@ class Mechanism final : public blocks::Block {
   void EnsureKinematics(Workspace& ws) const;
   /// Joint forces, prescribed accelerations, external forces, then hybrid forward dynamics.
   void Dynamics(const blocks::Context& c, Workspace& ws) const;
+  /// True when the diagram reads a tree joint's torque or wrench (Context::demanded): only
+  /// then do the joints driven rigidly from the world need their forces.
+  bool DrivenJointForcesRead(const blocks::Context& c) const;
   /// Spring, damper and limit-stop force of a joint's coordinates at (q, v), added to u.
   void AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const;
   /// Pose and velocity (angular, linear of the origin) of a frame, in W.
@@ -207,6 +210,9 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
   std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
+  /// The tree joints' torque and wrench outputs: when none is read, the joints driven from
+  /// the world need no forces (DrivenJointForcesRead).
+  std::vector<int> joint_force_ports_;
   /// Per tree v coordinate: the state holding it (free, or a motion filter's rate), -1 none.
   std::vector<int> v_state_;
   /// Per tree v coordinate of a 1-DOF joint: the state holding its position, -1 none.

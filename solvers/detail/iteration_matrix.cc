@@ -13,6 +13,7 @@ IterationMatrix::IterationMatrix(int nx)
       pattern_(static_cast<size_t>(nx) * nx, 0),
       is_active_(nx, 0),
       pivot_(nx, 0),
+      inverse_pivot_(nx, 0.0),
       rhs_(Eigen::VectorXd::Zero(nx)),
       visit_index_(nx, -1),
       low_link_(nx, 0),
@@ -184,6 +185,7 @@ bool IterationMatrix::Factor(double gamma_h) {
         for (int c = s; c < e; ++c) std::swap(lu_(k, c), lu_(p, c));
       }
       const double inv = 1.0 / lu_(k, k);
+      inverse_pivot_[k] = inv;
       for (int r = k + 1; r < e; ++r) lu_(r, k) *= inv;
       for (int c = k + 1; c < e; ++c) {
         const double u = lu_(k, c);
@@ -216,8 +218,10 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
       const double yc = y[c];
       for (int r = c + 1; r < e; ++r) y[r] -= lu_(r, c) * yc;
     }
+    // Multiplied by the pivots' inverses rather than divided: a division's latency, on the
+    // chain from one unknown to the next, would be most of the solve.
     for (int c = e - 1; c >= s; --c) {
-      y[c] /= lu_(c, c);
+      y[c] *= inverse_pivot_[c];
       const double yc = y[c];
       for (int r = s; r < c; ++r) y[r] -= lu_(r, c) * yc;
     }

@@ -99,6 +99,7 @@ class IterationMatrix {
   std::vector<int> block_start_;       // (blocks + 1) the first position of each block, then m
   std::vector<int> block_first_read_;  // (blocks) the first earlier position a block reads
   std::vector<int> pivot_;             // (m) row interchanges, positions within each block
+  std::vector<double> inverse_pivot_;  // (m) 1 / U(k, k)
   Eigen::VectorXd rhs_;                // (nx) right-hand side gathered in block order
   // Tarjan's search, iterative so that its depth is not the call stack's.
   std::vector<int> visit_index_;      // (nx) order of discovery, -1 before

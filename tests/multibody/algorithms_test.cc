@@ -279,6 +279,7 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   Aba(mixed, &mixed_data, qm, vm, am, &f_ext);
   AbaHybrid(mixed, &mixed_data, qm, vm, am, prescribed, &f_ext);
   AbaHybridAfterKinematics(mixed, &mixed_data, vm, am, prescribed, &f_ext);
+  AbaHybridAfterKinematics(mixed, &mixed_data, vm, am, prescribed, &f_ext, DrivenForces::kSkip);
   CalcQDot(mixed, qm, vm, qdot);
   NormalizeQuaternions(mixed, qm_copy);
   NeutralConfiguration(mixed, qm_copy);

@@ -97,10 +97,12 @@ TEST(DynamicsB6Test, B6MixedBranchedTreeWithSphericalAndFreeJoints) {
 // of force-driven joints, its own answer for prescribed ones) and transmits the same joint
 // forces F; with everything prescribed it is inverse dynamics. External forces throughout.
 void CheckHybrid(const KinematicTree& tree, unsigned seed) {
-  KinematicTreeData data(tree), rnea_data(tree), posed_data(tree);
+  KinematicTreeData data(tree), rnea_data(tree), posed_data(tree), skip_data(tree),
+      skip_posed_data(tree);
   const int nv = tree.nv(), n = tree.num_bodies();
   std::mt19937 rng(seed);
   double worst_tau = 0.0, worst_f = 0.0;
+  int hanging = 0;  // driven bodies with a free subtree below, over the trials
   for (int trial = 0; trial < 20; ++trial) {
     const Eigen::VectorXd q = RandomConfiguration(tree, rng, M_PI);
     const Eigen::VectorXd v = RandomVector(rng, nv, 2.0);
@@ -125,6 +127,23 @@ void CheckHybrid(const KinematicTree& tree, unsigned seed) {
         AbaHybridAfterKinematics(tree, &posed_data, v, u, prescribed, f);
     EXPECT_LT(MaxAbs(qdd_posed - qdd), 1e-13 * (1.0 + MaxAbs(qdd))) << "trial " << trial;
     EXPECT_LT(MaxAbs(posed_data.tau - tau), 1e-13 * (1.0 + MaxAbs(tau))) << "trial " << trial;
+    // Without the forces of the bodies driven from the world: the same accelerations to the
+    // last bit, and the same forces of the bodies that are not driven (a free subtree on a
+    // driven body still sees that body's acceleration).
+    const Eigen::VectorXd& qdd_skip =
+        AbaHybrid(tree, &skip_data, q, v, u, prescribed, f, DrivenForces::kSkip);
+    EXPECT_EQ(qdd_skip, qdd) << "trial " << trial;
+    ForwardKinematics(tree, &skip_posed_data, q, v);
+    const Eigen::VectorXd& qdd_skip_posed =
+        AbaHybridAfterKinematics(tree, &skip_posed_data, v, u, prescribed, f, DrivenForces::kSkip);
+    EXPECT_EQ(qdd_skip_posed, qdd_posed) << "trial " << trial;
+    for (int i = 0; i < n; ++i) {
+      if (data.driven[i] != 0) continue;
+      EXPECT_EQ(skip_data.F[i], data.F[i]) << "trial " << trial << " body " << i;
+      const int iv = tree.idx_v(i), nv_i = tree.joint(i).nv();
+      EXPECT_EQ(skip_data.tau.segment(iv, nv_i), tau.segment(iv, nv_i)) << "body " << i;
+    }
+    for (int i = 0; i < n; ++i) hanging += skip_data.drives_free[i];
     const Eigen::VectorXd& tau_rnea = Rnea(tree, &rnea_data, q, v, qdd, f);
     const double tau_error = MaxAbs(tau - tau_rnea) / (1.0 + MaxAbs(tau_rnea));
     worst_tau = std::max(worst_tau, tau_error);
@@ -144,6 +163,7 @@ void CheckHybrid(const KinematicTree& tree, unsigned seed) {
     worst_f = std::max(worst_f, f_error / f_scale);
     EXPECT_LT(f_error, 1e-9 * f_scale) << "trial " << trial;
   }
+  EXPECT_GT(hanging, 0) << "no trial had a free subtree below a driven body";
   std::printf("  nv %d: max rel |tau hybrid - RNEA| %.2e, max rel |F hybrid - RNEA| %.2e\n", nv,
               worst_tau, worst_f);
 }

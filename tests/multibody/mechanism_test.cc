@@ -5,7 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "graph/compile.h"
 #include "tests/acceptance/acceptance_helpers.h"
+#include "xml/model_reader.h"
 
 namespace twinblocks::testing {
 namespace {
@@ -62,6 +64,47 @@ TEST(Mechanism, PrescribedMotionNeedsTheInverseDynamicsTorque) {
   }
   EXPECT_LT(worst_q, 1e-14);
   EXPECT_LT(worst_tau, 1e-12);
+}
+
+TEST(Mechanism, JointTorqueNothingReadsIsComputedOnceFound) {
+  // The pendulum above, logging q alone: its torque and wrench outputs are read by nothing,
+  // so the inverse-dynamics pass that gives them is skipped, until FindSignal asks for one.
+  const graph::System system = graph::Compile(xml::ReadModelString(R"xml(<model name="p">
+    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12"/>
+    <block type="World" name="world"/>
+    <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" actuation="motion"/>
+    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
+    <block type="Solid" name="bob" shape="none" mass="2"/>
+    <connect from="world.W" to="hinge.B"/>
+    <connect from="hinge.F" to="rod.B"/>
+    <connect from="rod.F" to="bob.R"/>
+    <block type="Sine" name="q" amplitude="0.3" frequency="2"/>
+    <block type="Sine" name="qd" amplitude="0.6" frequency="2" phase="pi/2"/>
+    <block type="Sine" name="qdd" amplitude="-1.2" frequency="2"/>
+    <block type="Mux" name="motion" inputs="3"/>
+    <connect from="q.y" to="motion.u1"/><connect from="qd.y" to="motion.u2"/>
+    <connect from="qdd.y" to="motion.u3"/><connect from="motion.y" to="hinge.motion"/>
+    <log signal="hinge.q"/></model>)xml",
+                                                                   "p.xml"));
+  graph::Simulator sim(system, system.settings());
+  sim.Initialize();
+  ASSERT_TRUE(sim.AdvanceTo(0.5).ok);
+  const auto torque_at = [](double t) {
+    const double q = 0.3 * std::sin(2 * t), qdd = -1.2 * std::sin(2 * t);
+    return 2 * 0.25 * qdd + 2 * kG * 0.5 * std::sin(q);
+  };
+  // Read through the buffer without asking for it: never computed.
+  const std::optional<graph::LoggedSignal> raw = system.FindSignal("hinge.torque");
+  ASSERT_TRUE(raw.has_value());
+  EXPECT_EQ(sim.Read(graph::SignalHandle{raw->offset, raw->width})[0], 0.0);
+  // Found: computed at once at the current time, and from then on.
+  const graph::SignalHandle torque = sim.FindSignal("hinge.torque");
+  EXPECT_NEAR(sim.Read(torque)[0], torque_at(0.5), 1e-12);
+  ASSERT_TRUE(sim.AdvanceTo(1.25).ok);
+  EXPECT_NEAR(sim.Read(torque)[0], torque_at(1.25), 1e-12);
+  // Its wrench: the rod's tension along z and the tangential force, at the hinge.
+  EXPECT_EQ(sim.Read(graph::SignalHandle{system.FindSignal("hinge.wrench")->offset, 6})[2], 0.0);
+  EXPECT_NE(sim.Read(sim.FindSignal("hinge.wrench"))[2], 0.0);
 }
 
 TEST(Mechanism, MotionGivenAsAngleAloneIsFilteredCriticallyDamped) {
