@@ -50,10 +50,14 @@ struct Context {
   double* zc = nullptr;                         ///< zero-crossing function values
   const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
   BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
-  /// Per element of `signals`: 1 where something reads it (a connected input, a log, a
-  /// Simulator::FindSignal). A continuous block may leave an output that nothing reads
-  /// uncomputed (output_demanded); nullptr: every output is read.
+  /// Per element of `signals`, who reads it: kReadAtMajorSteps (a block's input, a log, a
+  /// Simulator::FindSignal), kReadInEvaluations (the input of a block that a solver
+  /// evaluation runs). A continuous block may leave an output that `demand_mask` does not
+  /// ask for uncomputed (Block::output_demanded); nullptr: every output is read.
   const unsigned char* demanded = nullptr;
+  /// What this evaluation must compute: kReadInEvaluations inside a solver step, both bits
+  /// at major steps and output rows.
+  unsigned char demand_mask = 0xff;
 
   /// True at major steps (the start, accepted steps, sample hits, located crossings): blocks
   /// with modes choose them from their inputs and may reset continuous states. False inside
@@ -67,6 +71,10 @@ struct Context {
   /// False inside an evaluation of the ODE form (CalcDerivatives for the consistent start).
   bool dae = false;
 };
+
+/// Bits of Context::demanded and Context::demand_mask.
+inline constexpr unsigned char kReadAtMajorSteps = 1u;
+inline constexpr unsigned char kReadInEvaluations = 2u;
 
 /// Which stages of a block need an input directly (direct feedthrough), as a bit mask.
 inline constexpr unsigned kNoFeedthrough = 0u;
@@ -259,10 +267,11 @@ class Block {
   double* out(Context& c, int port) const { return c.signals + outputs_[port].offset; }
   int in_width(int port) const { return inputs_[port].width; }
   int out_width(int port) const { return outputs_[port].width; }
-  /// False when nothing reads output `port` (Context::demanded): the block may skip work that
-  /// serves only it. Its value is then left as it was.
+  /// False when nothing reads output `port` in this evaluation (Context::demanded and
+  /// demand_mask): the block may skip work that serves only it. Its value is then left as it
+  /// was.
   bool output_demanded(const Context& c, int port) const {
-    return c.demanded == nullptr || c.demanded[outputs_[port].offset] != 0;
+    return c.demanded == nullptr || (c.demanded[outputs_[port].offset] & c.demand_mask) != 0;
   }
   double* x(Context& c) const { return c.x + x_offset_; }
   const double* x(const Context& c) const { return c.x + x_offset_; }

@@ -62,6 +62,31 @@ void Compiler::Layout() {
       fb.block->SetInputOffset(i, src.block->output_port(fb.input_driver_port[i]).offset);
     }
   }
+  // The continuous blocks a solver evaluation needs: those with states, algebraic variables
+  // or zero crossings, and the continuous blocks feeding them (discrete and constant outputs
+  // hold between hits).
+  std::vector<char> in_evaluations(flat_.size(), 0);
+  std::vector<int> reached;
+  for (int f : real_) {
+    const Block& b = *flat_[f].block;
+    if (flat_[f].rate.is_continuous() &&
+        (b.num_continuous_states() > 0 || b.num_algebraic_variables() > 0 ||
+         b.num_zero_crossings() > 0)) {
+      in_evaluations[f] = 1;
+      reached.push_back(f);
+    }
+  }
+  while (!reached.empty()) {
+    const FlatBlock& fb = flat_[reached.back()];
+    reached.pop_back();
+    for (int driver : fb.input_driver) {
+      if (driver < 0 || in_evaluations[driver] != 0 || !flat_[driver].rate.is_continuous()) {
+        continue;
+      }
+      in_evaluations[driver] = 1;
+      reached.push_back(driver);
+    }
+  }
   for (const auto& [f, s] : order_) {
     const Block* b = flat_[f].block.get();
     const SampleTime& st = flat_[f].rate;
@@ -69,7 +94,8 @@ void Compiler::Layout() {
       system_.constant_order_.push_back({b, s});
     } else {
       system_.major_order_.push_back({b, s});
-      if (st.is_continuous()) system_.minor_order_.push_back({b, s});
+      if (st.is_continuous()) system_.continuous_order_.push_back({b, s});
+      if (in_evaluations[f] != 0) system_.minor_order_.push_back({b, s});
     }
   }
   for (int f : real_) {

@@ -282,24 +282,35 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const blocks::Block* b : system.update_blocks()) {
     if (b->rate_index() < 0) reuse_major_outputs_ = false;
   }
-  // What the diagram reads: every connected input, and the logs.
+  // What the diagram reads: every connected input and the logs at major steps, and inside
+  // solver evaluations the inputs of the blocks those run.
   demanded_.assign(static_cast<size_t>(system.num_signals()) + 1, 0);
   for (int i = 0; i < system.num_blocks(); ++i) {
     const blocks::Block& b = system.block(i);
     for (int k = 0; k < b.num_inputs(); ++k) {
-      Demand(b.input_port(k).offset, b.input_port(k).width);
+      Demand(b.input_port(k).offset, b.input_port(k).width, blocks::kReadAtMajorSteps);
     }
   }
-  for (const LoggedSignal& s : system.logged_signals()) Demand(s.offset, s.width);
+  auto demand_in_evaluations = [this](const blocks::Block& b) {
+    for (int k = 0; k < b.num_inputs(); ++k) {
+      Demand(b.input_port(k).offset, b.input_port(k).width, blocks::kReadInEvaluations);
+    }
+  };
+  for (const ExecutionEntry& e : system.minor_order()) demand_in_evaluations(*e.block);
+  for (const blocks::Block* b : system.derivative_blocks()) demand_in_evaluations(*b);
+  for (const blocks::Block* b : system.zero_crossing_blocks()) demand_in_evaluations(*b);
+  for (const LoggedSignal& s : system.logged_signals()) {
+    Demand(s.offset, s.width, blocks::kReadAtMajorSteps);
+  }
   SpreadDemand();
 }
 
-bool Simulator::Demand(int offset, int width) {
+bool Simulator::Demand(int offset, int width, unsigned char who) {
   if (offset < 0 || width <= 0 || offset + width > system_.num_signals()) return false;
   bool added = false;
   for (int i = offset; i < offset + width; ++i) {
-    added = added || demanded_[i] == 0;
-    demanded_[i] = 1;
+    added = added || (demanded_[i] & who) != who;
+    demanded_[i] |= who;
   }
   return added;
 }
@@ -311,9 +322,9 @@ void Simulator::SpreadDemand() {
       const blocks::Block::OutputPort& port = b.output_port(k);
       if (port.offset < 0 || port.width <= 0) continue;
       const auto first = demanded_.begin() + port.offset;
-      if (std::find(first, first + port.width, 1) != first + port.width) {
-        std::fill(first, first + port.width, 1);
-      }
+      unsigned char who = 0;
+      for (auto it = first; it != first + port.width; ++it) who |= *it;
+      std::fill(first, first + port.width, who);
     }
   }
 }
@@ -396,7 +407,7 @@ bool Simulator::TakeMajorOutputs(double t, const Eigen::Ref<const Eigen::VectorX
   return current;
 }
 
-void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
+void Simulator::CalcMinorOutputs(double t, double* x, double* z, bool for_row) {
   major_outputs_current_ = false;
   minor_outputs_current_ = false;
   blocks::Context& c = ctx_;
@@ -404,10 +415,13 @@ void Simulator::CalcMinorOutputs(double t, double* x, double* z) {
   c.x = x;
   c.z = z;
   c.major = false;
-  for (const ExecutionEntry& e : system_.minor_order()) {
+  c.demand_mask =
+      for_row ? blocks::kReadAtMajorSteps | blocks::kReadInEvaluations : blocks::kReadInEvaluations;
+  for (const ExecutionEntry& e : for_row ? system_.continuous_order() : system_.minor_order()) {
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }
+  c.demand_mask = blocks::kReadAtMajorSteps | blocks::kReadInEvaluations;
   minor_outputs_t_ = t;
   std::copy_n(x, minor_outputs_x_.size(), minor_outputs_x_.data());
   minor_outputs_current_ = true;
@@ -582,7 +596,7 @@ void Simulator::RecordInterpolatedRows(double t_end_of_step) {
     // Continuous outputs at the row's time with modes held; discrete outputs keep their
     // values from the last hit, as they would in a minor step.
     CalcMinorOutputs(next_output_, x_interp_.data(),
-                     x_interp_.data() + system_.num_continuous_states());
+                     x_interp_.data() + system_.num_continuous_states(), /*for_row=*/true);
     RecordRow(next_output_);
     ++output_index_;
     next_output_ =

@@ -202,8 +202,9 @@ class Simulator {
   void RecordInterpolatedRows(double t_end_of_step);
   /// Locates a zero crossing in time for a model without continuous states.
   bool LocateStatelessCrossing(double t0, double t1, double* t_cross);
-  /// Minor-step outputs of the continuous blocks at (t, x) with algebraic variables z.
-  void CalcMinorOutputs(double t, double* x, double* z);
+  /// Minor-step outputs at (t, x) with algebraic variables z of the continuous blocks a
+  /// solver evaluation needs (System::minor_order), or of all of them for an output row.
+  void CalcMinorOutputs(double t, double* x, double* z, bool for_row = false);
   /// True when the outputs the last major step computed hold for an evaluation at (t, x):
   /// that major step's time and state, with nothing computed since.
   bool MajorOutputsHoldAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x) const;
@@ -250,11 +251,12 @@ class Simulator {
   Eigen::VectorXd x_interp_;        ///< nx (+ nz): interpolated states for output rows
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
-  /// Context::demanded: 1 for each signal element something reads (num_signals + 1: a port
-  /// of width 0 may sit at the buffer's end).
+  /// Context::demanded: who reads each signal element (num_signals + 1: a port of width 0
+  /// may sit at the buffer's end).
   std::vector<unsigned char> demanded_;
-  /// Marks signal elements [offset, offset + width) read; true when one was not before.
-  bool Demand(int offset, int width);
+  /// Marks signal elements [offset, offset + width) read by `who` (kReadAtMajorSteps,
+  /// kReadInEvaluations); true when one was not before.
+  bool Demand(int offset, int width, unsigned char who);
   /// Extends the marks of Demand to the whole of every output port they touch.
   void SpreadDemand();
   bool last_major_hit_ = false;

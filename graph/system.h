@@ -75,8 +75,13 @@ class System {
   const std::vector<ExecutionEntry>& major_order() const { return major_order_; }
   /// Stages of blocks whose outputs never change (constant sample time): run once at the start.
   const std::vector<ExecutionEntry>& constant_order() const { return constant_order_; }
-  /// The stages of continuous blocks: what a solver evaluation recomputes.
+  /// What a solver evaluation recomputes: the stages of the continuous blocks that the
+  /// derivatives or the zero-crossing functions need, directly or through other continuous
+  /// blocks. A continuous block that feeds only discrete blocks, logs or nothing (a Mux of
+  /// contact signals for detectors) waits for the major steps.
   const std::vector<ExecutionEntry>& minor_order() const { return minor_order_; }
+  /// Every stage of the continuous blocks: what an output row between major steps recomputes.
+  const std::vector<ExecutionEntry>& continuous_order() const { return continuous_order_; }
   /// Blocks with continuous states, with updates, with zero crossings, with breakpoints.
   const std::vector<const blocks::Block*>& derivative_blocks() const { return derivative_blocks_; }
   const std::vector<const blocks::Block*>& update_blocks() const { return update_blocks_; }
@@ -151,6 +156,7 @@ class System {
   std::vector<std::string> types_;
   std::vector<ExecutionEntry> major_order_;
   std::vector<ExecutionEntry> minor_order_;
+  std::vector<ExecutionEntry> continuous_order_;
   std::vector<ExecutionEntry> constant_order_;
   std::vector<const blocks::Block*> derivative_blocks_;
   std::vector<const blocks::Block*> update_blocks_;

@@ -192,7 +192,7 @@ std::string NotTunableReason(const TunableBlock& t) {
 void System::ReplaceBlock(int index, std::unique_ptr<blocks::Block> block) {
   const blocks::Block* old_block = blocks_[index].get();
   const blocks::Block* now = block.get();
-  for (auto* order : {&major_order_, &minor_order_, &constant_order_}) {
+  for (auto* order : {&major_order_, &minor_order_, &continuous_order_, &constant_order_}) {
     for (ExecutionEntry& e : *order) {
       if (e.block == old_block) e.block = now;
     }

@@ -1114,6 +1114,13 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
   if (!needs_kinematics_) return;
   EnsureKinematics(ws);
   for (const MechanismSensor& s : m_.sensors) {
+    // Sensors feed logs and discrete blocks more often than the dynamics: mostly only the
+    // major steps need them.
+    if (!output_demanded(c, s.out_position) && !output_demanded(c, s.out_rotation) &&
+        !output_demanded(c, s.out_v) && !output_demanded(c, s.out_w) &&
+        !output_demanded(c, s.out_euler)) {
+      continue;
+    }
     Pose X_WB, X_WF;
     Eigen::Vector3d wB, vB, wF, vF;
     FrameMotion(ws, s.B, &X_WB, &wB, &vB);

@@ -121,6 +121,51 @@ TEST(CompileTest, SampleTimesAreInheritedFromInputs) {
   EXPECT_NE(msg.find("cannot inherit a discrete sample time"), std::string::npos) << msg;
 }
 
+// A solver evaluation runs the continuous blocks that states or zero crossings need, through
+// other continuous blocks; one that feeds only a discrete block or a log waits for the major
+// steps, but an output row between them computes it.
+TEST(CompileTest, SolverEvaluationsRunOnlyWhatTheDerivativesNeed) {
+  const System sys = CompileText(R"(
+    <simulation solver="ode45" t_end="1" output_interval="0.01"/>
+    <block type="Clock" name="t"/>
+    <block type="Gain" name="rate" k="2"/>
+    <block type="Integrator" name="x"/>
+    <block type="Gain" name="seen" k="3"/>
+    <block type="Gain" name="logged" k="5"/>
+    <block type="ZeroOrderHold" name="zoh" Ts="0.1"/>
+    <connect from="t.t" to="rate.u"/><connect from="rate.y" to="x.u"/>
+    <connect from="x.y" to="seen.u"/><connect from="seen.y" to="zoh.u"/>
+    <connect from="x.y" to="logged.u"/>
+    <log signal="logged.y"/><log signal="zoh.y"/>)");
+  auto runs = [&sys](const std::vector<ExecutionEntry>& order, const char* path) {
+    const blocks::Block* b = &sys.block(sys.FindBlock(path));
+    for (const ExecutionEntry& e : order) {
+      if (e.block == b) return true;
+    }
+    return false;
+  };
+  for (const char* path : {"t", "rate", "x"}) {
+    EXPECT_TRUE(runs(sys.minor_order(), path)) << path;
+    EXPECT_TRUE(runs(sys.continuous_order(), path)) << path;
+  }
+  for (const char* path : {"seen", "logged"}) {
+    EXPECT_FALSE(runs(sys.minor_order(), path)) << path;
+    EXPECT_TRUE(runs(sys.continuous_order(), path)) << path;
+  }
+  EXPECT_FALSE(runs(sys.continuous_order(), "zoh"));
+  // x = t^2; the rows between the solver's steps record 5 x there.
+  Simulator sim(sys, sys.settings());
+  ASSERT_TRUE(sim.Run().ok);
+  const Recording& r = sim.recording();
+  ASSERT_EQ(r.num_rows(), 101);
+  EXPECT_LT(sim.stats().solver.steps, r.num_rows() - 1) << "some rows fall between steps";
+  for (int row = 0; row < r.num_rows(); ++row) {
+    const double t = r.time(row);
+    EXPECT_NEAR(r.value(row, r.FindColumn("logged.y")), 5 * t * t, 1e-12) << "t = " << t;
+  }
+  EXPECT_NEAR(r.value(100, r.FindColumn("zoh.y")), 3.0, 1e-12);
+}
+
 TEST(CompileTest, StatePortFeedbackIsNoAlgebraicLoop) {
   // y needs x0 directly, but the state port does not: x0 = -state is a legal loop.
   EXPECT_NO_THROW(CompileText(R"(
