@@ -45,6 +45,11 @@ void Delay::DoCalcOutputs(Context& c, int stage) const {
     for (int i = 0; i < width_; ++i) y[i] = u[i * u_stride_];
     return;
   }
+  if (n_ == 1 && width_ == 1) {
+    // The common unit delay of a scalar (a detector's chain): one stored sample.
+    y[0] = xd(static_cast<const Context&>(c))[0];
+    return;
+  }
   const int head = static_cast<int>(dwork(static_cast<const Context&>(c))[0]);
   const double* oldest = xd(static_cast<const Context&>(c)) + head * width_;
   for (int i = 0; i < width_; ++i) y[i] = oldest[i];
@@ -52,6 +57,10 @@ void Delay::DoCalcOutputs(Context& c, int stage) const {
 
 void Delay::DoUpdate(Context& c) const {
   if (n_ == 0) return;
+  if (n_ == 1 && width_ == 1) {
+    xd(c)[0] = in(c, 0)[0];  // the ring's head stays at 0
+    return;
+  }
   double* dw = dwork(c);
   const int head = static_cast<int>(dw[0]);
   // The oldest sample has been output: overwrite it with the newest.

@@ -102,6 +102,7 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   Eigen::VectorXd inverse_diagonal;  ///< nf: 1 / L(a, a) of M_free's Cholesky factor
+  bool free_mass_factored = false;   ///< M_free_llt holds a factor (once for a constant M_ff)
   bool kinematics_valid = false;
   bool dynamics_valid = false;
   // The point of the last ForwardKinematics and the contacts evaluated there, so that an
@@ -246,6 +247,17 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
         free_prescribed_coupled_ = true;
       }
     }
+  }
+  // Free bodies without children on free joints (grasped objects): in body coordinates their
+  // mass matrix is their spatial inertia, whatever q.
+  free_mass_constant_ = !free_prescribed_coupled_ && !free_v_.empty();
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    if (!moves_freely_[b]) continue;
+    bool has_children = false;
+    for (int i = b + 1; i < tree.num_bodies() && !has_children; ++i) {
+      has_children = tree.parent(i) == b;
+    }
+    if (tree.joint(b).type() != JointType::kFree || has_children) free_mass_constant_ = false;
   }
   // A drivetrain cluster of its own (not on a joint) has an angle and a speed.
   cluster_x_.assign(m_.drivetrain.clusters.size(), -1);
@@ -1389,9 +1401,13 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       k = tree.parent(k);
     }
   }
-  // M_ff and M_fp: the bodies that move freely and their ancestors' joints.
-  CrbaOfSubtrees(tree, &ws.data, ws.q, moves_freely_);
-  if (!ws.kinematics_valid) ws.posed = false;  // X_PB is now of ws.q
+  // M_ff and M_fp: the bodies that move freely and their ancestors' joints (once only when
+  // M_ff does not change with q).
+  const bool mass_known = free_mass_constant_ && ws.free_mass_factored;
+  if (!mass_known) {
+    CrbaOfSubtrees(tree, &ws.data, ws.q, moves_freely_);
+    if (!ws.kinematics_valid) ws.posed = false;  // X_PB is now of ws.q
+  }
   if (free_prescribed_coupled_) {
     // M_ff qdd_f = tau_f - M_fp qdd_p - ..., and a filtered joint's qdd_p is its filter's
     // (u - qf) / tc^2 - 2 qf_dot / tc.
@@ -1406,17 +1422,21 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       }
     }
   }
-  for (int a = 0; a < nf; ++a) {
-    for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
+  if (!mass_known) {
+    for (int a = 0; a < nf; ++a) {
+      for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
+    }
+    ws.M_free_llt.compute(ws.M_free);
+    // Multiplied by the inverse diagonal below rather than divided by it: the divisions'
+    // latency, on the chain from one unknown to the next, was most of the Jacobian's time.
+    const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();
+    for (int a = 0; a < nf; ++a) ws.inverse_diagonal[a] = 1.0 / L(a, a);
+    ws.free_mass_factored = true;
   }
-  ws.M_free_llt.compute(ws.M_free);
   // M_ff^-1 by the Cholesky factor, column by column in plain loops: Eigen's solve with a
   // matrix right-hand side takes its blocked path, costly at this size, and the columns of
   // joints that no contact reaches stay zero.
-  // Multiplied by the inverse diagonal rather than divided by it: the divisions' latency, on
-  // the chain from one unknown to the next, was most of the Jacobian's time.
   const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();  // L in the lower triangle
-  for (int a = 0; a < nf; ++a) ws.inverse_diagonal[a] = 1.0 / L(a, a);
   const double* inv_d = ws.inverse_diagonal.data();
   for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
     double* y = ws.dqdd.col(k).data();

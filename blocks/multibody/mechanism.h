@@ -220,6 +220,9 @@ class Mechanism final : public blocks::Block {
   /// A prescribed joint shares a path to the root with a free one, so that the free
   /// accelerations depend on the prescribed ones through the mass matrix.
   bool free_prescribed_coupled_ = false;
+  /// Every freely moving body is a free joint's body without children: the free coordinates'
+  /// mass matrix (body-frame velocities) is constant, factored once per run.
+  bool free_mass_constant_ = false;
   /// Per body: it or an ancestor has a free coordinate (its velocity depends on free_v_).
   std::vector<bool> moves_freely_;
   int num_dae_rows_ = 0;           ///< r: independent loop rows, the DAE's lambda and mu

@@ -39,6 +39,13 @@ void Product::DoCalcOutputs(Context& c, int stage) const {
     return;
   }
   const int n = out_width(0);
+  if (n == 1) {
+    // Scalars (a detector's product of its delayed samples): one running product.
+    double acc = 1.0;
+    for (int j = 0; j < m; ++j) acc = divide_[j] ? acc / in(c, j)[0] : acc * in(c, j)[0];
+    y[0] = acc;
+    return;
+  }
   for (int i = 0; i < n; ++i) y[i] = 1.0;
   for (int j = 0; j < m; ++j) {
     const double* u = in(c, j);
