@@ -52,7 +52,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         dqdd(num_free, 2 * tree.nv()),
         M_free(num_free, num_free),
         M_free_llt(num_free),
-        inverse_diagonal(num_free),
+        M_free_inverse(num_free, num_free),
+        dqdd_solved(num_free, 1),
         q_posed(tree.nq()),
         v_posed(tree.nv()),
         contact_modes(num_contacts, 0) {}
@@ -101,8 +102,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd dqdd;
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
-  Eigen::VectorXd inverse_diagonal;  ///< nf: 1 / L(a, a) of M_free's Cholesky factor
-  bool free_mass_factored = false;   ///< M_free_llt holds a factor (once for a constant M_ff)
+  Eigen::MatrixXd M_free_inverse;   ///< nf x nf
+  Eigen::MatrixXd dqdd_solved;      ///< nf: one column of M_free^-1 dqdd
+  bool free_mass_factored = false;  ///< M_free_inverse is current (once for a constant M_ff)
   bool kinematics_valid = false;
   bool dynamics_valid = false;
   // The point of the last ForwardKinematics and the contacts evaluated there, so that an
@@ -1427,30 +1429,24 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
       for (int b = 0; b < nf; ++b) ws.M_free(a, b) = ws.data.M(free_v_[a], free_v_[b]);
     }
     ws.M_free_llt.compute(ws.M_free);
-    // Multiplied by the inverse diagonal below rather than divided by it: the divisions'
-    // latency, on the chain from one unknown to the next, was most of the Jacobian's time.
-    const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();
-    for (int a = 0; a < nf; ++a) ws.inverse_diagonal[a] = 1.0 / L(a, a);
+    ws.M_free_inverse.setIdentity();
+    ws.M_free_llt.solveInPlace(ws.M_free_inverse);
     ws.free_mass_factored = true;
   }
-  // M_ff^-1 by the Cholesky factor, column by column in plain loops: Eigen's solve with a
-  // matrix right-hand side takes its blocked path, costly at this size, and the columns of
-  // joints that no contact reaches stay zero.
-  const Eigen::MatrixXd& L = ws.M_free_llt.matrixLLT();  // L in the lower triangle
-  const double* inv_d = ws.inverse_diagonal.data();
+  // M_ff^-1 applied as a product: the columns are independent, where substitution through
+  // the Cholesky factor chains each unknown to the last (and divides).
+  // The columns of joints that no contact reaches stay zero.
+  const Eigen::MatrixXd& M_inv = ws.M_free_inverse;
   for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
     double* y = ws.dqdd.col(k).data();
     if (ws.dqdd.col(k).isZero(0.0)) continue;
+    double* solved = ws.dqdd_solved.col(0).data();
     for (int a = 0; a < nf; ++a) {
-      double sum = y[a];
-      for (int b = 0; b < a; ++b) sum -= L(a, b) * y[b];
-      y[a] = sum * inv_d[a];
+      double sum = 0.0;
+      for (int b = 0; b < nf; ++b) sum += M_inv(a, b) * y[b];
+      solved[a] = sum;
     }
-    for (int a = nf - 1; a >= 0; --a) {
-      double sum = y[a];
-      for (int b = a + 1; b < nf; ++b) sum -= L(b, a) * y[b];
-      y[a] = sum * inv_d[a];
-    }
+    std::copy_n(solved, nf, y);
   }
   // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
