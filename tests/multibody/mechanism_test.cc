@@ -17,7 +17,10 @@ constexpr double kG = 9.81;
 /// A point mass m on a massless rod of length L, hinged about x at the world origin,
 /// hanging along -z; `joint` holds the hinge's extra attributes, `extra` more elements.
 std::string Pendulum(const std::string& joint, const std::string& extra,
-                     const std::string& settings = "t_end=\"2\" rtol=\"1e-11\" atol=\"1e-12\"") {
+                     const std::string& settings = "t_end=\"2\" rtol=\"1e-11\" atol=\"1e-12\"",
+                     const std::string& logs = R"xml(
+    <log signal="hinge.q"/><log signal="hinge.qd"/><log signal="hinge.qdd"/>
+    <log signal="hinge.torque"/><log signal="hinge.wrench"/>)xml") {
   return R"xml(<model name="pendulum">
     <simulation solver="ode45" output_interval="0.01" )xml" +
          settings + R"xml(/>
@@ -28,12 +31,18 @@ std::string Pendulum(const std::string& joint, const std::string& extra,
     <block type="Solid" name="bob" shape="none" mass="2"/>
     <connect from="world.W" to="hinge.B"/>
     <connect from="hinge.F" to="rod.B"/>
-    <connect from="rod.F" to="bob.R"/>
-    <log signal="hinge.q"/><log signal="hinge.qd"/><log signal="hinge.qdd"/>
-    <log signal="hinge.torque"/><log signal="hinge.wrench"/>
-    )xml" +
-         extra + "</model>";
+    <connect from="rod.F" to="bob.R"/>)xml" +
+         logs + extra + "</model>";
 }
+
+// q = 0.3 sin(2t) given as [q, qd, qdd] to the hinge's motion input.
+constexpr const char* kSineMotion = R"xml(
+    <block type="Sine" name="q" amplitude="0.3" frequency="2"/>
+    <block type="Sine" name="qd" amplitude="0.6" frequency="2" phase="pi/2"/>
+    <block type="Sine" name="qdd" amplitude="-1.2" frequency="2"/>
+    <block type="Mux" name="motion" inputs="3"/>
+    <connect from="q.y" to="motion.u1"/><connect from="qd.y" to="motion.u2"/>
+    <connect from="qdd.y" to="motion.u3"/><connect from="motion.y" to="hinge.motion"/>)xml";
 
 double MaxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
   double worst = 0.0;
@@ -44,13 +53,7 @@ double MaxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
 
 TEST(Mechanism, PrescribedMotionNeedsTheInverseDynamicsTorque) {
   // q = 0.3 sin(2t) given as [q, qd, qdd]: torque = m L^2 qdd + m g L sin q.
-  const RunOutput out = RunModelText(Pendulum(R"(actuation="motion")", R"xml(
-    <block type="Sine" name="q" amplitude="0.3" frequency="2"/>
-    <block type="Sine" name="qd" amplitude="0.6" frequency="2" phase="pi/2"/>
-    <block type="Sine" name="qdd" amplitude="-1.2" frequency="2"/>
-    <block type="Mux" name="motion" inputs="3"/>
-    <connect from="q.y" to="motion.u1"/><connect from="qd.y" to="motion.u2"/>
-    <connect from="qdd.y" to="motion.u3"/><connect from="motion.y" to="hinge.motion"/>)xml"));
+  const RunOutput out = RunModelText(Pendulum(R"(actuation="motion")", kSineMotion));
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const std::vector<double> t = Times(out.recording);
   const std::vector<double> q = Column(out.recording, "hinge.q");
@@ -69,23 +72,10 @@ TEST(Mechanism, PrescribedMotionNeedsTheInverseDynamicsTorque) {
 TEST(Mechanism, JointTorqueNothingReadsIsComputedOnceFound) {
   // The pendulum above, logging q alone: its torque and wrench outputs are read by nothing,
   // so the inverse-dynamics pass that gives them is skipped, until FindSignal asks for one.
-  const graph::System system = graph::Compile(xml::ReadModelString(R"xml(<model name="p">
-    <simulation solver="ode45" t_end="2" rtol="1e-11" atol="1e-12"/>
-    <block type="World" name="world"/>
-    <block type="RevoluteJoint" name="hinge" axis="[1, 0, 0]" actuation="motion"/>
-    <block type="RigidTransform" name="rod" translation="[0, 0, -0.5]"/>
-    <block type="Solid" name="bob" shape="none" mass="2"/>
-    <connect from="world.W" to="hinge.B"/>
-    <connect from="hinge.F" to="rod.B"/>
-    <connect from="rod.F" to="bob.R"/>
-    <block type="Sine" name="q" amplitude="0.3" frequency="2"/>
-    <block type="Sine" name="qd" amplitude="0.6" frequency="2" phase="pi/2"/>
-    <block type="Sine" name="qdd" amplitude="-1.2" frequency="2"/>
-    <block type="Mux" name="motion" inputs="3"/>
-    <connect from="q.y" to="motion.u1"/><connect from="qd.y" to="motion.u2"/>
-    <connect from="qdd.y" to="motion.u3"/><connect from="motion.y" to="hinge.motion"/>
-    <log signal="hinge.q"/></model>)xml",
-                                                                   "p.xml"));
+  const graph::System system = graph::Compile(xml::ReadModelString(
+      Pendulum(R"(actuation="motion")", kSineMotion, R"(t_end="2" rtol="1e-11" atol="1e-12")",
+               R"(<log signal="hinge.q"/>)"),
+      "p.xml"));
   graph::Simulator sim(system, system.settings());
   sim.Initialize();
   ASSERT_TRUE(sim.AdvanceTo(0.5).ok);
