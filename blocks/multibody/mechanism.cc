@@ -102,9 +102,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd dqdd;
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
-  Eigen::MatrixXd M_free_inverse;   ///< nf x nf
-  Eigen::MatrixXd dqdd_solved;      ///< nf: one column of M_free^-1 dqdd
-  bool free_mass_factored = false;  ///< M_free_inverse is current (once for a constant M_ff)
+  Eigen::MatrixXd M_free_inverse;         ///< nf x nf
+  Eigen::MatrixXd dqdd_solved;            ///< nf: one column of M_free^-1 dqdd
+  bool free_mass_factored = false;        ///< M_free_inverse is current (once for a constant M_ff)
+  std::vector<Pose> contact_frame_poses;  ///< per Mechanism::contact_frames_: X_WF
   bool kinematics_valid = false;
   bool dynamics_valid = false;
   // The point of the last ForwardKinematics and the contacts evaluated there, so that an
@@ -169,6 +170,21 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
   cache_evaluations_ = m_.num_constraint_rows == 0 && m_.loops.empty();
+  auto frame_index = [this](const FrameLocation& at) {
+    for (size_t i = 0; i < contact_frames_.size(); ++i) {
+      const FrameLocation& known = contact_frames_[i];
+      if (known.body == at.body && known.X_BF.rotation == at.X_BF.rotation &&
+          known.X_BF.translation == at.X_BF.translation) {
+        return static_cast<int>(i);
+      }
+    }
+    contact_frames_.push_back(at);
+    return static_cast<int>(contact_frames_.size()) - 1;
+  };
+  for (const MechanismContact& con : m_.contacts) {
+    for (const MechanismContactShape& b : con.b) contact_shape_frame_.push_back(frame_index(b.at));
+    for (const MechanismContactShape& f : con.f) contact_shape_frame_.push_back(frame_index(f.at));
+  }
   for (const MechanismJoint& j : m_.joints) {
     if (j.out_torque >= 0) joint_force_ports_.push_back(j.out_torque);
     if (j.out_wrench >= 0) joint_force_ports_.push_back(j.out_wrench);
@@ -329,10 +345,12 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   for (const MechanismContact& k : m_.contacts) {
     max_forces += static_cast<int>(k.laws.size()) * contact::kMaxContactPoints;
   }
-  return std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
-                                     static_cast<int>(m_.drivetrain.motors.size()),
-                                     static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
-                                     static_cast<int>(free_v_.size()), m_.couplings, num_dae_rows_);
+  auto ws = std::make_unique<Workspace>(
+      *m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
+      static_cast<int>(m_.drivetrain.motors.size()), static_cast<int>(m_.contacts.size()),
+      max_forces, m_.loops, static_cast<int>(free_v_.size()), m_.couplings, num_dae_rows_);
+  ws->contact_frame_poses.resize(contact_frames_.size());
+  return ws;
 }
 
 int Mechanism::IndependentLoopRows() const {
@@ -465,9 +483,12 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     }
     if (same) return;
   }
-  auto pose = [&ws](const FrameLocation& at) {
-    return at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
-  };
+  // Each shape frame's world pose once (an object against many phalanges is one frame).
+  for (size_t i = 0; i < contact_frames_.size(); ++i) {
+    const FrameLocation& at = contact_frames_[i];
+    ws.contact_frame_poses[i] = at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
+  }
+  const int* frame_of_shape = contact_shape_frame_.data();
   ws.num_contact_forces = 0;
   for (size_t k = 0; k < m_.contacts.size(); ++k) {
     const MechanismContact& con = m_.contacts[k];
@@ -477,10 +498,17 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     const int first_force = ws.num_contact_forces;
     // Geometry first: whether the contact is on is decided from the distance at major steps.
     size_t pair = 0;
-    for (const MechanismContactShape& b : con.b) {
-      for (const MechanismContactShape& f : con.f) {
+    const int* frame_of_b = frame_of_shape;
+    const int* frame_of_f = frame_of_shape + con.b.size();
+    frame_of_shape += con.b.size() + con.f.size();
+    for (size_t ib = 0; ib < con.b.size(); ++ib) {
+      const MechanismContactShape& b = con.b[ib];
+      const Pose& X_Wb = ws.contact_frame_poses[frame_of_b[ib]];
+      for (size_t jf = 0; jf < con.f.size(); ++jf) {
+        const MechanismContactShape& f = con.f[jf];
         const contact::ContactLaw& law = con.laws[pair++];
-        const contact::PairGeometry g = contact::Collide(b.shape, pose(b.at), f.shape, pose(f.at));
+        const contact::PairGeometry g =
+            contact::Collide(b.shape, X_Wb, f.shape, ws.contact_frame_poses[frame_of_f[jf]]);
         if (g.distance < r.distance) {
           r.distance = g.distance;
           r.normal = g.normal;

@@ -213,6 +213,10 @@ class Mechanism final : public blocks::Block {
   /// The tree joints' torque and wrench outputs: when none is read, the joints driven from
   /// the world need no forces (DrivenJointForcesRead).
   std::vector<int> joint_force_ports_;
+  /// The distinct frames of the contacts' shapes, and per shape (each contact's b then f, in
+  /// order) its index there: EvaluateContacts poses each frame once.
+  std::vector<FrameLocation> contact_frames_;
+  std::vector<int> contact_shape_frame_;
   /// Per tree v coordinate: the state holding it (free, or a motion filter's rate), -1 none.
   std::vector<int> v_state_;
   /// Per tree v coordinate of a 1-DOF joint: the state holding its position, -1 none.

@@ -21,6 +21,8 @@ IterationMatrix::IterationMatrix(int nx)
       x_perturbed_(Eigen::VectorXd::Zero(nx)),
       f_perturbed_(Eigen::VectorXd::Zero(nx)) {
   order_.reserve(nx);
+  coupling_.reserve(static_cast<size_t>(nx) * nx);
+  coupling_start_.assign(nx + 1, 0);
   block_start_.reserve(nx + 1);
   block_first_read_.reserve(nx);
   block_start_.push_back(0);
@@ -158,6 +160,7 @@ void IterationMatrix::OrderBlocks() {
 
 bool IterationMatrix::Factor(double gamma_h) {
   if (UpdatePattern()) OrderBlocks();
+  coupling_.clear();
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
@@ -174,6 +177,15 @@ bool IterationMatrix::Factor(double gamma_h) {
       if (c >= s) W_c[c] += 1.0;
     }
     if (!std::isfinite(sum)) return false;
+    // The entries that read earlier blocks, for the solves: most are zero (an object's
+    // position rows read no finger, its velocity rows only the fingers touching it).
+    coupling_start_[b] = static_cast<int>(coupling_.size());
+    for (int c = block_first_read_[b]; c < s; ++c) {
+      for (int r = s; r < e; ++r) {
+        if (lu_(r, c) != 0.0) coupling_.push_back({r, c, lu_(r, c)});
+      }
+    }
+    coupling_start_[b + 1] = static_cast<int>(coupling_.size());
     for (int k = s; k < e; ++k) {
       int p = k;
       for (int r = k + 1; r < e; ++r) {
@@ -206,10 +218,9 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
     const int s = block_start_[blk];
     const int e = block_start_[blk + 1];
     // Less the earlier blocks' part; the interchanges apply within the block only.
-    for (int c = block_first_read_[blk]; c < s; ++c) {
-      const double yc = y[c];
-      if (yc == 0.0) continue;
-      for (int r = s; r < e; ++r) y[r] -= lu_(r, c) * yc;
+    for (int k = coupling_start_[blk]; k < coupling_start_[blk + 1]; ++k) {
+      const Coupling& w = coupling_[k];
+      y[w.row] -= w.value * y[w.col];
     }
     for (int k = s; k < e; ++k) {
       if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);

@@ -100,7 +100,15 @@ class IterationMatrix {
   std::vector<int> block_first_read_;  // (blocks) the first earlier position a block reads
   std::vector<int> pivot_;             // (m) row interchanges, positions within each block
   std::vector<double> inverse_pivot_;  // (m) 1 / U(k, k)
-  Eigen::VectorXd rhs_;                // (nx) right-hand side gathered in block order
+  // W's nonzeros left of each diagonal block (positions in block order), by block then
+  // column: what the solves subtract for the earlier blocks' unknowns.
+  struct Coupling {
+    int row, col;
+    double value;
+  };
+  std::vector<Coupling> coupling_;   // (<= m * m)
+  std::vector<int> coupling_start_;  // (blocks + 1) each block's first entry in coupling_
+  Eigen::VectorXd rhs_;              // (nx) right-hand side gathered in block order
   // Tarjan's search, iterative so that its depth is not the call stack's.
   std::vector<int> visit_index_;      // (nx) order of discovery, -1 before
   std::vector<int> low_link_;         // (nx) smallest discovery index reachable
