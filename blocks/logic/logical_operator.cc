@@ -59,6 +59,13 @@ void LogicalOperator::DoCalcOutputs(Context& c, int stage) const {
   }
   const int n = out_width(0);
   const int m = num_inputs();
+  if (n == 1) {
+    // Scalars (a closure controller's OR and NOT): no strides.
+    int count = 0;
+    for (int j = 0; j < m; ++j) count += in(c, j)[0] != 0.0;
+    y[0] = Apply(count, m) ? 1.0 : 0.0;
+    return;
+  }
   for (int i = 0; i < n; ++i) {
     int count = 0;
     for (int j = 0; j < m; ++j) count += in(c, j)[i * strides_[j]] != 0.0;
