@@ -27,6 +27,7 @@ struct RunArgs {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
   std::optional<int> jacobian_steps;
+  std::optional<std::string> sample_hits;
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -155,6 +156,7 @@ int Run(const RunArgs& args) {
   if (args.atol) settings.atol = *args.atol;
   if (args.max_step) settings.max_step = *args.max_step;
   if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
+  if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
   {
@@ -253,6 +255,10 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--jacobian-steps", args->jacobian_steps,
                   "ode23s: accepted steps one Jacobian serves (default 1: every step)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--sample-hits", args->sample_hits,
+                  "Variable-step solvers: land (every discrete sample hit ends a step) or "
+                  "step_over (steps pass hits that change nothing the solver reads)")
+      ->check(CLI::IsMember({"land", "step_over"}));
   cmd->add_option("--output-interval", args->output_interval,
                   "Write a row every this many seconds (default: every step)");
   cmd->add_option("--set", args->sets,

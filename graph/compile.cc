@@ -58,9 +58,10 @@ double Compiler::EvaluateSettingScalar(const std::string& attribute, const std::
 
 void Compiler::EvaluateSettings() {
   SimulationSettingsValues& s = system_.settings_;
-  static const char* const kKnown[] = {
-      "solver",   "t_start",      "t_end",           "step",           "rtol",          "atol",
-      "max_step", "initial_step", "output_interval", "zero_crossings", "jacobian_steps"};
+  static const char* const kKnown[] = {"solver",         "t_start",        "t_end",
+                                       "step",           "rtol",           "atol",
+                                       "max_step",       "initial_step",   "output_interval",
+                                       "zero_crossings", "jacobian_steps", "sample_hits"};
   for (const Parameter& a : model_.simulation.attributes) {
     const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
                                    [&](const char* k) { return a.name == k; });
@@ -79,6 +80,12 @@ void Compiler::EvaluateSettings() {
                    a.value + "'");
       }
       s.zero_crossings = a.value == "on";
+    } else if (a.name == "sample_hits") {
+      try {
+        s.sample_hits = ParseSampleHits(a.value);
+      } catch (const std::invalid_argument& e) {
+        FailAt(model_.simulation.where, std::string("simulation attribute ") + e.what());
+      }
     } else {
       const double v = EvaluateSettingScalar(a.name, a.value);
       if (a.name == "t_start") s.t_start = v;

@@ -64,6 +64,7 @@ class SimulationSnapshot {
   double next_output_ = 0.0;
   long output_index_ = 0;
   bool last_major_hit_ = false;
+  bool hits_quiet_ = false;
   bool inputs_changed_ = false;
   int recorded_rows_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -303,6 +304,51 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
     Demand(s.offset, s.width, blocks::kReadAtMajorSteps);
   }
   SpreadDemand();
+  if (s.sample_hits == SimulationSettingsValues::SampleHits::kStepOver) {
+    if (is_dae() || integrator_->is_fixed_step() || !integrator_->has_dense_output()) {
+      throw std::invalid_argument(
+          "sample_hits=\"step_over\" needs a variable-step ODE solver with dense output "
+          "(ode23, ode45, ode23s, cvode-bdf, cvode-adams, arkode-erk, arkode-dirk); " +
+          s.solver + " is not one");
+    }
+    // A continuous block that updates at major steps changes what evaluations compute at
+    // every hit: such a diagram lands on each.
+    step_over_hits_ = reuse_major_outputs_;
+    std::vector<char> evaluated(system.num_blocks(), 0);
+    for (const ExecutionEntry& e : system.minor_order()) evaluated[e.block->index()] = 1;
+    for (int i = 0; i < system.num_blocks(); ++i) {
+      if (evaluated[i] != 0) continue;
+      const blocks::Block& b = system.block(i);
+      for (int k = 0; k < b.num_outputs(); ++k) {
+        const blocks::Block::OutputPort& port = b.output_port(k);
+        for (int e = port.offset; e < port.offset + port.width; ++e) {
+          if ((demanded_[e] & blocks::kReadInEvaluations) != 0) held_signals_.push_back(e);
+        }
+      }
+    }
+    held_values_.assign(held_signals_.size(), 0.0);
+  }
+}
+
+void Simulator::HoldInputs() {
+  if (!step_over_hits_) return;
+  for (size_t i = 0; i < held_signals_.size(); ++i) {
+    held_values_[i] = state_.signals[held_signals_[i]];
+  }
+  held_modes_ = state_.modes;  // same size after Initialize: no allocation
+}
+
+bool Simulator::HeldInputsChanged() {
+  bool changed = false;
+  for (size_t i = 0; i < held_signals_.size(); ++i) {
+    const double now = state_.signals[held_signals_[i]];
+    // Bitwise, NaN included: a held NaN that stays NaN changes nothing.
+    changed = changed || std::memcmp(&now, &held_values_[i], sizeof now) != 0;
+    held_values_[i] = now;
+  }
+  changed = changed || held_modes_ != state_.modes;
+  held_modes_ = state_.modes;
+  return changed;
 }
 
 bool Simulator::Demand(int offset, int width, unsigned char who) {
@@ -493,6 +539,7 @@ void Simulator::Initialize() {
                       sys.num_continuous_states() > 0;
   target_ = settings_.t_end;
   inputs_changed_ = false;
+  hits_quiet_ = false;
   failure_.clear();
   MajorStep(/*first=*/true);
   ResetSolver();
@@ -571,13 +618,20 @@ void Simulator::MajorStep(bool first) {
   major_outputs_current_ = reuse_major_outputs_ && !c.states_reset;
 }
 
-double Simulator::NextStop() const {
-  const SimulationState& st = state_;
-  double stop = std::min(target_, next_breakpoint_);
+double Simulator::NextSampleHit() const {
+  double hit = kInf;
   for (size_t r = 0; r < system_.rates().size(); ++r) {
     const blocks::SampleTime& rate = system_.rates()[r];
-    stop = std::min(stop, rate.offset + static_cast<double>(st.rate_k[r]) * rate.period);
+    hit = std::min(hit, rate.offset + static_cast<double>(state_.rate_k[r]) * rate.period);
   }
+  return hit;
+}
+
+double Simulator::NextStop() const {
+  double stop = std::min(target_, next_breakpoint_);
+  // After a hit that changed what the solver reads, the next is likely to as well (a
+  // command ramping each sample): land on it rather than compute a step it would cut.
+  if (!(step_over_hits_ && hits_quiet_)) stop = std::min(stop, NextSampleHit());
   // Output times are stops only where no dense output can fill them in.
   if (settings_.output_interval && !interpolate_rows_) stop = std::min(stop, next_output_);
   return stop;
@@ -664,6 +718,7 @@ void Simulator::Advance() {
     ++stats_.solver.steps;
   } else {
     const solvers::StepResult r = integrator_->Step(t_stop);
+    if (step_over_hits_ && TakeHitsInsideStep(r.t)) return;
     RecordInterpolatedRows(r.t);
     st.t = r.t;
     TakeSolverState();
@@ -672,9 +727,41 @@ void Simulator::Advance() {
   MajorStep(/*first=*/false);
   // The right-hand side may have jumped (a reset state, a flipped mode, a new discrete
   // output, a source's breakpoint): restart the solver with a fresh derivative, and for
-  // multistep methods a fresh history.
-  const bool jumped = ctx_.states_reset || crossing || last_major_hit_ || st.t == breakpoint;
+  // multistep methods a fresh history. Stepping over hits, only a hit that changed what the
+  // solver reads is a jump.
+  bool jumped = ctx_.states_reset || crossing || st.t == breakpoint;
+  if (last_major_hit_) {
+    const bool changed = !step_over_hits_ || ctx_.states_reset || HeldInputsChanged();
+    hits_quiet_ = !changed;
+    jumped = jumped || changed;
+  }
   if (jumped && system_.num_continuous_states() > 0) ResetSolver();
+}
+
+bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
+  SimulationState& st = state_;
+  const Eigen::Index nx = st.x.size();
+  const double t_start = st.t;
+  for (double hit = NextSampleHit(); hit < t_end_of_step; hit = NextSampleHit()) {
+    // Rows before the hit see the discrete outputs of the hits before it.
+    RecordInterpolatedRows(hit);
+    integrator_->Interpolate(hit, x_interp_);
+    st.t = hit;
+    st.x = x_interp_.head(nx);
+    MajorStep(/*first=*/false);
+    const bool changed = ctx_.states_reset || HeldInputsChanged();
+    hits_quiet_ = !changed;
+    // Steps that have followed the hits' grid end a rounding error past a hit: end there
+    // instead, so that times stay on the grid and no sliver of a step follows.
+    const bool sliver = t_end_of_step - hit <= 1e-9 * (t_end_of_step - t_start);
+    if (changed || sliver) {
+      // The rest of the step assumed the old inputs: it is dropped, and the solver starts
+      // again here.
+      ResetSolver();
+      return true;
+    }
+  }
+  return false;
 }
 
 void Simulator::TakeSolverState() {
@@ -684,6 +771,7 @@ void Simulator::TakeSolverState() {
 }
 
 void Simulator::ResetSolver() {
+  HoldInputs();
   if (!is_dae()) {
     integrator_->Reset(state_.t, state_.x);
     return;

@@ -196,7 +196,22 @@ class Simulator {
   /// the major step it ends on.
   void Advance();
   void MajorStep(bool first);
+  /// Where the next solver step must end: the target, a breakpoint, an output time without
+  /// dense output, and the next sample hit unless the solver may step over it.
   double NextStop() const;
+  /// The earliest next sample hit of any rate (+inf without discrete rates).
+  double NextSampleHit() const;
+  /// With SampleHits::kStepOver: the major steps of the sample hits strictly inside the
+  /// solver step just taken, in time order, each at the solver's interpolated state. The
+  /// first hit that changes what the solver reads cuts the step there: the solver restarts
+  /// at that hit and true is returned.
+  bool TakeHitsInsideStep(double t_end_of_step);
+  /// True when a major step changed what the solver's evaluations read but do not compute
+  /// (discrete outputs into continuous blocks, modes) since the solver last (re)started or
+  /// the last call; takes the new values as the reference.
+  bool HeldInputsChanged();
+  /// Takes the current values of what HeldInputsChanged compares as its reference.
+  void HoldInputs();
   /// Records the output rows that fall strictly inside the last solver step, from the
   /// solver's dense output (variable-step solvers with output_interval set).
   void RecordInterpolatedRows(double t_end_of_step);
@@ -260,6 +275,16 @@ class Simulator {
   /// Extends the marks of Demand to the whole of every output port they touch.
   void SpreadDemand();
   bool last_major_hit_ = false;
+  /// SampleHits::kStepOver in effect (a variable-step ODE solver with dense output).
+  bool step_over_hits_ = false;
+  /// The last sample hit changed nothing the solver reads: the next step may pass hits.
+  bool hits_quiet_ = false;
+  /// Signal elements the solver's evaluations read but no evaluation computes (outputs of
+  /// discrete and constant blocks), and their values and the modes where the solver
+  /// (re)started: the inputs a step holds.
+  std::vector<int> held_signals_;
+  std::vector<double> held_values_;
+  std::vector<int> held_modes_;
   double target_ = 0.0;          ///< s, where the running AdvanceTo stops
   bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step
   /// Evaluations may reuse a major step's outputs (no continuous block updates, not a DAE).

@@ -230,6 +230,7 @@ void Simulator::SaveState(SimulationSnapshot* snapshot) const {
   snapshot->next_output_ = next_output_;
   snapshot->output_index_ = output_index_;
   snapshot->last_major_hit_ = last_major_hit_;
+  snapshot->hits_quiet_ = hits_quiet_;
   snapshot->inputs_changed_ = inputs_changed_;
   snapshot->recorded_rows_ = recording_.num_rows();
 }
@@ -253,8 +254,11 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
   next_output_ = snapshot.next_output_;
   output_index_ = snapshot.output_index_;
   last_major_hit_ = snapshot.last_major_hit_;
+  hits_quiet_ = snapshot.hits_quiet_;
   inputs_changed_ = snapshot.inputs_changed_;
   recording_.Truncate(std::min(recording_.num_rows(), snapshot.recorded_rows_));
+  // The saved point followed a major step: the solver's step holds what it left.
+  HoldInputs();
   failure_.clear();
   current_block_ = -1;
 }

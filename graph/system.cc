@@ -1,8 +1,16 @@
 #include "graph/system.h"
 
+#include <stdexcept>
+
 #include "graph/detail/tuning.h"
 
 namespace twinblocks::graph {
+
+SimulationSettingsValues::SampleHits ParseSampleHits(const std::string& text) {
+  if (text == "land") return SimulationSettingsValues::SampleHits::kLand;
+  if (text == "step_over") return SimulationSettingsValues::SampleHits::kStepOver;
+  throw std::invalid_argument("'sample_hits' must be land or step_over, got '" + text + "'");
+}
 
 System::System() = default;
 System::System(System&&) noexcept = default;

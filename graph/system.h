@@ -28,7 +28,17 @@ struct SimulationSettingsValues {
   std::optional<double> output_interval;  ///< s; unset: a row per major step
   bool zero_crossings = true;             ///< locate zero crossings (variable-step solvers)
   std::optional<int> jacobian_steps;      ///< ode23s: accepted steps one Jacobian serves
+  /// Where a variable-step solver's steps end around discrete sample hits: kLand, every hit
+  /// ends a step (Simulink's way); kStepOver, a step may pass over hits whose updates leave
+  /// everything the solver reads unchanged, those hits' major steps taken at the solver's
+  /// interpolated state (docs/simulation.md).
+  enum class SampleHits { kLand, kStepOver };
+  SampleHits sample_hits = SampleHits::kLand;
 };
+
+/// "land" or "step_over" as SampleHits.
+/// @throws std::invalid_argument "'sample_hits' must be land or step_over, got 'VALUE'".
+SimulationSettingsValues::SampleHits ParseSampleHits(const std::string& text);
 
 /// A signal recorded in the results: a block output port's slice of the signal buffer.
 struct LoggedSignal {

@@ -1,6 +1,7 @@
 #include "settings.h"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace py = pybind11;
@@ -11,7 +12,7 @@ namespace {
 
 const char kSettingNames[] =
     "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings, jacobian_steps";
+    "zero_crossings, jacobian_steps, sample_hits";
 
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
@@ -72,6 +73,16 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
         }
         s.jacobian_steps = static_cast<int>(n);
       }
+    } else if (name == "sample_hits") {
+      if (!py::isinstance<py::str>(value)) {
+        throw py::type_error("setting 'sample_hits': expected 'land' or 'step_over', got " +
+                             std::string(py::repr(value)));
+      }
+      try {
+        s.sample_hits = graph::ParseSampleHits(value.cast<std::string>());
+      } catch (const std::invalid_argument& e) {
+        throw py::value_error(std::string("setting ") + e.what());
+      }
     } else {
       throw py::type_error("unknown simulation setting '" + name +
                            "'; expected one of: " + kSettingNames);
@@ -97,6 +108,8 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
   d["zero_crossings"] = s.zero_crossings;
   d["jacobian_steps"] =
       s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
+  d["sample_hits"] =
+      s.sample_hits == graph::SimulationSettingsValues::SampleHits::kLand ? "land" : "step_over";
   return d;
 }
 

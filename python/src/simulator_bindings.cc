@@ -47,6 +47,8 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     output_interval: s between recorded rows (None: a row per major step).
     zero_crossings: bool, locate zero crossings (variable-step solvers).
     jacobian_steps: ode23s, accepted steps one Jacobian serves (None: 1, every step).
+    sample_hits: 'land' (every discrete sample hit ends a solver step, as Simulink) or
+        'step_over' (variable-step solvers pass hits that change nothing they read).
     A None unsets an optional setting (the solver's default).
 )";
 

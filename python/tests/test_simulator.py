@@ -2,6 +2,7 @@
 closed form, failed runs reported without raising, derivatives, threads."""
 
 import math
+import re
 import threading
 
 import numpy as np
@@ -46,6 +47,29 @@ def test_jacobian_steps_keeps_the_ode23s_jacobian(decay):
     a, b = every.run(), kept.run()
     assert a.ok and b.ok
     np.testing.assert_allclose(b["x"][-1], a["x"][-1], rtol=1e-5)
+
+
+def test_sample_hits_step_over_passes_samples_that_change_nothing(decay):
+    # A sampler of x that nothing continuous reads: stepping over, its 0.01 s hits no longer
+    # end solver steps, and each is still a row at its exact time.
+    decay.add_block("", "UnitDelay", "sampled", Ts=0.01)
+    decay.connect("", "state.y", "sampled.u")
+    decay.add_log("sampled.y", "sampled")
+    system = tb.compile(decay)
+    land = tb.Simulator(system, rtol=1e-7, atol=1e-10, max_step=0.5)
+    over = tb.Simulator(system, rtol=1e-7, atol=1e-10, max_step=0.5, sample_hits="step_over")
+    assert land.settings["sample_hits"] == "land" and over.settings["sample_hits"] == "step_over"
+    a, b = land.run(), over.run()
+    assert a.ok and b.ok
+    steps = [int(re.search(r"steps (\d+)", r.stats).group(1)) for r in (a, b)]
+    assert steps[0] >= 100 and steps[1] < steps[0] / 2, steps
+    hits = np.round(b.time / 0.01) * 0.01
+    assert np.count_nonzero(b.time == hits) == 101
+    np.testing.assert_allclose(b["x"][:, 0], np.exp(-2.0 * b.time), rtol=1e-6)
+    with pytest.raises(ValueError, match="'sample_hits' must be land or step_over, got 'skip'"):
+        tb.Simulator(system, sample_hits="skip")
+    with pytest.raises(ValueError, match="needs a variable-step ODE solver"):
+        tb.Simulator(system, solver="ode4", sample_hits="step_over")
 
 
 def test_none_unsets_an_optional_setting(decay):

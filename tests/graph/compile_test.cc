@@ -212,6 +212,28 @@ TEST(CompileTest, DefineParametersAndWordsReachTheBlocks) {
   EXPECT_NE(typo.find("the define parameter 'a' is '1+', not a number"), std::string::npos) << typo;
 }
 
+// sample_hits is land (the default) or step_over; anything else is one line with the file and
+// line.
+TEST(CompileTest, SampleHitsIsLandOrStepOver) {
+  const std::string model = R"(
+    <block type="Constant" name="c" value="1"/><block type="Integrator" name="x"/>
+    <connect from="c.y" to="x.u"/><log signal="x.y" as="x"/>)";
+  using SampleHits = SimulationSettingsValues::SampleHits;
+  EXPECT_EQ(CompileText(R"(<simulation t_end="1"/>)" + model).settings().sample_hits,
+            SampleHits::kLand);
+  EXPECT_EQ(
+      CompileText(R"(<simulation t_end="1" sample_hits="land"/>)" + model).settings().sample_hits,
+      SampleHits::kLand);
+  const System sys = CompileText(R"(<simulation t_end="1" sample_hits="step_over"/>)" + model);
+  EXPECT_EQ(sys.settings().sample_hits, SampleHits::kStepOver);
+  EXPECT_NEAR(FinalValue(sys, "x"), 1.0, 1e-12);
+  const std::string error = CompileError(R"(<simulation sample_hits="skip"/>)" + model);
+  EXPECT_NE(error.find("m.xml:1: simulation attribute 'sample_hits' must be land or step_over, "
+                       "got 'skip'"),
+            std::string::npos)
+      << error;
+}
+
 // jacobian_steps reaches the settings as a whole number; anything else is one line with the
 // file and line.
 TEST(CompileTest, JacobianStepsIsAWholeNumberOfSteps) {

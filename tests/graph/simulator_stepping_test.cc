@@ -380,6 +380,14 @@ TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
   settings.solver = "ode23s";
   settings.rtol = 1e-5;
   ExpectRestoreRepeatsTheRun(system, settings, 1.234, 2.5);
+  // Stepping over the sampler's hits (nothing continuous reads it): saved inside a step that
+  // passes hits.
+  for (const char* solver : {"ode45", "ode23s"}) {
+    SCOPED_TRACE(solver);
+    settings.solver = solver;
+    settings.sample_hits = SimulationSettingsValues::SampleHits::kStepOver;
+    ExpectRestoreRepeatsTheRun(system, settings, 1.234, 2.5);
+  }
 }
 
 // CVODE restarts at the restored point: the continuation is within the tolerance of the
