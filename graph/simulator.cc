@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,19 @@ namespace twinblocks::graph {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// True when no entry is NaN or infinite: those whose exponent bits are all ones. Integer
+/// operations only, so that the pass vectorizes (a floating-point sum would not, without
+/// reassociation, and its chain of additions is slow).
+bool AllFinite(const double* v, Eigen::Index n) {
+  std::uint64_t bad = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, v + i, sizeof bits);
+    bad |= (((bits >> 52) & 0x7ffu) + 1u) >> 11;
+  }
+  return bad == 0;
+}
 
 }  // namespace
 
@@ -112,9 +126,10 @@ class Simulator::Problem : public solvers::OdeProblem {
       error_ = sim_->CurrentBlockDescription() + e.what();
       return -1;
     }
-    // A NaN or infinity anywhere makes the sum one too: one pass that vectorizes, then the
-    // search for the entry to name only when it fails.
-    if (std::isfinite(J.sum())) return 0;
+    // One pass that vectorizes, then the search for the entry to name only when it fails.
+    bool finite = true;
+    for (Eigen::Index j = 0; j < J.cols(); ++j) finite = finite && AllFinite(&J(0, j), J.rows());
+    if (finite) return 0;
     for (Eigen::Index j = 0; j < J.cols(); ++j) {
       for (Eigen::Index i = 0; i < J.rows(); ++i) {
         if (!std::isfinite(J(i, j))) {

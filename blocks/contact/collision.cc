@@ -135,10 +135,20 @@ bool Precedes(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb
   return std::less<const ConvexHull*>()(a.hull.get(), b.hull.get());
 }
 
-PairGeometry Flipped(PairGeometry g) {
-  g.normal = -g.normal;
-  std::swap(g.point_a, g.point_b);
+// Shapes apart with no points: built in the caller's return slot.
+PairGeometry Apart(double distance, const Eigen::Vector3d& normal, const Eigen::Vector3d& point_a,
+                   const Eigen::Vector3d& point_b) {
+  PairGeometry g;
+  g.distance = distance;
+  g.normal = normal;
+  g.point_a = point_a;
+  g.point_b = point_b;
   return g;
+}
+
+void Flip(PairGeometry* g) {
+  g->normal = -g->normal;
+  std::swap(g->point_a, g->point_b);
 }
 
 // a ranks no higher than b.
@@ -149,12 +159,8 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
   }
   if (b.type == ShapeType::kPlane) {
     if (a.type == ShapeType::kPlane) {
-      PairGeometry g;
-      g.distance = std::numeric_limits<double>::infinity();
-      g.normal = X_Wa.rotation.col(2);
-      g.point_a = X_Wa.translation;
-      g.point_b = X_Wb.translation;
-      return g;
+      return Apart(std::numeric_limits<double>::infinity(), X_Wa.rotation.col(2), X_Wa.translation,
+                   X_Wb.translation);
     }
     return internal::CollidePlane(a, X_Wa, X_Wb);
   }
@@ -165,12 +171,7 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
   if (d.squaredNorm() > (ra + rb) * (ra + rb)) {
     const double len = d.norm();
     const Eigen::Vector3d n = d / len;
-    PairGeometry g;
-    g.distance = len - ra - rb;
-    g.normal = n;
-    g.point_a = X_Wa.translation + ra * n;
-    g.point_b = X_Wb.translation - rb * n;
-    return g;
+    return Apart(len - ra - rb, n, X_Wa.translation + ra * n, X_Wb.translation - rb * n);
   }
   if (a.type == ShapeType::kSphere) return internal::CollideSphere(a, X_Wa, b, X_Wb);
   if (a.type == ShapeType::kCapsule && b.type == ShapeType::kCapsule) {
@@ -182,8 +183,11 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
 }  // namespace
 
 PairGeometry Collide(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb) {
-  if (Precedes(b, X_Wb, a, X_Wa)) return Flipped(CollideOrdered(b, X_Wb, a, X_Wa));
-  return CollideOrdered(a, X_Wa, b, X_Wb);
+  if (!Precedes(b, X_Wb, a, X_Wa)) return CollideOrdered(a, X_Wa, b, X_Wb);
+  // Flipped in place: a copy of the eight points would cost more than a sphere's query.
+  PairGeometry g = CollideOrdered(b, X_Wb, a, X_Wa);
+  Flip(&g);
+  return g;
 }
 
 }  // namespace twinblocks::contact

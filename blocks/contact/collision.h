@@ -70,10 +70,11 @@ double BoundingRadius(const Shape& shape);
 /// The most contact points one pair reports.
 inline constexpr int kMaxContactPoints = 8;
 
-/// One point of an overlap.
+/// One point of an overlap. Not initialized by default: a PairGeometry's unused points are
+/// never read, and zeroing eight of them cost more than a sphere's whole query.
 struct ContactPoint {
-  Eigen::Vector3d position = Eigen::Vector3d::Zero();  ///< W, midway between the two surfaces
-  double depth = 0.0;  ///< m, > 0: overlap along the pair's normal at this point
+  Eigen::Vector3d position;  ///< W, midway between the two surfaces
+  double depth;              ///< m, > 0: overlap along the pair's normal at this point
 };
 
 /// What a pair query answers. No heap allocation: a query runs inside the simulation loop.
@@ -93,7 +94,7 @@ struct PairGeometry {
   Eigen::Vector3d point_a = Eigen::Vector3d::Zero();
   Eigen::Vector3d point_b = Eigen::Vector3d::Zero();
   /// The overlap's points (none when apart), all sharing `normal`; the deepest has depth
-  /// -distance.
+  /// -distance. Only the first num_points are set.
   int num_points = 0;
   std::array<ContactPoint, kMaxContactPoints> points;
 };

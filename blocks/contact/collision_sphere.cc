@@ -60,7 +60,9 @@ SurfacePoint FromBox(const Eigen::Vector3d& c, const Eigen::Vector3d& half) {
 // The cylinder's axis is z. Outside: radius and height clamped; inside: out through the side
 // or a cap, whichever is nearer.
 SurfacePoint FromCylinder(const Eigen::Vector3d& c, double radius, double half_length) {
-  const double rho = std::hypot(c.x(), c.y());
+  // Not std::hypot: its care for overflow costs more than the rest of the test, and lengths
+  // here are far from overflow.
+  const double rho = std::sqrt(c.x() * c.x() + c.y() * c.y());
   if (rho > radius || std::abs(c.z()) > half_length) {
     const double scale = rho > radius ? radius / rho : 1.0;
     const Eigen::Vector3d q(scale * c.x(), scale * c.y(),

@@ -116,6 +116,15 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   bool posed = false;              ///< data's kinematics are those of q_posed, v_posed
   bool contacts_current = false;   ///< contact, contact_forces: at q_posed, v_posed
   std::vector<int> contact_modes;  ///< the modes the contacts were evaluated with
+  /// Counts new poses and new contact forces: what the articulated-body pass reads besides
+  /// the joints' forces.
+  long forces_generation = 0;
+  // The last articulated-body pass (only for reuse_dynamics_): the generation and joint
+  // forces it used, and whether its free bodies' accelerations leave out the driven joints'
+  // (no free subtree hangs below a driven body, and their forces were skipped).
+  long dynamics_generation = -1;
+  Eigen::VectorXd dynamics_u;
+  bool dynamics_reusable = false;
 
   void CopyFrom(const blocks::BlockWorkspace& other) override {
     *this = static_cast<const Workspace&>(other);
@@ -170,6 +179,10 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
   cache_evaluations_ = m_.num_constraint_rows == 0 && m_.loops.empty();
+  reuse_dynamics_ = cache_evaluations_ && m_.forces.empty() && m_.drivetrain.clusters.empty() &&
+                    m_.drivetrain.motors.empty() &&
+                    std::all_of(m_.internal_forces.begin(), m_.internal_forces.end(),
+                                [](const MechanismInternalForce& f) { return f.spring_damper; });
   auto frame_index = [this](const FrameLocation& at) {
     for (size_t i = 0; i < contact_frames_.size(); ++i) {
       const FrameLocation& known = contact_frames_[i];
@@ -350,6 +363,7 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
       static_cast<int>(m_.drivetrain.motors.size()), static_cast<int>(m_.contacts.size()),
       max_forces, m_.loops, static_cast<int>(free_v_.size()), m_.couplings, num_dae_rows_);
   ws->contact_frame_poses.resize(contact_frames_.size());
+  ws->dynamics_u = Eigen::VectorXd::Zero(m_.tree->nv());
   return ws;
 }
 
@@ -401,6 +415,7 @@ void Mechanism::DoInitialize(Context& c) const {
   Workspace& ws = workspace<Workspace>(c);
   ws.posed = false;
   ws.contacts_current = false;
+  ws.dynamics_reusable = false;
   // A cut revolute joint's angle unwraps from its q0.
   for (size_t k = 0; k < m_.loops.size(); ++k) {
     const LoopConstraint& loop = m_.loops[k];
@@ -549,6 +564,7 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
   }
   std::copy_n(mode, m_.contacts.size(), ws.contact_modes.begin());
   ws.contacts_current = ws.posed;
+  ++ws.forces_generation;
 }
 
 void Mechanism::NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
@@ -641,6 +657,7 @@ void Mechanism::EnsureKinematics(Workspace& ws) const {
   ws.v_posed = ws.v;
   ws.posed = cache_evaluations_;
   ws.contacts_current = false;
+  ++ws.forces_generation;
 }
 
 void Mechanism::FrameMotion(const Workspace& ws, const FrameLocation& f, Pose* X_WF,
@@ -720,6 +737,21 @@ bool Mechanism::DrivenJointForcesRead(const Context& c) const {
   return false;
 }
 
+bool Mechanism::SameFreeBodyDynamics(Workspace& ws) const {
+  if (!ws.dynamics_reusable) return false;
+  EnsureKinematics(ws);
+  if (!ws.posed || ws.dynamics_generation != ws.forces_generation) return false;
+  // The forces on the joints that move freely: springs and stops (of the same q and v) and
+  // torque inputs.
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.prescribed) continue;
+    for (int k = j.v_index; k < j.v_index + j.nv; ++k) {
+      if (ws.u[k] != ws.dynamics_u[k]) return false;
+    }
+  }
+  return true;
+}
+
 void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   const KinematicTree& tree = *m_.tree;
   ws.passive.setZero();
@@ -748,6 +780,18 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
   }
 
+  const DrivenForces driven =
+      DrivenJointForcesRead(c) ? DrivenForces::kCompute : DrivenForces::kSkip;
+  if (reuse_dynamics_ && driven == DrivenForces::kSkip && SameFreeBodyDynamics(ws)) {
+    // A major step right after the evaluation at its state (the end of a solver step), with
+    // only motion commands new: the free bodies accelerate as they did, the driven joints
+    // as commanded.
+    for (const MechanismJoint& j : m_.joints) {
+      if (j.prescribed) ws.data.qdd.segment(j.v_index, j.nv) = ws.u.segment(j.v_index, j.nv);
+    }
+    ws.dynamics_valid = true;
+    return;
+  }
   const std::vector<Vector6d>* f_ext = nullptr;
   if (has_external_forces_) {
     EnsureKinematics(ws);
@@ -797,14 +841,19 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       SolveLoopConstraints(ws);
     }
   }
-  const DrivenForces driven =
-      DrivenJointForcesRead(c) ? DrivenForces::kCompute : DrivenForces::kSkip;
   if (ws.kinematics_valid) {
     // The contacts placed the bodies at this q and v already.
     AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext, driven);
   } else {
     AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, f_ext, driven);
     ws.posed = false;  // its X_PB and V are of this q and v, its X_WB of another's
+  }
+  if (reuse_dynamics_) {
+    ws.dynamics_generation = ws.forces_generation;
+    ws.dynamics_u = ws.u;  // same size: no allocation
+    ws.dynamics_reusable = ws.kinematics_valid && ws.posed && driven == DrivenForces::kSkip &&
+                           std::none_of(ws.data.drives_free.begin(), ws.data.drives_free.end(),
+                                        [](unsigned char d) { return d != 0; });
   }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
     if (m_.drivetrain.motors[k].kind != drivetrain::MotorKind::kDC) {
@@ -1084,6 +1133,10 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     switch (j.kind) {
       case JointKind::kRevolute:
       case JointKind::kPrismatic:
+        // One element: a call to memcpy would cost more than the copy.
+        out(c, j.out_q)[0] = q[0];
+        out(c, j.out_qd)[0] = v[0];
+        break;
       case JointKind::kBushing:
         std::copy(q, q + j.nq, out(c, j.out_q));
         std::copy(v, v + j.nv, out(c, j.out_qd));
@@ -1469,10 +1522,17 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     double* y = ws.dqdd.col(k).data();
     if (ws.dqdd.col(k).isZero(0.0)) continue;
     double* solved = ws.dqdd_solved.col(0).data();
-    for (int a = 0; a < nf; ++a) {
-      double sum = 0.0;
-      for (int b = 0; b < nf; ++b) sum += M_inv(a, b) * y[b];
-      solved[a] = sum;
+    if (nf == 6) {
+      // One free object: fixed-size columns that the compiler unrolls and vectorizes.
+      using Map6 = Eigen::Map<const Eigen::Matrix<double, 6, 6>, 0, Eigen::OuterStride<>>;
+      const Map6 M6(M_inv.data(), Eigen::OuterStride<>(M_inv.outerStride()));
+      Eigen::Map<Vector6d>(solved).noalias() = M6 * Eigen::Map<const Vector6d>(y);
+    } else {
+      for (int a = 0; a < nf; ++a) {
+        double sum = 0.0;
+        for (int b = 0; b < nf; ++b) sum += M_inv(a, b) * y[b];
+        solved[a] = sum;
+      }
     }
     std::copy_n(solved, nf, y);
   }

@@ -112,6 +112,10 @@ class Mechanism final : public blocks::Block {
   /// True when the diagram reads a tree joint's torque or wrench (Context::demanded): only
   /// then do the joints driven rigidly from the world need their forces.
   bool DrivenJointForcesRead(const blocks::Context& c) const;
+  /// True when the last articulated-body pass holds for the free bodies now (see
+  /// reuse_dynamics_): the same poses and contact forces, the same forces on the free joints,
+  /// and nothing below a driven body that moves freely.
+  bool SameFreeBodyDynamics(Workspace& ws) const;
   /// Spring, damper and limit-stop force of a joint's coordinates at (q, v), added to u.
   void AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const;
   /// Pose and velocity (angular, linear of the origin) of a frame, in W.
@@ -235,6 +239,10 @@ class Mechanism final : public blocks::Block {
   /// Evaluations at the same q and v share kinematics and contacts (no loops, whose
   /// projections write the tree's data at other points).
   bool cache_evaluations_ = false;
+  /// A major step at the state of the evaluation just made may keep that evaluation's free-
+  /// body accelerations when only motion commands changed: what else the pass reads is a
+  /// function of q and v here (no force inputs, no drivetrain, no loops).
+  bool reuse_dynamics_ = false;
 };
 
 }  // namespace twinblocks::multibody

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace twinblocks::solvers::internal {
@@ -38,11 +39,16 @@ bool IterationMatrix::UpdatePattern() {
   // A branch-free test first, since the pattern seldom grows.
   const double* j = J_.data();
   const size_t n = pattern_.size();
-  int outside = ordered_ ? 0 : 1;
-  for (size_t k = 0; k < n; ++k) outside |= (j[k] != 0.0) & (pattern_[k] == 0);
+  // An entry is nonzero when its bits but the sign's are (NaN and infinity included).
+  std::uint64_t outside = ordered_ ? 0 : 1;
+  for (size_t k = 0; k < n; ++k) {
+    std::uint64_t bits;
+    std::memcpy(&bits, j + k, sizeof bits);
+    outside |= (bits << 1) & ~pattern_[k];
+  }
   if (outside == 0) return false;
   for (size_t k = 0; k < n; ++k) {
-    if (j[k] != 0.0) pattern_[k] = 1;
+    if (j[k] != 0.0) pattern_[k] = ~std::uint64_t{0};
   }
   ordered_ = true;
   return true;
@@ -70,7 +76,7 @@ void IterationMatrix::RestoreMemory(MemoryReader& in) {
   for (size_t first = 0; first < n; first += kPatternBitsPerNumber) {
     const auto word = static_cast<std::uint32_t>(in.Next());
     for (size_t k = first; k < std::min(n, first + kPatternBitsPerNumber); ++k) {
-      pattern_[k] = (word >> (k - first)) & 1u;
+      pattern_[k] = ((word >> (k - first)) & 1u) != 0 ? ~std::uint64_t{0} : 0;
     }
   }
   if (ordered_) OrderBlocks();

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -89,10 +90,12 @@ class IterationMatrix {
   bool depends(int i, int j) const { return pattern_[static_cast<size_t>(j) * nx_ + i] != 0; }
 
   int nx_;
-  Eigen::MatrixXd J_;                  // (nx x nx)
-  Eigen::MatrixXd lu_;                 // (nx x nx) top-left m x m: W in block order, its diagonal
-                                       // blocks overwritten by their LU factors
-  std::vector<char> pattern_;          // (nx * nx, by column) 1 where J was ever nonzero
+  Eigen::MatrixXd J_;   // (nx x nx)
+  Eigen::MatrixXd lu_;  // (nx x nx) top-left m x m: W in block order, its diagonal
+                        // blocks overwritten by their LU factors
+  // (nx * nx, by column) all ones where J was ever nonzero, else 0: as wide as J's entries,
+  // so that the test for growth is one vectorized pass of integer operations.
+  std::vector<std::uint64_t> pattern_;
   bool ordered_ = false;               // pattern_ and the order below were computed
   std::vector<char> is_active_;        // (nx) 1 for an active state
   std::vector<int> order_;             // (m) the active states in block order
