@@ -216,6 +216,12 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       factored_gamma_h_ = 0.0;
       flag = W_.Factor(kD * h) ? 0 : 1;
       if (flag == 0) factored_gamma_h_ = kD * h;
+      // A J that is not finite stays so at any step size.
+      if (W_.nonfinite_state() >= 0) {
+        ThrowFailure("the Jacobian of " + problem_->DescribeState(W_.nonfinite_state()) +
+                         " is NaN or infinite",
+                     t_);
+      }
     }
     double err = std::numeric_limits<double>::infinity();
     if (flag == 0) {

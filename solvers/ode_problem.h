@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <string>
 
 namespace twinblocks::solvers {
 
@@ -51,6 +52,8 @@ class OdeProblem {
 
   /// The message of the last failed evaluation, for error reports ("" when none).
   virtual const char* last_error() const { return ""; }
+  /// State i as the user knows it, for messages ("state 3" unless the problem names it).
+  virtual std::string DescribeState(int i) const { return "state " + std::to_string(i); }
 };
 
 /// A system in residual form F(t, y, y') = 0 (n equations in n unknowns), for IDA.

@@ -107,6 +107,12 @@ void RosenbrockIntegrator::FormAndFactor(double t, const Eigen::VectorXd& f0, do
                       t_);
   }
   if (!W_.Factor(gamma_h)) {
+    if (W_.nonfinite_state() >= 0) {
+      throw SolverError(std::string(name()) + ": the Jacobian of " +
+                            problem_->DescribeState(W_.nonfinite_state()) +
+                            " is NaN or infinite at t = " + TimeText(t) + " s",
+                        t_);
+    }
     throw SolverError(std::string(name()) + ": I - gamma h J is singular at t = " + TimeText(t) +
                           " s (the Jacobian has an eigenvalue near 1/(gamma h))",
                       t_);

@@ -198,6 +198,16 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     for (const MechanismContactShape& b : con.b) contact_shape_frame_.push_back(frame_index(b.at));
     for (const MechanismContactShape& f : con.f) contact_shape_frame_.push_back(frame_index(f.at));
   }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& j = m_.joints[n];
+    const auto nonzero = [](const auto& values) {
+      return std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0; });
+    };
+    if (nonzero(j.stiffness) || nonzero(j.damping) || std::isfinite(j.lower) ||
+        std::isfinite(j.upper)) {
+      passive_joints_.push_back(static_cast<int>(n));
+    }
+  }
   for (const MechanismJoint& j : m_.joints) {
     if (j.out_torque >= 0) joint_force_ports_.push_back(j.out_torque);
     if (j.out_wrench >= 0) joint_force_ports_.push_back(j.out_wrench);
@@ -504,26 +514,30 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     ws.contact_frame_poses[i] = at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
   }
   const int* frame_of_shape = contact_shape_frame_.data();
+  const Pose* frame_pose = ws.contact_frame_poses.data();
   ws.num_contact_forces = 0;
-  for (size_t k = 0; k < m_.contacts.size(); ++k) {
+  // Sizes read once: the stores below could alias them for all the compiler knows.
+  const size_t num_contacts = m_.contacts.size();
+  for (size_t k = 0; k < num_contacts; ++k) {
     const MechanismContact& con = m_.contacts[k];
     ContactResult& r = ws.contact[k];
     r = ContactResult{};
     r.distance = std::numeric_limits<double>::infinity();
     const int first_force = ws.num_contact_forces;
     // Geometry first: whether the contact is on is decided from the distance at major steps.
-    size_t pair = 0;
+    const size_t nb = con.b.size(), nf = con.f.size();
+    const contact::ContactLaw* law_of_pair = con.laws.data();
     const int* frame_of_b = frame_of_shape;
-    const int* frame_of_f = frame_of_shape + con.b.size();
-    frame_of_shape += con.b.size() + con.f.size();
-    for (size_t ib = 0; ib < con.b.size(); ++ib) {
+    const int* frame_of_f = frame_of_shape + nb;
+    frame_of_shape += nb + nf;
+    for (size_t ib = 0; ib < nb; ++ib) {
       const MechanismContactShape& b = con.b[ib];
-      const Pose& X_Wb = ws.contact_frame_poses[frame_of_b[ib]];
-      for (size_t jf = 0; jf < con.f.size(); ++jf) {
+      const Pose& X_Wb = frame_pose[frame_of_b[ib]];
+      for (size_t jf = 0; jf < nf; ++jf) {
         const MechanismContactShape& f = con.f[jf];
-        const contact::ContactLaw& law = con.laws[pair++];
+        const contact::ContactLaw& law = *law_of_pair++;
         const contact::PairGeometry g =
-            contact::Collide(b.shape, X_Wb, f.shape, ws.contact_frame_poses[frame_of_f[jf]]);
+            contact::Collide(b.shape, X_Wb, f.shape, frame_pose[frame_of_f[jf]]);
         if (g.distance < r.distance) {
           r.distance = g.distance;
           r.normal = g.normal;
@@ -755,7 +769,7 @@ bool Mechanism::SameFreeBodyDynamics(Workspace& ws) const {
 void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   const KinematicTree& tree = *m_.tree;
   ws.passive.setZero();
-  for (const MechanismJoint& j : m_.joints) AddPassiveForces(j, ws, ws.passive.data());
+  for (int n : passive_joints_) AddPassiveForces(m_.joints[n], ws, ws.passive.data());
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const MechanismJoint& j = m_.joints[n];
     if (j.prescribed) {

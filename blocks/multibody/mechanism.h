@@ -243,6 +243,8 @@ class Mechanism final : public blocks::Block {
   /// body accelerations when only motion commands changed: what else the pass reads is a
   /// function of q and v here (no force inputs, no drivetrain, no loops).
   bool reuse_dynamics_ = false;
+  /// The joints with a spring, a damper or a limit stop: the others add no passive force.
+  std::vector<int> passive_joints_;
 };
 
 }  // namespace twinblocks::multibody

@@ -1,6 +1,7 @@
 #include "solvers/detail/iteration_matrix.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -165,6 +166,7 @@ void IterationMatrix::OrderBlocks() {
 }
 
 bool IterationMatrix::Factor(double gamma_h) {
+  nonfinite_state_ = -1;
   if (UpdatePattern()) OrderBlocks();
   coupling_.clear();
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
@@ -182,7 +184,18 @@ bool IterationMatrix::Factor(double gamma_h) {
       }
       if (c >= s) W_c[c] += 1.0;
     }
-    if (!std::isfinite(sum)) return false;
+    if (!std::isfinite(sum)) {
+      // Which row, only now: the sum spared the test of every entry.
+      for (int c = block_first_read_[b]; c < e && nonfinite_state_ < 0; ++c) {
+        for (int r = s; r < e; ++r) {
+          if (!std::isfinite(J_(order_[r], order_[c]))) {
+            nonfinite_state_ = order_[r];
+            break;
+          }
+        }
+      }
+      return false;
+    }
     // The entries that read earlier blocks, for the solves: most are zero (an object's
     // position rows read no finger, its velocity rows only the fingers touching it).
     coupling_start_[b] = static_cast<int>(coupling_.size());

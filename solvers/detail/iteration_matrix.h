@@ -54,8 +54,14 @@ class IterationMatrix {
 
   /// Factors I - gamma_h J over the active states, each diagonal block by LU with partial
   /// pivoting within the block (Golub & Van Loan Alg. 3.4.1). Returns false when the matrix
-  /// is singular or not finite: J has an eigenvalue near 1 / gamma_h.
+  /// is singular (J has an eigenvalue near 1 / gamma_h) or J is not finite (see
+  /// nonfinite_state). Every nonzero of J lies in the rows and columns it reads, so this is
+  /// the whole of J's check.
   bool Factor(double gamma_h);
+
+  /// After a Factor that returned false: a state whose row of J holds a NaN or an infinity,
+  /// or -1 when J is finite (W is singular).
+  int nonfinite_state() const { return nonfinite_state_; }
 
   /// Solves (I - gamma_h J) y = b in place, with the factors of the last Factor: block by
   /// block in their order, each block's right-hand side less its rows' products with the
@@ -97,6 +103,7 @@ class IterationMatrix {
   // so that the test for growth is one vectorized pass of integer operations.
   std::vector<std::uint64_t> pattern_;
   bool ordered_ = false;               // pattern_ and the order below were computed
+  int nonfinite_state_ = -1;           // see nonfinite_state()
   std::vector<char> is_active_;        // (nx) 1 for an active state
   std::vector<int> order_;             // (m) the active states in block order
   std::vector<int> block_start_;       // (blocks + 1) the first position of each block, then m

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -356,6 +357,48 @@ TEST(ModifiedRosenbrockTest, SingularIterationMatrixShortensTheStep) {
   EXPECT_GE(integrator->stats().rejected_steps, 1);
   // J is far from the true one (+34 against -1), which costs the error estimate its accuracy.
   EXPECT_NEAR(integrator->state()[0], std::exp(-1.0), 3e-2);
+}
+
+/// Two decaying states whose Jacobian has a NaN in the row of the second.
+class NanJacobian : public OdeProblem {
+ public:
+  int num_states() const override { return 2; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    xdot = -x;
+    return 0;
+  }
+  bool has_jacobian() const override { return true; }
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    J.setZero();
+    J(0, 0) = -1.0;
+    J(1, 0) = std::numeric_limits<double>::quiet_NaN();
+    return 0;
+  }
+  std::string DescribeState(int i) const override { return "x" + std::to_string(i); }
+};
+
+// A NaN in J stays at any step size: the first factorization fails, naming the state's row,
+// for ode23s and the fixed-step methods alike.
+TEST(ModifiedRosenbrockTest, NanJacobianFailsAtOnceNamingTheState) {
+  for (const char* solver : {"ode23s", "ros2", "ode1be"}) {
+    SCOPED_TRACE(solver);
+    NanJacobian problem;
+    IntegratorOptions options;
+    options.fixed_step = 0.01;
+    auto integrator = MakeIntegrator(solver, &problem, options);
+    integrator->Reset(0.0, Eigen::VectorXd::Ones(2));
+    try {
+      integrator->Step(1.0);
+      ADD_FAILURE() << "no failure";
+    } catch (const SolverError& e) {
+      EXPECT_NE(std::string(e.what()).find("the Jacobian of x1 is NaN or infinite at t = 0"),
+                std::string::npos)
+          << e.what();
+      EXPECT_EQ(integrator->stats().steps, 0);
+    }
+  }
 }
 
 }  // namespace
