@@ -172,17 +172,29 @@ bool IterationMatrix::Factor(double gamma_h) {
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
-    // The block's rows up to its last column: the earlier blocks' columns it reads, then its
-    // own. A NaN or infinity anywhere makes their sum one too: one test, not one per entry.
+    // The block's rows up to its last column. The earlier blocks' columns go straight to the
+    // coupling list the solves subtract (most are zero: an object's position rows read no
+    // finger, its velocity rows only the fingers touching it); its own into lu_. A NaN or
+    // infinity anywhere makes the sum one too: one test, not one per entry.
     double sum = 0.0;
-    for (int c = block_first_read_[b]; c < e; ++c) {
+    coupling_start_[b] = static_cast<int>(coupling_.size());
+    for (int c = block_first_read_[b]; c < s; ++c) {
+      const double* J_c = J_.col(order_[c]).data();
+      for (int r = s; r < e; ++r) {
+        const double w = -gamma_h * J_c[order_[r]];
+        sum += w;
+        if (w != 0.0) coupling_.push_back({r, c, w});
+      }
+    }
+    coupling_start_[b + 1] = static_cast<int>(coupling_.size());
+    for (int c = s; c < e; ++c) {
       const double* J_c = J_.col(order_[c]).data();
       double* W_c = lu_.col(c).data();
       for (int r = s; r < e; ++r) {
         W_c[r] = -gamma_h * J_c[order_[r]];
         sum += W_c[r];
       }
-      if (c >= s) W_c[c] += 1.0;
+      W_c[c] += 1.0;
     }
     if (!std::isfinite(sum)) {
       // Which row, only now: the sum spared the test of every entry.
@@ -196,15 +208,19 @@ bool IterationMatrix::Factor(double gamma_h) {
       }
       return false;
     }
-    // The entries that read earlier blocks, for the solves: most are zero (an object's
-    // position rows read no finger, its velocity rows only the fingers touching it).
-    coupling_start_[b] = static_cast<int>(coupling_.size());
-    for (int c = block_first_read_[b]; c < s; ++c) {
-      for (int r = s; r < e; ++r) {
-        if (lu_(r, c) != 0.0) coupling_.push_back({r, c, lu_(r, c)});
-      }
+    if (e - s == 2) {
+      // A 2 x 2 block (a motion filter's angle and rate): its inverse, for solves without
+      // the substitution loops' overhead.
+      const double a = lu_(s, s), b01 = lu_(s, s + 1), c10 = lu_(s + 1, s), d = lu_(s + 1, s + 1);
+      const double det = a * d - b01 * c10;
+      if (!(std::abs(det) > 0.0) || !std::isfinite(det)) return false;
+      const double inv = 1.0 / det;
+      lu_(s, s) = d * inv;
+      lu_(s, s + 1) = -b01 * inv;
+      lu_(s + 1, s) = -c10 * inv;
+      lu_(s + 1, s + 1) = a * inv;
+      continue;
     }
-    coupling_start_[b + 1] = static_cast<int>(coupling_.size());
     for (int k = s; k < e; ++k) {
       int p = k;
       for (int r = k + 1; r < e; ++r) {
@@ -240,6 +256,12 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
     for (int k = coupling_start_[blk]; k < coupling_start_[blk + 1]; ++k) {
       const Coupling& w = coupling_[k];
       y[w.row] -= w.value * y[w.col];
+    }
+    if (e - s == 2) {
+      const double y0 = y[s], y1 = y[s + 1];
+      y[s] = lu_(s, s) * y0 + lu_(s, s + 1) * y1;
+      y[s + 1] = lu_(s + 1, s) * y0 + lu_(s + 1, s + 1) * y1;
+      continue;
     }
     for (int k = s; k < e; ++k) {
       if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);

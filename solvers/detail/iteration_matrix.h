@@ -98,7 +98,7 @@ class IterationMatrix {
   int nx_;
   Eigen::MatrixXd J_;   // (nx x nx)
   Eigen::MatrixXd lu_;  // (nx x nx) top-left m x m: W in block order, its diagonal
-                        // blocks overwritten by their LU factors
+                        // blocks overwritten by their LU factors (2 x 2 ones by their inverse)
   // (nx * nx, by column) all ones where J was ever nonzero, else 0: as wide as J's entries,
   // so that the test for growth is one vectorized pass of integer operations.
   std::vector<std::uint64_t> pattern_;

@@ -142,11 +142,18 @@ TEST(IterationMatrixTest, SingularOrNonFiniteFails) {
   IterationMatrix W(3);
   FormFrom(&problem, &W);
   EXPECT_FALSE(W.Factor(1.0));  // I - J = 0
+  EXPECT_EQ(W.nonfinite_state(), -1);
   EXPECT_TRUE(W.Factor(0.5));
-  // A non-finite entry outside the diagonal blocks is caught too.
+  // A non-finite entry outside the diagonal blocks is caught too, and its row named.
   problem.J()(0, 2) = std::numeric_limits<double>::quiet_NaN();
   FormFrom(&problem, &W);
   EXPECT_FALSE(W.Factor(0.5));
+  EXPECT_EQ(W.nonfinite_state(), 0);
+  problem.J()(0, 2) = 0.0;
+  problem.J()(2, 2) = std::numeric_limits<double>::infinity();
+  FormFrom(&problem, &W);
+  EXPECT_FALSE(W.Factor(0.5));
+  EXPECT_EQ(W.nonfinite_state(), 2);
 }
 
 // The union pattern is the matrix's memory: a fresh matrix given it orders as the original
