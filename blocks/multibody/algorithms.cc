@@ -48,7 +48,9 @@ void CalcBodyPose(const KinematicTree& tree, int i, const Eigen::Ref<const Eigen
   const double x = q[tree.idx_q(i)] * joint.axis()[k];
   if (joint.type() == JointType::kRevolute) {
     const double c = std::cos(x), s = std::sin(x);
-    const int a = (k + 1) % 3, b = (k + 2) % 3;
+    // The other two axes in cyclic order, by table: two divisions cost more than the rest.
+    static constexpr int kNext[3] = {1, 2, 0}, kAfterNext[3] = {2, 0, 1};
+    const int a = kNext[k], b = kAfterNext[k];
     X->rotation.col(k) = X_PJ.rotation.col(k);
     X->rotation.col(a) = c * X_PJ.rotation.col(a) + s * X_PJ.rotation.col(b);
     X->rotation.col(b) = c * X_PJ.rotation.col(b) - s * X_PJ.rotation.col(a);

@@ -7,6 +7,16 @@
 #include <utility>
 
 namespace twinblocks::solvers::internal {
+namespace {
+
+// 1 when x is NaN or infinite (its exponent bits all ones), else 0.
+std::uint64_t NotFiniteBit(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (((bits >> 52) & 0x7ffu) + 1u) >> 11;
+}
+
+}  // namespace
 
 IterationMatrix::IterationMatrix(int nx)
     : nx_(nx),
@@ -38,6 +48,10 @@ bool IterationMatrix::UpdatePattern() {
   // The pattern only grows: an entry that turns zero (a contact that opens, a friction term
   // at rest) leaves the order valid, and reordering for it would be undone when it returns.
   // A branch-free test first, since the pattern seldom grows.
+  // A factorization for another step size with the same J (steps that land on a sample grid
+  // keep J) has nothing new to find.
+  if (pattern_checked_ && ordered_) return false;
+  pattern_checked_ = true;
   const double* j = J_.data();
   const size_t n = pattern_.size();
   // An entry is nonzero when its bits but the sign's are (NaN and infinity included).
@@ -73,6 +87,7 @@ void IterationMatrix::SaveMemory(MemoryWriter& out) const {
 
 void IterationMatrix::RestoreMemory(MemoryReader& in) {
   ordered_ = in.Next() != 0.0;
+  pattern_checked_ = false;
   const size_t n = pattern_.size();
   for (size_t first = 0; first < n; first += kPatternBitsPerNumber) {
     const auto word = static_cast<std::uint32_t>(in.Next());
@@ -175,14 +190,15 @@ bool IterationMatrix::Factor(double gamma_h) {
     // The block's rows up to its last column. The earlier blocks' columns go straight to the
     // coupling list the solves subtract (most are zero: an object's position rows read no
     // finger, its velocity rows only the fingers touching it); its own into lu_. A NaN or
-    // infinity anywhere makes the sum one too: one test, not one per entry.
-    double sum = 0.0;
+    // infinity anywhere sets `bad`: one test, not one per entry (integer bits, not a sum of
+    // the entries, whose chain of additions would be most of the pass's time).
+    std::uint64_t bad = 0;
     coupling_start_[b] = static_cast<int>(coupling_.size());
     for (int c = block_first_read_[b]; c < s; ++c) {
       const double* J_c = J_.col(order_[c]).data();
       for (int r = s; r < e; ++r) {
         const double w = -gamma_h * J_c[order_[r]];
-        sum += w;
+        bad |= NotFiniteBit(w);
         if (w != 0.0) coupling_.push_back({r, c, w});
       }
     }
@@ -192,12 +208,12 @@ bool IterationMatrix::Factor(double gamma_h) {
       double* W_c = lu_.col(c).data();
       for (int r = s; r < e; ++r) {
         W_c[r] = -gamma_h * J_c[order_[r]];
-        sum += W_c[r];
+        bad |= NotFiniteBit(W_c[r]);
       }
       W_c[c] += 1.0;
     }
-    if (!std::isfinite(sum)) {
-      // Which row, only now: the sum spared the test of every entry.
+    if (bad != 0) {
+      // Which row, only now.
       for (int c = block_first_read_[b]; c < e && nonfinite_state_ < 0; ++c) {
         for (int r = s; r < e; ++r) {
           if (!std::isfinite(J_(order_[r], order_[c]))) {

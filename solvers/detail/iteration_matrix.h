@@ -39,6 +39,7 @@ class IterationMatrix {
   template <class Evaluate>
   int Form(OdeProblem* problem, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0,
            Evaluate&& evaluate) {
+    pattern_checked_ = false;
     if (problem->has_jacobian()) return problem->CalcJacobian(t, x, J_);
     const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
     x_perturbed_ = x;
@@ -70,7 +71,10 @@ class IterationMatrix {
 
   /// J as the last Form left it (a solver that keeps J over several steps saves and restores
   /// it with its snapshots).
-  Eigen::MatrixXd& jacobian() { return J_; }
+  Eigen::MatrixXd& jacobian() {
+    pattern_checked_ = false;
+    return J_;
+  }
   const Eigen::MatrixXd& jacobian() const { return J_; }
 
   /// True when state i's row or column of J held a nonzero at the last Factor: a state the
@@ -104,6 +108,7 @@ class IterationMatrix {
   std::vector<std::uint64_t> pattern_;
   bool ordered_ = false;               // pattern_ and the order below were computed
   int nonfinite_state_ = -1;           // see nonfinite_state()
+  bool pattern_checked_ = false;       // J_ has not changed since UpdatePattern read it
   std::vector<char> is_active_;        // (nx) 1 for an active state
   std::vector<int> order_;             // (m) the active states in block order
   std::vector<int> block_start_;       // (blocks + 1) the first position of each block, then m
