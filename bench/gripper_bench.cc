@@ -8,7 +8,8 @@
 // - BM_G2PaperSetting: ode3 (Bogacki-Shampine) with a fixed step of 1e-5 s, seed 000's
 //   setting. The baseline of the other benchmarks, timed in their own loops.
 // - BM_G2/<solver>: another setting. Counters: real_time_factor, steps, speedup (paper-setting
-//   wall / this wall, both measured in this run), and its agreement with the paper setting
+//   wall / this wall, both measured in this run; each the least over the iterations), and its
+//   agreement with the paper setting
 //   (the bar): dt_first_ms (the largest difference of a contact's first-set time, ms;
 //   bar 1 ms), dpos_mm (of the sphere's final, smallest and largest x and z, mm; bar 0.1 mm),
 //   y_um (the sphere's largest |y|, um; bar 1 um), euler_zx_urad (its largest Euler angle
@@ -138,9 +139,22 @@ void Report(benchmark::State& state, const RunResult& r, double baseline_wall,
   state.counters["agrees"] = agrees ? 1.0 : 0.0;
 }
 
+/// The faster of two runs of the same setting (their results are the same): wall times on a
+/// shared machine only ever grow by what else it does, so the least of several is the
+/// setting's own.
+RunResult Faster(RunResult a, const RunResult& b) {
+  if (b.wall < a.wall) a.wall = b.wall;
+  return a;
+}
+
 void BM_G2PaperSetting(benchmark::State& state) {
   RunResult r;
-  for (auto _ : state) r = Run(Setting("ode3", 1e-5));
+  bool first = true;
+  for (auto _ : state) {
+    const RunResult now = Run(Setting("ode3", 1e-5));
+    r = first ? now : Faster(r, now);
+    first = false;
+  }
   Report(state, r, r.wall, r);
 }
 BENCHMARK(BM_G2PaperSetting)->Unit(benchmark::kMillisecond)->Iterations(3);
@@ -149,11 +163,15 @@ BENCHMARK(BM_G2PaperSetting)->Unit(benchmark::kMillisecond)->Iterations(3);
 void BM_G2(benchmark::State& state, const std::string& solver, double step_or_rtol, double atol,
            int jacobian_steps) {
   RunResult r, baseline;
+  bool first = true;
   for (auto _ : state) {
     state.PauseTiming();
-    baseline = Run(Setting("ode3", 1e-5));
+    const RunResult paper = Run(Setting("ode3", 1e-5));
     state.ResumeTiming();
-    r = Run(Setting(solver, step_or_rtol, atol, jacobian_steps));
+    const RunResult now = Run(Setting(solver, step_or_rtol, atol, jacobian_steps));
+    baseline = first ? paper : Faster(baseline, paper);
+    r = first ? now : Faster(r, now);
+    first = false;
   }
   Report(state, r, baseline.wall, baseline);
 }
@@ -191,6 +209,8 @@ constexpr G2Setting kSettings[] = {
     {"ode23s_rtol1e-4_atol1e-7", "ode23s", 1e-4, 1e-7, 1},
     // A Jacobian (and W's factors, where the step repeats) kept over two or three steps.
     {"ode23s_rtol1e-3_atol1e-5_jac2", "ode23s", 1e-3, 1e-5, 3, 2},
+    {"ode23s_rtol2e-3_atol1e-5_jac2", "ode23s", 2e-3, 1e-5, 3, 2},
+    {"ode23s_rtol6e-3_atol1e-5_jac2", "ode23s", 6e-3, 1e-5, 3, 2},
     {"ode23s_rtol3e-4_atol1e-5_jac2", "ode23s", 3e-4, 1e-5, 3, 2},
     {"ode23s_rtol3e-4_atol1e-5_jac3", "ode23s", 3e-4, 1e-5, 3, 3},
 };
