@@ -275,11 +275,21 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const blocks::Block* b : system.update_blocks()) {
     if (b->rate_index() < 0) reuse_major_outputs_ = false;
   }
-  // What the diagram reads: every connected input and the logs at major steps, and inside
-  // solver evaluations the inputs of the blocks those run.
+  // What the diagram reads: the logs and the connected inputs at major steps, and inside
+  // solver evaluations the inputs of the blocks those run. A continuous block without
+  // states or memory (a Mux, a Gain) reads its inputs only where its own outputs are read
+  // (PropagateDemand): a sensor that feeds only an unread Mux is not read.
   demanded_.assign(static_cast<size_t>(system.num_signals()) + 1, 0);
+  std::vector<char> updates(system.num_blocks(), 0);
+  for (const blocks::Block* b : system.update_blocks()) updates[b->index()] = 1;
+  memoryless_.assign(system.num_blocks(), 0);
   for (int i = 0; i < system.num_blocks(); ++i) {
     const blocks::Block& b = system.block(i);
+    memoryless_[i] = b.num_outputs() > 0 && b.rate_index() < 0 && b.num_continuous_states() == 0 &&
+                     b.num_discrete_states() == 0 && b.num_dwork() == 0 && b.num_modes() == 0 &&
+                     b.num_zero_crossings() == 0 && b.num_algebraic_variables() == 0 &&
+                     updates[i] == 0 && b.MakeWorkspace() == nullptr;
+    if (memoryless_[i] != 0) continue;
     for (int k = 0; k < b.num_inputs(); ++k) {
       Demand(b.input_port(k).offset, b.input_port(k).width, blocks::kReadAtMajorSteps);
     }
@@ -295,7 +305,7 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const LoggedSignal& s : system.logged_signals()) {
     Demand(s.offset, s.width, blocks::kReadAtMajorSteps);
   }
-  SpreadDemand();
+  PropagateDemand();
   if (s.sample_hits == SimulationSettingsValues::SampleHits::kStepOver) {
     if (is_dae() || integrator_->is_fixed_step() || !integrator_->has_dense_output()) {
       throw std::invalid_argument(
@@ -351,6 +361,34 @@ bool Simulator::Demand(int offset, int width, unsigned char who) {
     demanded_[i] |= who;
   }
   return added;
+}
+
+void Simulator::PropagateDemand() {
+  // Memoryless blocks come in execution order, each before its readers: one pass from the
+  // last back to the first reaches every one; loops through memoryless blocks (algebraic
+  // loops) take another pass.
+  for (bool grew = true; grew;) {
+    SpreadDemand();
+    grew = false;
+    for (int i = system_.num_blocks() - 1; i >= 0; --i) {
+      if (memoryless_[i] == 0) continue;
+      const blocks::Block& b = system_.block(i);
+      bool read = false;
+      for (int k = 0; k < b.num_outputs() && !read; ++k) {
+        const blocks::Block::OutputPort& port = b.output_port(k);
+        for (int e = port.offset; e < port.offset + port.width && !read; ++e) {
+          read = demanded_[e] != 0;
+        }
+      }
+      if (!read) continue;
+      for (int k = 0; k < b.num_inputs(); ++k) {
+        if (Demand(b.input_port(k).offset, b.input_port(k).width, blocks::kReadAtMajorSteps)) {
+          grew = true;
+        }
+      }
+    }
+  }
+  SpreadDemand();
 }
 
 void Simulator::SpreadDemand() {

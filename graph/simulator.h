@@ -274,6 +274,12 @@ class Simulator {
   bool Demand(int offset, int width, unsigned char who);
   /// Extends the marks of Demand to the whole of every output port they touch.
   void SpreadDemand();
+  /// SpreadDemand, and the inputs of every memoryless block whose outputs are read marked
+  /// read at major steps, until nothing more is marked.
+  void PropagateDemand();
+  /// Per block: continuous, without states, memory, modes or updates (a Mux, a Gain): it
+  /// reads its inputs only where its outputs are read.
+  std::vector<char> memoryless_;
   bool last_major_hit_ = false;
   /// SampleHits::kStepOver in effect (a variable-step ODE solver with dense output).
   bool step_over_hits_ = false;

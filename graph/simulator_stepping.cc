@@ -180,7 +180,7 @@ void Simulator::SetInput(const InputHandle& input, std::span<const double> value
 SignalHandle Simulator::FindSignal(const std::string& path_port) {
   if (const std::optional<LoggedSignal> s = system_.FindSignal(path_port)) {
     if (Demand(s->offset, s->width, blocks::kReadAtMajorSteps)) {
-      SpreadDemand();
+      PropagateDemand();
       // Its block may have skipped it so far: the continuous blocks compute it at time()
       // (discrete blocks compute every output at their hits).
       if (initialized_) CalcMajorContinuousOutputs();

@@ -97,6 +97,47 @@ TEST(Mechanism, JointTorqueNothingReadsIsComputedOnceFound) {
   EXPECT_NE(sim.Read(sim.FindSignal("hinge.wrench"))[2], 0.0);
 }
 
+TEST(Mechanism, SensorReadOnlyThroughUnreadMemorylessBlocksIsComputedOnceFound) {
+  // The bob's position through a Gain into a Mux whose output nothing reads: the Gain and Mux
+  // read their inputs only where their outputs are read, so the sensor computes nothing
+  // until FindSignal asks for the Mux's output.
+  const graph::System system = graph::Compile(xml::ReadModelString(
+      Pendulum(R"(actuation="motion")", std::string(kSineMotion) + R"xml(
+    <block type="TransformSensor" name="where"/>
+    <block type="Gain" name="doubled" k="2"/>
+    <block type="Constant" name="tag" value="7"/>
+    <block type="Mux" name="pack" inputs="2"/>
+    <connect from="world.W" to="where.B"/><connect from="rod.F" to="where.F"/>
+    <connect from="where.position" to="doubled.u"/>
+    <connect from="doubled.y" to="pack.u1"/><connect from="tag.y" to="pack.u2"/>)xml",
+               R"(t_end="2" rtol="1e-11" atol="1e-12")", R"(<log signal="hinge.q"/>)"),
+      "p.xml"));
+  graph::Simulator sim(system, system.settings());
+  sim.Initialize();
+  ASSERT_TRUE(sim.AdvanceTo(0.5).ok);
+  const auto raw = [&](const std::string& signal) {
+    const std::optional<graph::LoggedSignal> s = system.FindSignal(signal);
+    EXPECT_TRUE(s.has_value()) << signal;
+    const std::span<const double> v = sim.Read(graph::SignalHandle{s->offset, s->width});
+    return std::vector<double>(v.begin(), v.end());
+  };
+  EXPECT_EQ(raw("where.position"), (std::vector<double>{0.0, 0.0, 0.0}));
+  EXPECT_EQ(raw("pack.y")[3], 7.0);  // the Mux itself still runs
+  const auto expected = [](double t) {
+    const double q = 0.3 * std::sin(2 * t);
+    return Eigen::Vector3d(0.0, 0.5 * std::sin(q), -0.5 * std::cos(q));
+  };
+  const graph::SignalHandle pack = sim.FindSignal("pack.y");
+  for (const double t : {0.5, 1.25}) {
+    if (t > sim.time()) {
+      ASSERT_TRUE(sim.AdvanceTo(t).ok);
+    }
+    const std::span<const double> v = sim.Read(pack);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(v[k], 2.0 * expected(t)[k], 1e-10) << t << " " << k;
+    EXPECT_EQ(v[3], 7.0);
+  }
+}
+
 TEST(Mechanism, MotionGivenAsAngleAloneIsFilteredCriticallyDamped) {
   // A unit step of q through the filter: q(t) = 1 - (1 + t/tc) exp(-t/tc).
   const RunOutput out = RunModelText(Pendulum(R"(actuation="motion" filter_tc="0.05")", R"xml(
