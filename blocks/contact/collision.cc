@@ -135,17 +135,6 @@ bool Precedes(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb
   return std::less<const ConvexHull*>()(a.hull.get(), b.hull.get());
 }
 
-// Shapes apart with no points: built in the caller's return slot.
-PairGeometry Apart(double distance, const Eigen::Vector3d& normal, const Eigen::Vector3d& point_a,
-                   const Eigen::Vector3d& point_b) {
-  PairGeometry g;
-  g.distance = distance;
-  g.normal = normal;
-  g.point_a = point_a;
-  g.point_b = point_b;
-  return g;
-}
-
 void Flip(PairGeometry* g) {
   g->normal = -g->normal;
   std::swap(g->point_a, g->point_b);
@@ -159,8 +148,9 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
   }
   if (b.type == ShapeType::kPlane) {
     if (a.type == ShapeType::kPlane) {
-      return Apart(std::numeric_limits<double>::infinity(), X_Wa.rotation.col(2), X_Wa.translation,
-                   X_Wb.translation);
+      return internal::SinglePointGeometry(std::numeric_limits<double>::infinity(),
+                                           X_Wa.rotation.col(2), X_Wa.translation,
+                                           X_Wb.translation);
     }
     return internal::CollidePlane(a, X_Wa, X_Wb);
   }
@@ -171,7 +161,9 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
   if (d.squaredNorm() > (ra + rb) * (ra + rb)) {
     const double len = d.norm();
     const Eigen::Vector3d n = d / len;
-    return Apart(len - ra - rb, n, X_Wa.translation + ra * n, X_Wb.translation - rb * n);
+    // Apart (len > ra + rb): no points.
+    return internal::SinglePointGeometry(len - ra - rb, n, X_Wa.translation + ra * n,
+                                         X_Wb.translation - rb * n);
   }
   if (a.type == ShapeType::kSphere) return internal::CollideSphere(a, X_Wa, b, X_Wb);
   if (a.type == ShapeType::kCapsule && b.type == ShapeType::kCapsule) {
