@@ -364,9 +364,9 @@ bool Simulator::Demand(int offset, int width, unsigned char who) {
 }
 
 void Simulator::PropagateDemand() {
-  // Memoryless blocks come in execution order, each before its readers: one pass from the
-  // last back to the first reaches every one; loops through memoryless blocks (algebraic
-  // loops) take another pass.
+  // Passes until nothing more is marked: a block's inputs may feed a memoryless block
+  // visited earlier in the pass (block order is not execution order), and loops through
+  // memoryless blocks (algebraic loops) close on themselves.
   for (bool grew = true; grew;) {
     SpreadDemand();
     grew = false;
