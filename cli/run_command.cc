@@ -252,8 +252,9 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers");
   cmd->add_option("--atol", args->atol, "Absolute tolerance of variable-step solvers");
   cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s");
-  cmd->add_option("--jacobian-steps", args->jacobian_steps,
-                  "ode23s: accepted steps one Jacobian serves (default 1: every step)")
+  cmd->add_option(
+         "--jacobian-steps", args->jacobian_steps,
+         "ode23s, ros2, ode1be: accepted steps one Jacobian serves (default 1: every step)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--sample-hits", args->sample_hits,
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "

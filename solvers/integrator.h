@@ -24,7 +24,8 @@ struct IntegratorOptions {
   double min_step = 0.0;                                      ///< s, below this a step fails
   long max_steps = 0;                                         ///< per Step call, 0: default
   bool locate_zero_crossings = true;                          ///< variable-step only
-  /// ode23s: accepted steps one Jacobian serves (1: a new one every step, as MATLAB).
+  /// ode23s, ros2, ode1be: accepted steps one Jacobian serves (1: a new one every step, as
+  /// MATLAB). MakeIntegrator refuses another value for the other solvers.
   int jacobian_steps = 1;
 };
 

@@ -68,6 +68,14 @@ std::string ValidNames() {
                               "'; valid solvers: " + ValidNames());
 }
 
+// A setting the solver would ignore is refused: the user meant it to change the run.
+[[noreturn]] void ThrowJacobianStepsNotTaken(const std::string& name, int jacobian_steps) {
+  throw std::invalid_argument(
+      "jacobian_steps = " + std::to_string(jacobian_steps) +
+      " is for ode23s, ros2 and ode1be, the solvers that form their own Jacobian; " + name +
+      (name.rfind("ode", 0) == 0 ? " forms none" : " keeps its Jacobian by SUNDIALS' rules"));
+}
+
 }  // namespace
 
 const std::vector<std::string>& IntegratorNames() {
@@ -90,6 +98,10 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
                                            const IntegratorOptions& options) {
   if (problem == nullptr) throw std::invalid_argument("MakeIntegrator: problem is null");
   const std::string n(name);
+  IntegratorDescription(name);  // an unknown name is named as such first
+  if (options.jacobian_steps != 1 && n != "ode23s" && n != "ros2" && n != "ode1be") {
+    ThrowJacobianStepsNotTaken(n, options.jacobian_steps);
+  }
   if (n == "ode1") {
     return std::make_unique<ExplicitRungeKuttaIntegrator>(n, EulerTableau(), problem, options);
   }
@@ -144,6 +156,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
 std::unique_ptr<Integrator> MakeDaeIntegrator(DaeProblem* problem,
                                               const IntegratorOptions& options) {
   if (problem == nullptr) throw std::invalid_argument("MakeDaeIntegrator: problem is null");
+  if (options.jacobian_steps != 1) ThrowJacobianStepsNotTaken("ida", options.jacobian_steps);
   return std::make_unique<IdaIntegrator>(problem, options);
 }
 

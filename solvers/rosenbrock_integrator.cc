@@ -38,6 +38,10 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
                                 ": fixed_step must be positive and finite, got " +
                                 std::to_string(options.fixed_step));
   }
+  if (options.jacobian_steps < 1) {
+    throw std::invalid_argument(std::string(name()) + ": jacobian_steps must be >= 1, got " +
+                                std::to_string(options.jacobian_steps));
+  }
   x_ = Eigen::VectorXd::Zero(nx_);
   k1_ = Eigen::VectorXd::Zero(nx_);
   k2_ = Eigen::VectorXd::Zero(nx_);
@@ -62,19 +66,33 @@ void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
   out << (started_ ? 1.0 : 0.0);
   grid_.Save(out);
   W_.SaveMemory(out);
+  // A J that serves more steps is part of what the next steps compute.
+  if (options_.jacobian_steps > 1) {
+    out << static_cast<double>(jacobian_age_) << factored_gamma_h_ << W_.jacobian();
+  }
 }
 
 void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                           std::span<const double> memory) {
-  internal::MemoryReader in(
-      memory,
-      1 + internal::FixedStepGrid::kMemorySize + internal::IterationMatrix::memory_size(nx_),
-      name());
+  const size_t kept_jacobian = options_.jacobian_steps > 1 ? 2 + static_cast<size_t>(nx_) * nx_ : 0;
+  internal::MemoryReader in(memory,
+                            1 + internal::FixedStepGrid::kMemorySize +
+                                internal::IterationMatrix::memory_size(nx_) + kept_jacobian,
+                            name());
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
   grid_.Restore(in);
   W_.RestoreMemory(in);
+  jacobian_age_ = -1;
+  factored_gamma_h_ = 0.0;
+  if (options_.jacobian_steps > 1) {
+    jacobian_age_ = static_cast<int>(in.Next());
+    const double gamma_h = in.Next();
+    in.Into(&W_.jacobian());
+    // The same J and gamma h factor to the same W.
+    if (jacobian_age_ >= 0 && gamma_h > 0.0 && W_.Factor(gamma_h)) factored_gamma_h_ = gamma_h;
+  }
 }
 
 void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
@@ -95,18 +113,22 @@ void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
   }
 }
 
-void RosenbrockIntegrator::FormAndFactor(double t, const Eigen::VectorXd& f0, double gamma_h) {
-  ++stats_.jacobian_evals;
-  const int flag =
-      W_.Form(problem_, t, x_, f0,
-              [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) { Evaluate(t, x, out); });
-  if (flag != 0) {
-    throw SolverError(std::string(name()) + ": the Jacobian evaluation failed (code " +
-                          std::to_string(flag) + ") at t = " + TimeText(t) +
-                          " s: " + problem_->last_error(),
-                      t_);
-  }
+void RosenbrockIntegrator::PrepareW(double t, const Eigen::VectorXd& f0, double gamma_h) {
+  const bool kept = jacobian_age_ >= 0 && jacobian_age_ < options_.jacobian_steps;
+  if (!kept) FormJacobian(t, f0);
+  // Factors of an older step serve while gamma h is the same to round-off (every step but
+  // the short ones that land on a stop).
+  if (std::abs(gamma_h - factored_gamma_h_) <= 1e-12 * factored_gamma_h_) return;
+  factored_gamma_h_ = 0.0;
   if (!W_.Factor(gamma_h)) {
+    // A kept J may have gone stale (a contact closed since): try the current one first.
+    if (kept && W_.nonfinite_state() < 0) {
+      FormJacobian(t, f0);
+      if (W_.Factor(gamma_h)) {
+        factored_gamma_h_ = gamma_h;
+        return;
+      }
+    }
     if (W_.nonfinite_state() >= 0) {
       throw SolverError(std::string(name()) + ": the Jacobian of " +
                             problem_->DescribeState(W_.nonfinite_state()) +
@@ -117,6 +139,22 @@ void RosenbrockIntegrator::FormAndFactor(double t, const Eigen::VectorXd& f0, do
                           " s (the Jacobian has an eigenvalue near 1/(gamma h))",
                       t_);
   }
+  factored_gamma_h_ = gamma_h;
+}
+
+void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
+  ++stats_.jacobian_evals;
+  const int flag =
+      W_.Form(problem_, t, x_, f0,
+              [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) { Evaluate(t, x, out); });
+  if (flag != 0) {
+    throw SolverError(std::string(name()) + ": the Jacobian evaluation failed (code " +
+                          std::to_string(flag) + ") at t = " + TimeText(t) +
+                          " s: " + problem_->last_error(),
+                      t_);
+  }
+  jacobian_age_ = 0;
+  factored_gamma_h_ = 0.0;
 }
 
 StepResult RosenbrockIntegrator::Step(double t_stop) {
@@ -133,12 +171,12 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   if (method_ == RosenbrockMethod::kLinearlyImplicitEuler) {
     // One Newton iteration of x1 = x0 + h f(t1, x1) from x1 = x0.
     Evaluate(t_new, x_, k1_);
-    FormAndFactor(t_new, k1_, h);
+    PrepareW(t_new, k1_, h);
     W_.Solve(k1_);
     x_stage_ = x_ + h * k1_;
   } else {
     Evaluate(t_, x_, k1_);
-    FormAndFactor(t_, k1_, kRos2Gamma * h);
+    PrepareW(t_, k1_, kRos2Gamma * h);
     W_.Solve(k1_);
     x_stage_ = x_ + h * k1_;
     Evaluate(t_new, x_stage_, k2_);
@@ -153,6 +191,7 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   x_.swap(x_stage_);
   t_ = t_new;
   grid_.Taken(step);
+  ++jacobian_age_;
   ++stats_.steps;
   result.t = t_;
   return result;

@@ -30,7 +30,10 @@ enum class RosenbrockMethod {
 /// damping and sticking friction is damped out instead of bounding the step. The matrix J is
 /// the problem's own (OdeProblem::CalcJacobian: a diagram gives the stiff terms its blocks
 /// know, e.g. a mechanism's contact damping) or, when it has none, a forward-difference
-/// Jacobian over every state, both formed anew every step at the step's first evaluation.
+/// Jacobian over every state, both formed anew every step at the step's first evaluation, or
+/// every options.jacobian_steps steps: both methods are W-methods (their order holds for any
+/// matrix in place of J), so a kept J costs stability margin, not order. W's factors are kept
+/// with J while the step is the same.
 ///
 /// The linear systems are solved over the states whose row or column of J is not zero (the
 /// others' rows of I - gamma h J are those of I): for a grasp, the free object's six
@@ -50,24 +53,32 @@ class RosenbrockIntegrator final : public Integrator {
   StepResult Step(double t_stop) override;
 
  protected:
-  /// The grid the steps are taken on: where it started and how many steps since.
+  /// The grid the steps are taken on: where it started and how many steps since; with
+  /// jacobian_steps > 1, the kept J and its age.
   void DoSaveMemory(std::vector<double>* memory) const override;
   void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
   /// f(t, x) into `out`; throws SolverError naming the time on failure.
   void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out);
-  /// Forms J at (t, x_), where f0 = f(t, x_) was just evaluated, and factors
-  /// I - gamma_h J; throws SolverError naming the time on failure.
-  void FormAndFactor(double t, const Eigen::VectorXd& f0, double gamma_h);
+  /// Makes W = I - gamma_h J ready for the step's solves: J formed anew at (t, x_), where
+  /// f0 = f(t, x_) was just evaluated, unless the last one serves (options.jacobian_steps),
+  /// and factored unless the factors of the same J and gamma_h are at hand. A kept J whose W
+  /// is singular is formed anew once before the step fails; throws SolverError naming the
+  /// time on failure.
+  void PrepareW(double t, const Eigen::VectorXd& f0, double gamma_h);
+  /// Forms J at (t, x_), f0 = f(t, x_) being the problem's last evaluation.
+  void FormJacobian(double t, const Eigen::VectorXd& f0);
 
   RosenbrockMethod method_;
   int nx_;
   bool started_ = false;
-  internal::FixedStepGrid grid_;  // where the steps end
-  internal::IterationMatrix W_;   // J and the factors of I - gamma h J
-  Eigen::VectorXd k1_, k2_;       // (nx) stage slopes
-  Eigen::VectorXd x_stage_;       // (nx) argument of the second stage
+  internal::FixedStepGrid grid_;   // where the steps end
+  internal::IterationMatrix W_;    // J and the factors of I - gamma h J
+  Eigen::VectorXd k1_, k2_;        // (nx) stage slopes
+  Eigen::VectorXd x_stage_;        // (nx) argument of the second stage
+  int jacobian_age_ = -1;          // steps taken since J was formed (-1: none yet)
+  double factored_gamma_h_ = 0.0;  // the gamma h of W's factors (0: none)
 };
 
 }  // namespace twinblocks::solvers

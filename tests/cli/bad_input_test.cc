@@ -59,6 +59,19 @@ TEST(CliUsage, UnknownSolverIsOneLineAndStatus2) {
   EXPECT_NE(r.text.find("ode45"), std::string::npos) << "lists the valid solvers";
 }
 
+// A setting the chosen solver would ignore is refused rather than silently dropped.
+TEST(CliUsage, JacobianStepsForASolverWithoutJacobianIsOneLineAndStatus2) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  const CliResult r = RunCli("run " + model + " --solver ode45 --jacobian-steps 3 -o /dev/null");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+  EXPECT_NE(r.text.find("jacobian_steps = 3 is for ode23s, ros2 and ode1be"), std::string::npos)
+      << r.text;
+  const CliResult ok =
+      RunCli("run " + model + " --solver ros2 --jacobian-steps 3 -q --no-plots -o /dev/null");
+  EXPECT_EQ(ok.status, 0) << ok.text;
+}
+
 TEST(CliUsage, UnknownBlockTypeDocIsStatus2WithSuggestion) {
   const CliResult r = RunCli("blocks Gian");
   EXPECT_EQ(r.status, 2);

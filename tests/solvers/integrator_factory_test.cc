@@ -68,5 +68,38 @@ TEST(IntegratorFactoryTest, FixedStepMustBePositive) {
   EXPECT_THROW(MakeIntegrator("ode4", &problem, options), std::invalid_argument);
 }
 
+// jacobian_steps is taken by the solvers that form their own Jacobian and refused by the
+// others, which would ignore it; the unknown-name message comes first.
+TEST(IntegratorFactoryTest, JacobianStepsIsForOde23sRos2AndOde1beOnly) {
+  testing::HarmonicOscillator problem;
+  IntegratorOptions options;
+  options.jacobian_steps = 2;
+  for (const std::string& name : IntegratorNames()) {
+    if (name == "ode23s" || name == "ros2" || name == "ode1be") {
+      EXPECT_NO_THROW(MakeIntegrator(name, &problem, options)) << name;
+      continue;
+    }
+    try {
+      MakeIntegrator(name, &problem, options);
+      ADD_FAILURE() << name << " took jacobian_steps = 2";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 2 is for ode23s, ros2 and ode1be"));
+      EXPECT_THAT(e.what(),
+                  HasSubstr("; " + name +
+                            (name.rfind("ode", 0) == 0 ? " forms none"
+                                                       : " keeps its Jacobian by SUNDIALS")));
+    }
+  }
+  try {
+    MakeIntegrator("ode99", &problem, options);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("unknown solver 'ode99'"));
+  }
+  options.jacobian_steps = 0;
+  EXPECT_THROW(MakeIntegrator("ros2", &problem, options), std::invalid_argument);
+  EXPECT_THROW(MakeIntegrator("ode1be", &problem, options), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace twinblocks::solvers

@@ -1,7 +1,7 @@
 // The linearly implicit fixed-step methods ode1be and ros2 (solvers/rosenbrock_integrator.h):
 // exact decay on stiff linear problems, order of convergence with the exact Jacobian, with a
-// finite-difference one and (ros2, a W-method) with wrong ones, the solve restricted to the
-// states the Jacobian touches, and their errors.
+// finite-difference one, (ros2, a W-method) with wrong ones and (both) with one kept over
+// several steps, the solve restricted to the states the Jacobian touches, and their errors.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -99,9 +99,10 @@ using testing::NonlinearPairWithJacobian;
 
 // Max-norm error at t = 2 of a run from the exact start with step h; scale < 0: no Jacobian
 // (differences).
-double PairError(const std::string& solver, double h, double scale) {
+double PairError(const std::string& solver, double h, double scale, int jacobian_steps = 1) {
   IntegratorOptions options;
   options.fixed_step = h;
+  options.jacobian_steps = jacobian_steps;
   testing::NonlinearPair differenced;
   NonlinearPairWithJacobian analytic(scale);
   OdeProblem* problem = scale < 0 ? static_cast<OdeProblem*>(&differenced) : &analytic;
@@ -116,6 +117,7 @@ struct OrderCase {
   int order;
   double scale;  // of the exact Jacobian; < 0: finite differences
   std::string what;
+  int jacobian_steps = 1;  // steps one J serves
 };
 
 class RosenbrockOrderTest : public ::testing::TestWithParam<OrderCase> {};
@@ -124,8 +126,8 @@ class RosenbrockOrderTest : public ::testing::TestWithParam<OrderCase> {};
 TEST_P(RosenbrockOrderTest, HalvingStepDividesErrorByTwoToTheOrder) {
   const OrderCase& c = GetParam();
   const double h = 1e-2;
-  const double e1 = PairError(c.solver, h, c.scale);
-  const double e2 = PairError(c.solver, h / 2, c.scale);
+  const double e1 = PairError(c.solver, h, c.scale, c.jacobian_steps);
+  const double e2 = PairError(c.solver, h / 2, c.scale, c.jacobian_steps);
   const double expected = std::pow(2.0, c.order);
   std::printf("[ measure  ] %s (%s) h = %g: error %.3e, h/2: %.3e, ratio %.3f\n", c.solver.c_str(),
               c.what.c_str(), h, e1, e2, e1 / e2);
@@ -139,7 +141,11 @@ INSTANTIATE_TEST_SUITE_P(Methods, RosenbrockOrderTest,
                                            OrderCase{"ros2", 2, 1.0, "exact_J"},
                                            OrderCase{"ros2", 2, -1.0, "differenced_J"},
                                            OrderCase{"ros2", 2, 0.0, "zero_J"},
-                                           OrderCase{"ros2", 2, 3.0, "three_times_J"}),
+                                           OrderCase{"ros2", 2, 3.0, "three_times_J"},
+                                           // J kept over 5 steps (jacobian_steps): W-methods
+                                           OrderCase{"ode1be", 1, 1.0, "J_kept_5_steps", 5},
+                                           OrderCase{"ros2", 2, 1.0, "J_kept_5_steps", 5},
+                                           OrderCase{"ros2", 2, -1.0, "differenced_J_kept", 5}),
                          [](const auto& info) {
                            return info.param.solver + "_" + info.param.what;
                          });
@@ -284,6 +290,101 @@ TEST(RosenbrockTest, RestoredSnapshotRepeatsTheStepsBitwise) {
   integrator->RestoreState(snapshot);
   StepTo(integrator.get(), 1.0);
   EXPECT_EQ(integrator->state(), first);
+}
+
+// jacobian_steps = 3 on x' = lambda x: the kept J is the exact one, so every step is the
+// stability function's, as with a J formed each step (bitwise: the factors are the same), for
+// a third of the Jacobians and factorizations.
+TEST_P(RosenbrockDecayTest, KeptJacobianOfALinearProblemGivesTheSameSteps) {
+  StiffDecay every(-1e6, true), kept(-1e6, true);
+  IntegratorOptions options;
+  options.fixed_step = 1e-3;
+  auto fresh = MakeIntegrator(GetParam(), &every, options);
+  options.jacobian_steps = 3;
+  auto reused = MakeIntegrator(GetParam(), &kept, options);
+  fresh->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
+  reused->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
+  for (int n = 1; n <= 7; ++n) {
+    fresh->Step(1.0);
+    reused->Step(1.0);
+    EXPECT_EQ(reused->state(), fresh->state()) << GetParam() << " step " << n;
+  }
+  EXPECT_EQ(fresh->stats().jacobian_evals, 7);
+  EXPECT_EQ(reused->stats().jacobian_evals, 3);  // steps 1, 4, 7
+}
+
+/// x' = a(t) x with a = 16 before t = 0.3 and 0 after (J = a(t), exact).
+class SwitchedRate : public OdeProblem {
+ public:
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    xdot[0] = Rate(t) * x[0];
+    return 0;
+  }
+  bool has_jacobian() const override { return true; }
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    J(0, 0) = Rate(t);
+    return 0;
+  }
+  static double Rate(double t) { return t < 0.3 ? 16.0 : 0.0; }
+};
+
+// ode1be at h = 1/8 keeps the J = 16 of its first step; the short step of 1/16 that lands on
+// t = 0.3125 would factor I - J/16 = 0 with it. The solver forms J anew there (J = 0) and
+// takes the step, rather than fail on a stale matrix.
+TEST(RosenbrockTest, KeptJacobianWhoseIterationMatrixIsSingularIsFormedAnew) {
+  SwitchedRate problem;
+  IntegratorOptions options;
+  options.fixed_step = 0.125;
+  options.jacobian_steps = 5;
+  auto integrator = MakeIntegrator("ode1be", &problem, options);
+  integrator->Reset(0.0, Eigen::VectorXd::Constant(1, 1.0));
+  integrator->Step(1.0);
+  integrator->Step(1.0);
+  EXPECT_EQ(integrator->stats().jacobian_evals, 1);
+  const double before = integrator->state()[0];
+  integrator->Step(0.3125);
+  EXPECT_EQ(integrator->time(), 0.3125);
+  EXPECT_EQ(integrator->stats().jacobian_evals, 2);
+  // J = 0 and f = 0 at t = 0.3125: the step changes nothing.
+  EXPECT_EQ(integrator->state()[0], before);
+
+  // With J formed every step the same short step is fine from the start (J = 0 there).
+  options.jacobian_steps = 1;
+  auto fresh = MakeIntegrator("ode1be", &problem, options);
+  fresh->Reset(0.0, Eigen::VectorXd::Constant(1, 1.0));
+  fresh->Step(1.0);
+  fresh->Step(1.0);
+  fresh->Step(0.3125);
+  EXPECT_EQ(fresh->state()[0], before);
+}
+
+// A snapshot taken while a kept J is two steps old restores it: the following steps, some on
+// the kept J and some on new ones, repeat bitwise.
+TEST(RosenbrockTest, RestoredSnapshotWithAKeptJacobianRepeatsTheStepsBitwise) {
+  for (const char* solver : {"ode1be", "ros2"}) {
+    NonlinearPairWithJacobian problem(1.0);
+    IntegratorOptions options;
+    options.fixed_step = 0.03;
+    options.jacobian_steps = 4;
+    auto integrator = MakeIntegrator(solver, &problem, options);
+    integrator->Reset(0.0, testing::NonlinearPair::Exact(0.0));
+    for (int n = 0; n < 6; ++n) integrator->Step(1.0);
+    IntegratorSnapshot snapshot;
+    integrator->SaveState(&snapshot);
+    const long jacobians = integrator->stats().jacobian_evals;
+    StepTo(integrator.get(), 1.0);
+    const Eigen::VectorXd first = integrator->state();
+    const long jacobians_after = integrator->stats().jacobian_evals - jacobians;
+
+    auto restored = MakeIntegrator(solver, &problem, options);
+    restored->RestoreState(snapshot);
+    StepTo(restored.get(), 1.0);
+    EXPECT_EQ(restored->state(), first) << solver;
+    EXPECT_EQ(restored->stats().jacobian_evals, jacobians_after) << solver;
+  }
 }
 
 }  // namespace
