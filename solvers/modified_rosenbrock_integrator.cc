@@ -126,15 +126,13 @@ void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) con
       << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_ << g0_;
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
-  if (options_.jacobian_steps > 1) {
-    out << static_cast<double>(jacobian_age_) << factored_gamma_h_ << W_.jacobian();
-  }
+  if (options_.jacobian_steps > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
   const size_t reused_jacobian =
-      options_.jacobian_steps > 1 ? 2 + static_cast<size_t>(nx_) * nx_ : 0;
+      options_.jacobian_steps > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
                           internal::IterationMatrix::memory_size(nx_) + reused_jacobian;
   internal::MemoryReader in(memory, expected, name());
@@ -152,13 +150,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
-  if (options_.jacobian_steps > 1) {
-    jacobian_age_ = static_cast<int>(in.Next());
-    const double gamma_h = in.Next();
-    in.Into(&W_.jacobian());
-    // The same J and gamma h factor to the same W.
-    if (jacobian_age_ >= 0 && gamma_h > 0.0 && W_.Factor(gamma_h)) factored_gamma_h_ = gamma_h;
-  }
+  if (options_.jacobian_steps > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;

@@ -98,6 +98,18 @@ void IterationMatrix::RestoreMemory(MemoryReader& in) {
   if (ordered_) OrderBlocks();
 }
 
+void IterationMatrix::SaveKeptJacobian(MemoryWriter& out, int age, double factored_gamma_h) const {
+  out << static_cast<double>(age) << factored_gamma_h << J_;
+}
+
+void IterationMatrix::RestoreKeptJacobian(MemoryReader& in, int* age, double* factored_gamma_h) {
+  *age = static_cast<int>(in.Next());
+  const double gamma_h = in.Next();
+  in.Into(&J_);
+  pattern_checked_ = false;
+  *factored_gamma_h = *age >= 0 && gamma_h > 0.0 && Factor(gamma_h) ? gamma_h : 0.0;
+}
+
 void IterationMatrix::OrderBlocks() {
   // A state is active when its row or its column of J holds a nonzero.
   std::fill(is_active_.begin(), is_active_.end(), 0);

@@ -69,20 +69,22 @@ class IterationMatrix {
   /// earlier blocks' solutions.
   void Solve(Eigen::Ref<Eigen::VectorXd> b);
 
-  /// J as the last Form left it (a solver that keeps J over several steps saves and restores
-  /// it with its snapshots).
-  Eigen::MatrixXd& jacobian() {
-    pattern_checked_ = false;
-    return J_;
-  }
-  const Eigen::MatrixXd& jacobian() const { return J_; }
-
   /// True when state i's row or column of J held a nonzero at the last Factor: a state the
   /// problem declares stiff, or coupled to one.
   bool active(int i) const { return is_active_[i] != 0; }
 
   /// The number of diagonal blocks of the last Factor (0 when no state is active).
   int num_blocks() const { return static_cast<int>(block_start_.size()) - 1; }
+
+  /// With a J kept over several steps (IntegratorOptions::jacobian_steps > 1), a snapshot
+  /// holds it too, with its age in steps and the gamma h of its factors: the numbers
+  /// SaveKeptJacobian writes for nx states.
+  static size_t kept_jacobian_memory_size(int nx) { return 2 + static_cast<size_t>(nx) * nx; }
+  /// Appends J, its age and the gamma h of its factors to a solver's snapshot memory.
+  void SaveKeptJacobian(MemoryWriter& out, int age, double factored_gamma_h) const;
+  /// Reads back what SaveKeptJacobian wrote and factors W again for that gamma h: the same J
+  /// and gamma h give the same factors. *factored_gamma_h is 0 when there were none.
+  void RestoreKeptJacobian(MemoryReader& in, int* age, double* factored_gamma_h);
 
   /// The numbers SaveMemory writes for nx states: the union pattern, 32 entries per number.
   static size_t memory_size(int nx);
