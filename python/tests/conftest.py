@@ -1,5 +1,6 @@
 """Shared fixtures of the Python tests: the repository, small models built in code."""
 
+import importlib.util
 import os
 import pathlib
 
@@ -14,6 +15,14 @@ REPO = pathlib.Path(os.environ.get("TWINBLOCKS_SOURCE_DIR",
 @pytest.fixture
 def repo():
     return REPO
+
+
+def load_example(name):
+    """examples/NAME.py as a module, for tests of its functions."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def decay_model():

@@ -3,21 +3,15 @@ geometry is the reference one, each finger base moves only in |y| and keeps its 
 start-clearance test rejects what overlaps, and its measurements read a run as the acceptance
 test does (the first contacts of G2 at 0.0668 s, docs/grasp.md)."""
 
-import importlib.util
-
 import pytest
 
 import twinblocks as tb
-from conftest import REPO
+from conftest import REPO, load_example
 
 
 @pytest.fixture(scope="module")
 def scan():
-    spec = importlib.util.spec_from_file_location(
-        "gripper4_geometry_scan", REPO / "examples" / "gripper4_geometry_scan.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("gripper4_geometry_scan")
 
 
 def reference_model():

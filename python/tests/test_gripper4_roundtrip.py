@@ -6,7 +6,6 @@ The one difference, explained in the example's header: the written gripper4_hand
 the grasp library by a path relative to the folder it is written to, where the hand-written
 one says "../lib/grasp.xml"; both name the same file, and the Gripper4 define is equal."""
 
-import importlib.util
 import os
 import subprocess
 
@@ -14,23 +13,15 @@ import numpy as np
 import pytest
 
 import twinblocks as tb
-from conftest import REPO
+from conftest import REPO, load_example
 
 T_END = 0.08  # s: past the first contacts (0.067 s)
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location(
-        "gripper4_from_dh", REPO / "examples" / "gripper4_from_dh.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("gripper4") / "py"
-    example = load_example()
+    example = load_example("gripper4_from_dh")
     lib, g2 = example.write_models(out)
     return out, lib, g2, example
 
