@@ -42,12 +42,18 @@ struct Context {
   /// it (nx), and the residual rows, nx for the states (each block's at its x offset) and nz
   /// for the algebraic equations (at its z offset). Set only during residual evaluations.
   const double* xp = nullptr;
-  double* residual = nullptr;                   ///< nx
-  double* residual_z = nullptr;                 ///< nz
-  double* xd = nullptr;                         ///< discrete states
-  double* dwork = nullptr;                      ///< per-block scratch that persists between steps
-  int* modes = nullptr;                         ///< discrete modes of blocks with zero crossings
-  double* zc = nullptr;                         ///< zero-crossing function values
+  double* residual = nullptr;    ///< nx
+  double* residual_z = nullptr;  ///< nz
+  double* xd = nullptr;          ///< discrete states
+  double* dwork = nullptr;       ///< per-block scratch that persists between steps
+  int* modes = nullptr;          ///< discrete modes of blocks with zero crossings
+  double* zc = nullptr;          ///< zero-crossing function values
+  /// At the major step that ends a solver step on a located zero crossing: per zero-crossing
+  /// function (as `zc`), 1 for those whose sign change the solver located in that step;
+  /// nullptr at every other major step. An edge is then an edge even where the values at
+  /// major steps alone miss it: a bounce leaves its function a rounding error on the far side
+  /// of 0, and the next major step may already be the next crossing.
+  const unsigned char* zc_crossed = nullptr;
   const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
   BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
   /// Per element of `signals`, who reads it: kReadAtMajorSteps (a block's input, a log, a
@@ -288,6 +294,11 @@ class Block {
   int* modes(Context& c) const { return c.modes + modes_offset_; }
   const int* modes(const Context& c) const { return c.modes + modes_offset_; }
   double* zc(Context& c) const { return c.zc + zc_offset_; }
+  /// True when the solver step that ended at this major step located a sign change of the
+  /// block's zero-crossing function k (Context::zc_crossed).
+  bool zc_crossed(const Context& c, int k) const {
+    return c.zc_crossed != nullptr && c.zc_crossed[zc_offset_ + k] != 0;
+  }
   template <class W>
   W& workspace(const Context& c) const {
     return static_cast<W&>(*c.workspaces[index_]);

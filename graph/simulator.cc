@@ -518,6 +518,7 @@ void Simulator::Initialize() {
   st.modes.assign(sys.num_modes(), 0);
   st.zc.assign(sys.num_zero_crossings(), 0.0);
   zc_scratch_.assign(2 * sys.num_zero_crossings(), 0.0);
+  zc_crossed_.assign(sys.num_zero_crossings(), 0);
   minor_outputs_x_ = Eigen::VectorXd::Zero(sys.num_continuous_states());
   minor_outputs_current_ = false;
   st.rate_hits.assign(sys.rates().size(), 0);
@@ -753,8 +754,16 @@ void Simulator::Advance() {
     st.t = r.t;
     TakeSolverState();
     crossing = r.zero_crossing;
+    if (crossing) {
+      for (int i : r.crossed) zc_crossed_[i] = 1;
+      ctx_.zc_crossed = zc_crossed_.data();
+    }
   }
   MajorStep(/*first=*/false);
+  if (ctx_.zc_crossed != nullptr) {
+    std::fill(zc_crossed_.begin(), zc_crossed_.end(), 0);
+    ctx_.zc_crossed = nullptr;
+  }
   // The right-hand side may have jumped (a reset state, a flipped mode, a new discrete
   // output, a source's breakpoint): restart the solver with a fresh derivative, and for
   // multistep methods a fresh history. Stepping over hits, only a hit that changed what the

@@ -266,6 +266,8 @@ class Simulator {
   Eigen::VectorXd x_interp_;        ///< nx (+ nz): interpolated states for output rows
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states
+  /// nzc: the functions whose crossing the last solver step located (Context::zc_crossed)
+  std::vector<unsigned char> zc_crossed_;
   /// Context::demanded: who reads each signal element (num_signals + 1: a port of width 0
   /// may sit at the buffer's end).
   std::vector<unsigned char> demanded_;

@@ -109,7 +109,13 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
     os.precision(17);
     os << name_ << ": the derivative at the restart t = " << t << " s is not usable (code " << flag
        << ")";
-    if (last_nonfinite_ >= 0) os << ": derivative of state " << last_nonfinite_ << " is not finite";
+    // Where: the problem's own words name the block and state; else the state's index.
+    const char* message = problem_->last_error();
+    if (message != nullptr && message[0] != '\0') {
+      os << ": " << message;
+    } else if (last_nonfinite_ >= 0) {
+      os << ": the derivative of " << problem_->DescribeState(last_nonfinite_) << " is not finite";
+    }
     throw SolverError(os.str(), t_);
   }
   fsal_valid_ = true;
@@ -151,11 +157,11 @@ void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorX
   in.Into(&dense_base_);
   in.Into(&dense_saved_);
   in.Into(&g0_);
+  locator_.ForgetLocated();
 }
 
 void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
-  const double delta =
-      internal::ZeroCrossingLocator::ProbeOffset(g0_, t_, std::max(h_next_, h_last_));
+  const double delta = locator_.MarkProbed(g0_, t_, std::max(h_next_, h_last_));
   if (delta <= 0.0) return;
   if (!fsal_valid_) {
     if (EvalDerivatives(t_, x_, 0) != 0) return;
@@ -165,7 +171,7 @@ void EmbeddedRungeKuttaIntegrator::ProbeZeroStartValues() {
   ++stats_.zc_evals;
   const int flag = problem_->CalcZeroCrossings(t_ + delta, x_stage_, g_probe_);
   if (flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", flag, t_ + delta);
-  internal::ZeroCrossingLocator::TakeProbedSigns(g_probe_, &g0_);
+  locator_.TakeProbedSigns(g_probe_, &g0_);
 }
 
 double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max) {

@@ -110,14 +110,13 @@ void ModifiedRosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
 }
 
 void ModifiedRosenbrockIntegrator::ProbeZeroStartValues() {
-  const double delta =
-      internal::ZeroCrossingLocator::ProbeOffset(g0_, t_, std::max(h_next_, h_last_));
+  const double delta = locator_.MarkProbed(g0_, t_, std::max(h_next_, h_last_));
   if (delta <= 0.0) return;
   if (!f_current_) EvaluateAtStart();
   x_stage_ = x_ + delta * F0_;
   EvaluateZeroCrossings(t_ + delta, x_stage_, g_probe_);
   f_current_ = false;  // the problem's last evaluation is no longer at (t_, x_)
-  internal::ZeroCrossingLocator::TakeProbedSigns(g_probe_, &g0_);
+  locator_.TakeProbedSigns(g_probe_, &g0_);
 }
 
 void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
@@ -147,6 +146,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   in.Into(&dense_x0_);
   in.Into(&dense_c_);
   in.Into(&g0_);
+  locator_.ForgetLocated();
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "blocks/multibody/algorithms.h"
 #include "blocks/multibody/jacobian.h"
@@ -225,6 +226,29 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
   ld->dm.noalias() = ld->Y * ld->lambda;
   for (size_t j = 0; j < movable.size(); ++j) v[movable[j]] -= ld->dm[j];
   return residual;
+}
+
+ConstraintRowOwner DescribeConstraintRow(const MechanismModel& m, Eigen::Index row) {
+  const auto quote = [](const std::string& s) { return "'" + s + "'"; };
+  ConstraintRowOwner owner;
+  for (const JointCoupling& c : m.couplings) {
+    if (row != c.row) continue;
+    owner.element = c.element;
+    owner.is_coupling = true;
+    owner.description = "the coupling " + quote(c.name) + " of joints " +
+                        quote(m.joints[c.joint_a].name) + " and " + quote(m.joints[c.joint_b].name);
+    return owner;
+  }
+  const LoopConstraint* loop = &m.loops.front();
+  for (const LoopConstraint& l : m.loops) {
+    if (row >= l.row && row < l.row + l.num_rows) loop = &l;
+  }
+  std::string through;
+  for (const std::string& j : loop->loop) through += (through.empty() ? "" : ", ") + quote(j);
+  owner.element = loop->element;
+  owner.description =
+      "the kinematic loop closed by joint " + quote(loop->name) + " (through " + through + ")";
+  return owner;
 }
 
 }  // namespace twinblocks::multibody

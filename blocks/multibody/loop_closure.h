@@ -14,6 +14,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <string>
 #include <vector>
 
 #include "blocks/multibody/kinematic_tree.h"
@@ -109,5 +110,16 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
                          const std::vector<int>& movable, LoopMetric metric,
                          const Eigen::Ref<const Eigen::VectorXd>& q, KinematicTreeData* data,
                          LoopClosureData* ld, Eigen::Ref<Eigen::VectorXd> v);
+
+/// What owns row `row` of the stacked constraints, in the user's words, for messages: the
+/// loop's cut joint or the coupler, and the element BuildMechanism was given for it.
+struct ConstraintRowOwner {
+  int element = -1;
+  bool is_coupling = false;
+  /// "the kinematic loop closed by joint 'w' (through 'a', 'b')", or "the coupling 'c' of
+  /// joints 'a' and 'b'"
+  std::string description;
+};
+ConstraintRowOwner DescribeConstraintRow(const MechanismModel& m, Eigen::Index row);
 
 }  // namespace twinblocks::multibody

@@ -5,7 +5,9 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include "blocks/block_error.h"
 #include "blocks/multibody/algorithms.h"
@@ -1083,11 +1085,30 @@ void Mechanism::RecordCutAngles(Context& c, Workspace& ws) const {
   }
 }
 
+void Mechanism::ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const char* what,
+                                     const char* unit) const {
+  Eigen::Index worst;
+  const double residual = residuals.cwiseAbs().maxCoeff(&worst);
+  char value[32];
+  std::snprintf(value, sizeof value, "%.3g", residual);
+  // A run-time failure, not bad input: the simulator says when, and keeps the results so far.
+  throw std::runtime_error(
+      DescribeConstraintRow(m_, worst).description + " cannot be kept closed: its " + what +
+      " residual stays " + value + " (" + unit +
+      ") after projection onto the constraints. The joints' axes or a motion-driven joint leave "
+      "the loop no way to move (a locked or over-constrained mechanism): check the axes and "
+      "the motion inputs");
+}
+
 void Mechanism::DoUpdate(Context& c) const {
   if (m_.num_constraint_rows == 0) return;
   // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
   // solver, which a multistep method pays for with its order.
   constexpr double kDriftTolerance = 1e-10;
+  // A projection that leaves more than this has found no closed pose: the loop is locked (a
+  // motion input or the axes allow it no motion). Going on would restart the solver at every
+  // step, with the same drift, and crawl.
+  constexpr double kClosureFailure = 1e-6;
   const KinematicTree& tree = *m_.tree;
   Workspace& ws = workspace<Workspace>(c);
   AssembleCoordinates(c, ws);
@@ -1124,8 +1145,19 @@ void Mechanism::DoUpdate(Context& c) const {
   }
   // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
   // metric: the correction is what constraint impulses would do.
-  ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 4, &ws.data, &ld, ws.q);
+  double residual =
+      ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 4, &ws.data, &ld, ws.q);
+  if (residual > kClosureFailure) {
+    // Far off (a long step's drift, a near-singular pose): as many iterations as assembly.
+    residual = ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 50, &ws.data,
+                                &ld, ws.q);
+  }
+  if (residual > kClosureFailure) ThrowLoopCannotClose(ld.phi, "position", "m or rad");
   ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
+  ws.loop_rhs.noalias() = ld.G * ws.v;
+  if (ws.loop_rhs.cwiseAbs().maxCoeff() > kClosureFailure) {
+    ThrowLoopCannotClose(ws.loop_rhs, "velocity", "m/s or rad/s");
+  }
   double* xs = x(c);
   for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
     if (x_of_q_[i] >= 0) xs[x_of_q_[i]] = ws.q[i];

@@ -202,6 +202,10 @@ class Mechanism final : public blocks::Block {
   /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
   void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
+  /// Throws the run-time error of a loop that projection could not close: the constraint row
+  /// with the largest of `residuals` (phi or G v, in `unit`) named in the user's terms.
+  [[noreturn]] void ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const char* what,
+                                         const char* unit) const;
   /// The Jacobian's exact rows: q' = Q(q) v of the free joints, and the motion filters'.
   void AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const;
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;

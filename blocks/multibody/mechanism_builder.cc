@@ -676,24 +676,18 @@ void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeB
     const double residual = ld.phi.cwiseAbs().maxCoeff(&worst);
     char value[32];
     std::snprintf(value, sizeof value, "%.3g", residual);
-    for (const JointCoupling& c : m->couplings) {
-      if (worst != c.row) continue;
-      throw NetworkError(c.element, "the coupling " + Quote(c.name) + " of joints " +
-                                        Quote(m->joints[c.joint_a].name) + " and " +
-                                        Quote(m->joints[c.joint_b].name) +
-                                        " cannot be assembled: its residual stays " + value +
-                                        " (m or rad) with every joint free to move; check the "
-                                        "other couplings, loops and motion inputs of these joints");
+    const ConstraintRowOwner owner = DescribeConstraintRow(*m, worst);
+    if (owner.is_coupling) {
+      throw NetworkError(owner.element, owner.description +
+                                            " cannot be assembled: its residual "
+                                            "stays " +
+                                            value +
+                                            " (m or rad) with every joint free to move; check the "
+                                            "other couplings, loops and motion inputs of these "
+                                            "joints");
     }
-    const LoopConstraint* loop = &m->loops.front();
-    for (const LoopConstraint& l : m->loops) {
-      if (worst >= l.row && worst < l.row + l.num_rows) loop = &l;
-    }
-    std::string through;
-    for (const std::string& j : loop->loop) through += (through.empty() ? "" : ", ") + Quote(j);
-    throw NetworkError(loop->element,
-                       "the kinematic loop closed by joint " + Quote(loop->name) + " (through " +
-                           through + ") cannot be assembled: its constraint residual stays " +
+    throw NetworkError(owner.element,
+                       owner.description + " cannot be assembled: its constraint residual stays " +
                            value +
                            " (m or rad) with every joint free to move; check the link lengths "
                            "and the joints' q0");

@@ -107,6 +107,25 @@ bool Integrator::ResetFires(double prev, double now, bool first) const {
   }
 }
 
+bool Integrator::LocatedEdgeFires(bool located, double prev, double now) const {
+  // The solver saw the function change sign in the step just ended, and the step ends on
+  // the far side: below 0 is falling, above rising (exactly 0, the other side of prev). The
+  // previous major step's value alone may miss the edge when it was a rounding error past 0
+  // (the last reset's own crossing, a bounce).
+  if (!located || reset_ == Reset::kLevel) return false;
+  const bool falling = now < 0.0 || (now == 0.0 && prev > 0.0);
+  switch (reset_) {
+    case Reset::kRising:
+      return !falling;
+    case Reset::kFalling:
+      return falling;
+    case Reset::kEither:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void Integrator::DoCalcOutputs(Context& c, int stage) const {
   double* x = this->x(c);
   if (out_state_ >= 0 && stage == 0) {
@@ -129,9 +148,12 @@ void Integrator::DoCalcOutputs(Context& c, int stage) const {
     if (in_reset_ >= 0) {
       const double* r = in(c, in_reset_);
       double* prev = dw + 1;
+      // The reset functions follow the limits' in the block's zero crossings.
+      const int first_reset_zc = limited_ ? 3 * width_ : 0;
       for (int i = 0; i < width_; ++i) {
         const int j = i * reset_stride_;
-        if (ResetFires(prev[j], r[j], first)) {
+        if (ResetFires(prev[j], r[j], first) ||
+            LocatedEdgeFires(zc_crossed(c, first_reset_zc + j), prev[j], r[j])) {
           x[i] = Clamp(InitialValue(c, i), i);
           changed = true;
         }

@@ -26,7 +26,8 @@ class ZeroCrossingLocator {
   explicit ZeroCrossingLocator(int ng)
       : g_lo_(Eigen::VectorXd::Zero(ng)),
         g_hi_(Eigen::VectorXd::Zero(ng)),
-        g_mid_(Eigen::VectorXd::Zero(ng)) {
+        g_mid_(Eigen::VectorXd::Zero(ng)),
+        probe_(ng, 0) {
     crossed_.reserve(ng);
   }
 
@@ -38,23 +39,39 @@ class ZeroCrossingLocator {
     return false;
   }
 
-  /// A function exactly 0 at the start of a step (a state reset onto its switching surface, or
-  /// a crossing that ended on 0) would hide a crossing at the step's end: such functions take
-  /// their sign from a probe a hair later along f (as CVODE does). This is that probe's time
-  /// offset from t, for steps of about h: 0 when no function is 0 (no probe).
-  static double ProbeOffset(const Eigen::VectorXd& g0, double t, double h) {
-    bool any_zero = false;
-    for (Eigen::Index i = 0; i < g0.size() && !any_zero; ++i) any_zero = g0[i] == 0.0;
-    if (!any_zero) return 0.0;
+  /// A restart at time t with functions g0 (and steps of about h): marks the functions whose
+  /// sign a probe a hair later along f must decide, as CVODE does for exact zeros, and returns
+  /// the probe's time offset from t (0: no probe). Marked are
+  /// - functions exactly 0 (a state reset onto its switching surface, a crossing that ended on
+  ///   0): they would hide a crossing at the step's end;
+  /// - functions whose crossing Locate placed at t: the located end leaves them within
+  ///   rounding of 0 on their far side, and a state reset there (a bounce) may have turned
+  ///   them back at once. Their crossing back, a rounding error later, cannot be resolved in
+  ///   time, and left alone it would hide the next crossing: the step after a bounce would see
+  ///   the function on the same side at both ends and lose the ball through the floor.
+  double MarkProbed(const Eigen::VectorXd& g0, double t, double h) {
+    bool any = false;
+    for (Eigen::Index i = 0; i < g0.size(); ++i) {
+      probe_[i] = g0[i] == 0.0 ? 1 : 0;
+      any = any || probe_[i] != 0;
+    }
+    if (t == t_located_) {
+      for (int i : crossed_) probe_[i] = 1;
+      any = any || !crossed_.empty();
+    }
+    if (!any) return 0.0;
     return 100.0 * std::numeric_limits<double>::epsilon() * (std::abs(t) + h);
   }
 
-  /// The functions exactly 0 in g0 take their values at the probe.
-  static void TakeProbedSigns(const Eigen::VectorXd& g_probe, Eigen::VectorXd* g0) {
+  /// The marked functions take their values at the probe.
+  void TakeProbedSigns(const Eigen::VectorXd& g_probe, Eigen::VectorXd* g0) const {
     for (Eigen::Index i = 0; i < g0->size(); ++i) {
-      if ((*g0)[i] == 0.0) (*g0)[i] = g_probe[i];
+      if (probe_[i] != 0) (*g0)[i] = g_probe[i];
     }
   }
+
+  /// Forgets the last located crossing (the solver's state was restored from elsewhere).
+  void ForgetLocated() { t_located_ = std::numeric_limits<double>::quiet_NaN(); }
 
   /// Narrows [t_lo, t_hi] (g0 at t_lo and g1 at t_hi, with some sign change between them)
   /// and returns its right end. `g_at(t, g)` writes the functions at t (from the dense
@@ -124,6 +141,7 @@ class ZeroCrossingLocator {
     for (int i = 0; i < ng; ++i) {
       if (SignChanged(g_lo_[i], g_hi_[i])) crossed_.push_back(i);
     }
+    t_located_ = t_hi;
     return t_hi;
   }
 
@@ -133,6 +151,8 @@ class ZeroCrossingLocator {
  private:
   Eigen::VectorXd g_lo_, g_hi_, g_mid_;  // (ng) bracket ends and the trial point
   std::vector<int> crossed_;             // capacity ng
+  double t_located_ = std::numeric_limits<double>::quiet_NaN();  // the last Locate's result
+  std::vector<char> probe_;  // (ng) 1: the restart's probe decides the function's sign
 };
 
 }  // namespace twinblocks::solvers::internal

@@ -199,6 +199,57 @@ TEST(F2SliderCrank, FreeCrankConservesEnergy) {
   }
 }
 
+// A loop that its joints cannot keep closed (the wrist pin turned across the others' axes:
+// the mechanism is locked) with a motion-driven crank: the run fails, saying when and which
+// loop, with the results so far, rather than restart the solver at every step and crawl.
+// With the crank turning at t = 0 the velocities cannot satisfy the loop; with the crank
+// still at t = 0 and set 0.5 rad on at 0.1 s, the positions cannot.
+std::string LockedSliderCrank(const std::string& crank_motion) {
+  std::ifstream in(SourcePath("models/mechanisms/slider_crank.xml"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str();
+  const auto replace = [&xml](const std::string& from, const std::string& to) {
+    const size_t at = xml.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    xml.replace(at, from.size(), to);
+  };
+  replace(R"(name="wrist" axis="[0, 1, 0]")", R"(name="wrist" axis="[1, 0, 0]")");
+  if (!crank_motion.empty()) {
+    replace(R"(<block type="Ramp" name="angle" slope="w"/>)", crank_motion);
+    replace(R"(<block type="Constant" name="speed" value="w"/>)",
+            R"(<block type="Constant" name="speed" value="0"/>)");
+  }
+  return xml;
+}
+
+TEST(FLockedLoop, DrivenCrankOfALockedLoopFailsAtTheStartNamingTheLoop) {
+  const RunOutput out = RunModelText(LockedSliderCrank(""));
+  ASSERT_FALSE(out.outcome.ok);
+  EXPECT_EQ(out.outcome.t, 0.0);
+  EXPECT_NE(out.outcome.error.find("simulation failed at t = 0 s"), std::string::npos)
+      << out.outcome.error;
+  EXPECT_NE(out.outcome.error.find("the kinematic loop closed by joint 'wrist' (through "
+                                   "'conrod', 'crank', 'slider') cannot be kept closed: its "
+                                   "velocity residual stays"),
+            std::string::npos)
+      << out.outcome.error;
+  EXPECT_EQ(out.recording.num_rows(), 1);  // the start, kept
+}
+
+TEST(FLockedLoop, CrankSetOnAtALaterTimeFailsThereWithTheResultsBefore) {
+  const RunOutput out = RunModelText(
+      LockedSliderCrank(R"(<block type="Step" name="angle" time="0.1" after="0.5"/>)"));
+  ASSERT_FALSE(out.outcome.ok);
+  EXPECT_NEAR(out.outcome.t, 0.1, 1e-12);
+  EXPECT_NE(out.outcome.error.find("cannot be kept closed: its position residual stays"),
+            std::string::npos)
+      << out.outcome.error;
+  // Every output row up to the step's time is kept (output_interval 0.01 s).
+  ASSERT_GE(out.recording.num_rows(), 11);
+  EXPECT_NEAR(Times(out.recording).back(), 0.1, 1e-12);
+}
+
 struct DaeCase {
   const char* file;
   int independent_rows;  ///< r: the DAE has lambda and mu for each

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -266,6 +267,32 @@ TEST_P(VariableStepTest, ExceptionInTheModelBecomesAnError) {
     }
   }
   EXPECT_LE(integrator->time(), 0.5 + 1e-12);
+}
+
+// A derivative that cannot be evaluated at the (re)start: the error says where, in the
+// problem's own words (which block, which state), whichever solver meets it.
+class UnusableAtStart : public OdeProblem {
+ public:
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    xdot[0] = std::numeric_limits<double>::infinity();
+    return 1;
+  }
+  const char* last_error() const override { return "the derivative of plant state 0 is inf"; }
+};
+
+TEST_P(VariableStepTest, UnusableDerivativeAtTheStartIsNamedInTheError) {
+  UnusableAtStart problem;
+  auto integrator = MakeIntegrator(GetParam(), &problem, {});
+  try {
+    integrator->Reset(0.0, Eigen::VectorXd::Zero(1));
+    StepTo(integrator.get(), 1.0);
+    FAIL() << GetParam() << ": no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("the derivative of plant state 0 is inf"))
+        << GetParam();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, VariableStepTest,
