@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/stop_on_signals.h"
 #include "graph/compile.h"
 #include "graph/mat_writer.h"
 #include "graph/simulator.h"
@@ -87,10 +88,10 @@ std::string SummaryPath(const std::string& output) {
 
 // Prints the model's summaries, one grep-able line per value, and writes them as CSV; false
 // (after saying why on stderr) when the CSV cannot be written. After a failed run the values
-// cover the rows recorded before the failure, which a note says first.
+// cover the rows recorded before the failure (or the interruption), which a note says first.
 bool PrintSummaries(const graph::Model& model, const graph::System& system,
                     const graph::Recording& recording, const std::string& output, bool quiet,
-                    bool failed) {
+                    bool failed, bool interrupted) {
   std::vector<graph::SummaryValue> values;
   try {
     values = graph::Summarize(model.summaries, system, recording);
@@ -98,11 +99,12 @@ bool PrintSummaries(const graph::Model& model, const graph::System& system,
     std::fprintf(stderr, "twinblocks: %s\n", e.what());
     return false;
   }
+  const char* how = interrupted ? "was interrupted" : "failed";
   if (failed && recording.num_rows() > 0) {
-    std::printf("note: the run failed; the summaries cover its results up to t = %.10g s\n",
+    std::printf("note: the run %s; the summaries cover its results up to t = %.10g s\n", how,
                 recording.time(recording.num_rows() - 1));
   } else if (failed) {
-    std::printf("note: the run failed before its first row; the summaries are nan\n");
+    std::printf("note: the run %s before its first row; the summaries are nan\n", how);
   }
   for (const graph::SummaryValue& v : values) {
     std::printf("summary: %s %s = %.6g", std::string(graph::SummaryOpName(v.op)).c_str(),
@@ -204,7 +206,14 @@ int Run(const RunArgs& args) {
         },
         tty ? 0.25 : 2.0);
   }
-  const graph::SimulationOutcome outcome = sim.Run();
+  graph::SimulationOutcome outcome;
+  int stopped_by = 0;
+  {
+    const StopOnSignals stop_on_signals;
+    sim.SetStopRequest(stop_on_signals.flag());
+    outcome = sim.Run();
+    stopped_by = stop_on_signals.signal_number();
+  }
   if (progress_shown && tty) std::fputc('\n', stderr);
 
   WriteResults(sim.recording(), output, format);
@@ -220,16 +229,17 @@ int Run(const RunArgs& args) {
         "<log signal=\"block.port\"/> to the model or --log block.port\n");
   }
   // Also after a failure: the values and figures of the results so far show how it went wrong.
-  const bool summary_ok =
-      args.no_summary || model.summaries.empty() ||
-      PrintSummaries(model, system, sim.recording(), output, args.quiet, !outcome.ok);
+  const bool summary_ok = args.no_summary || model.summaries.empty() ||
+                          PrintSummaries(model, system, sim.recording(), output, args.quiet,
+                                         !outcome.ok, outcome.interrupted);
   const bool plots_ok =
       args.no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
   const bool report_ok = !report || report->Write(model.name, sim.recording(), args.quiet);
   if (!outcome.ok) {
     std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
                  outcome.error.c_str(), outcome.t, output.c_str());
-    return kExitSimulationFailed;
+    return outcome.interrupted ? ExitStatusForSignal(stopped_by != 0 ? stopped_by : SIGINT)
+                               : kExitSimulationFailed;
   }
   return plots_ok && summary_ok && report_ok ? kExitOk : kExitBadInput;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -38,6 +39,9 @@ struct SimulationOutcome {
   bool ok = true;
   double t = 0.0;     ///< the time reached
   std::string error;  ///< when !ok: what failed, when and where
+  /// Stopped by the stop request (SetStopRequest) at t, between two steps: ok is false, but
+  /// nothing failed, and AdvanceTo may go on from t.
+  bool interrupted = false;
 };
 
 /// An external input (a top-level `<inport>`), from Simulator::FindInput.
@@ -169,6 +173,12 @@ class Simulator {
 
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
+
+  /// A flag another thread or a signal handler sets to stop a run (the command line's
+  /// Ctrl-C): AdvanceTo reads it after every step and, once it is set, returns at the time
+  /// reached with SimulationOutcome::interrupted, the results so far kept. nullptr: none. The
+  /// flag must outlive the runs.
+  void SetStopRequest(const std::atomic<bool>* stop) { stop_ = stop; }
 
   /// Called right after each row is appended to recording(), with the row's index and the
   /// blocks' context the row was computed in (its time, states and signals): for recorders
@@ -314,6 +324,7 @@ class Simulator {
   std::function<void(const Progress&)> progress_;
   std::function<void(int, const blocks::Context&)> row_callback_;
   double progress_interval_ = 0.25;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace twinblocks::graph

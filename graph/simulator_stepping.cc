@@ -94,6 +94,10 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
     target_ = t;
     if (inputs_changed_ && state_.t < t) ApplyInputChange();
     while (state_.t < t) {
+      if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) {
+        outcome.interrupted = true;
+        break;
+      }
       Advance();
       if (progress_) {
         const auto now = Clock::now();
@@ -118,6 +122,10 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
   }
   current_block_ = -1;
   if (!outcome.ok) failure_ = outcome.error;
+  if (outcome.interrupted) {
+    outcome.ok = false;
+    outcome.error = "interrupted at t = " + FormatNumber(state_.t) + " s";
+  }
   outcome.t = state_.t;
   stats_.wall_seconds += Seconds(Clock::now() - start);
   CollectStats();

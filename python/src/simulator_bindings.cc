@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,12 +28,37 @@ namespace twinblocks::python {
 
 namespace {
 
-Results Run(graph::Simulator& sim) {
+// Ctrl-C while a run holds no GIL: Python runs its signal handlers only between bytecodes of
+// the main thread, so a long run would not stop. The run asks every 0.1 s of wall time
+// (through its progress callback) whether a signal is pending; if one is, the run stops
+// after the step in progress, as on the command line, and the KeyboardInterrupt is raised
+// once it has returned. The rows so far stay in the Simulator (results()).
+graph::SimulationOutcome RunInterruptibly(graph::Simulator& sim, double t) {
+  std::atomic<bool> stop{false};
+  std::optional<py::error_already_set> pending;
+  sim.SetStopRequest(&stop);
+  sim.SetProgressCallback(
+      [&](const graph::Progress&) {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) {
+          pending.emplace();  // takes the error (KeyboardInterrupt) from the interpreter
+          stop.store(true);
+        }
+      },
+      0.1);
   graph::SimulationOutcome outcome;
   {
     py::gil_scoped_release release;
-    outcome = sim.Run();
+    outcome = sim.AdvanceTo(t);
   }
+  sim.SetStopRequest(nullptr);
+  sim.SetProgressCallback(nullptr);
+  if (pending) throw std::move(*pending);
+  return outcome;
+}
+
+Results Run(graph::Simulator& sim) {
+  const graph::SimulationOutcome outcome = RunInterruptibly(sim, sim.settings().t_end);
   return Results(sim.system(), sim.recording(), outcome,
                  sim.stats().Summary(outcome.t - sim.settings().t_start));
 }
@@ -109,17 +135,14 @@ It restores into any simulator of the same System and settings.)")
       });
 
   c.def(
-       "advance_to",
-       [](graph::Simulator& sim, double t) {
-         py::gil_scoped_release release;
-         return sim.AdvanceTo(t);
-       },
+       "advance_to", [](graph::Simulator& sim, double t) { return RunInterruptibly(sim, t); },
        "t"_a,
        R"(Runs major steps until time is exactly `t` (s) and returns the Outcome.
 
 `t` is a stop of the solver, like a sample hit: fixed-step solvers land on it, variable-step
 ones cut a step. Initializes first if needed. Compute step times as k * Ts (not by adding Ts
-up) to land on the sample hits of discrete blocks exactly. The GIL is released while it runs.
+up) to land on the sample hits of discrete blocks exactly. The GIL is released while it runs;
+Ctrl-C (KeyboardInterrupt) stops it after the step in progress and raises.
 
 A numerical or block failure does not raise: outcome.ok is False, outcome.error says when
 and where, the rows so far are kept, and later calls return the same failure until
@@ -250,7 +273,8 @@ Raises:
 
 Never raises for numerical or block failures during the run (or at its start): they end it,
 results.ok is False, results.error says what failed, when and where, and the rows recorded
-so far are kept. The GIL is released while it runs.
+so far are kept. The GIL is released while it runs. Ctrl-C (KeyboardInterrupt) stops the run
+after the step in progress and raises; the rows so far stay in the simulator (results()).
 )")
       .def(
           "initialize",
