@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/mpi_world.h"
+#include "cli/stop_on_signals.h"
 #include "graph/model_error.h"
 #include "graph/summary.h"
 #include "solvers/integrator.h"
@@ -116,7 +117,9 @@ void PrintRun(const sweep::SweepPlan& plan, const sweep::RunResult& r, int rank,
   std::printf("run %d/%d%s: %s: %s", r.index + 1, plan.num_runs(), where.c_str(),
               plan.Label(sweep::SweepRun{r.index, r.values}).c_str(),
               std::string(sweep::RunStatusName(r.status)).c_str());
-  if (r.status != sweep::RunStatus::kInvalid) std::printf(", t = %.6g s", r.t_reached);
+  if (r.status != sweep::RunStatus::kInvalid && r.status != sweep::RunStatus::kNotRun) {
+    std::printf(", t = %.6g s", r.t_reached);
+  }
   std::printf(", %.3g s wall\n", r.wall_seconds);
   std::fflush(stdout);
 }
@@ -135,21 +138,24 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     sweep::WriteSweepPlot(*p.plan, rows, static_cast<int>(k), args.plots[k], title, path);
     plots.push_back(path);
   }
-  int ok = 0, failed = 0, invalid = 0;
+  int ok = 0, failed = 0, invalid = 0, not_run = 0;
   double wall = 0.0;
   for (const sweep::RunResult& r : rows) {
     wall += r.wall_seconds;
     if (r.status == sweep::RunStatus::kOk) ++ok;
     if (r.status == sweep::RunStatus::kFailed) ++failed;
     if (r.status == sweep::RunStatus::kInvalid) ++invalid;
-    if (r.status != sweep::RunStatus::kOk) {
+    if (r.status == sweep::RunStatus::kNotRun) ++not_run;
+    if (r.status != sweep::RunStatus::kOk && r.status != sweep::RunStatus::kNotRun) {
       std::fprintf(stderr, "run %d (%s) %s: %s\n", r.index,
                    p.plan->Label(sweep::SweepRun{r.index, r.values}).c_str(),
                    std::string(sweep::RunStatusName(r.status)).c_str(), r.error.c_str());
     }
   }
-  std::printf("%s: %d runs: %d ok, %d failed, %d invalid (%.3g s of run time)\n",
-              p.model.name.c_str(), p.plan->num_runs(), ok, failed, invalid, wall);
+  std::printf("%s: %d runs: %d ok, %d failed, %d invalid", p.model.name.c_str(), p.plan->num_runs(),
+              ok, failed, invalid);
+  if (not_run > 0) std::printf(", %d not run (interrupted)", not_run);
+  std::printf(" (%.3g s of run time)\n", wall);
   std::printf("summary: %s\n", summary.c_str());
   if (!p.options.run_dir.empty()) {
     std::printf("runs: %s/run_*.csv (the runs that compiled)\n", p.dir.c_str());
@@ -177,10 +183,19 @@ int Sweep(const SweepArgs& args) {
   }
   if (!world.AllOk(!problem)) return kExitBadInput;
 
-  std::vector<sweep::RunResult> rows =
-      sweep::RunSweep(p.model, *p.plan, p.options, [&](const sweep::RunResult& r) {
-        if (!args.quiet) PrintRun(*p.plan, r, world.rank(), world.size());
-      });
+  // Ctrl-C: the runs in progress stop with their results so far, the others are not
+  // started, and the table, plots and run files of what ran are still written.
+  std::vector<sweep::RunResult> rows;
+  int stopped_by = 0;
+  {
+    const StopOnSignals stop_on_signals;
+    p.options.stop = stop_on_signals.flag();
+    rows = sweep::RunSweep(p.model, *p.plan, p.options, [&](const sweep::RunResult& r) {
+      if (!args.quiet) PrintRun(*p.plan, r, world.rank(), world.size());
+    });
+    p.options.stop = nullptr;
+    stopped_by = stop_on_signals.signal_number();
+  }
   const std::vector<std::string> parts = world.GatherToRoot(sweep::EncodeRunResults(rows));
   int status = kExitOk;
   if (world.rank() == 0) {
@@ -191,6 +206,11 @@ int Sweep(const SweepArgs& args) {
         for (sweep::RunResult& r : some) all.push_back(std::move(r));
       }
       status = Report(args, p, all);
+      if (stopped_by != 0) {
+        std::fprintf(stderr, "%s: interrupted; the summary covers the runs that ran\n",
+                     args.model.c_str());
+        status = ExitStatusForSignal(stopped_by);
+      }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "twinblocks: %s\n", graph::OneLine(e.what()).c_str());
       status = kExitBadInput;

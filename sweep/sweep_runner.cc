@@ -99,6 +99,8 @@ std::string_view RunStatusName(RunStatus status) {
       return "failed";
     case RunStatus::kInvalid:
       return "invalid";
+    case RunStatus::kNotRun:
+      return "not run";
   }
   throw std::logic_error("RunStatusName: not a RunStatus");
 }
@@ -188,6 +190,7 @@ RunResult RunOne(const graph::Model& model, const SweepPlan& plan, int index,
     result.wall_seconds = SecondsSince(start);
     return result;
   }
+  sim->SetStopRequest(options.stop);
   const graph::SimulationOutcome outcome = sim->Run();
   result.status = outcome.ok ? RunStatus::kOk : RunStatus::kFailed;
   result.t_reached = outcome.t;
@@ -226,6 +229,14 @@ std::vector<RunResult> RunSweep(const graph::Model& model, const SweepPlan& plan
   std::mutex done_mutex;
   auto work = [&] {
     for (size_t k = next++; k < indices.size(); k = next++) {
+      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+        rows[k] = RunResult{};
+        rows[k].index = indices[k];
+        rows[k].values = plan.Run(indices[k]).values;
+        rows[k].status = RunStatus::kNotRun;
+        rows[k].error = "the sweep was interrupted before this run started";
+        continue;
+      }
       try {
         rows[k] = RunOne(model, plan, indices[k], options);
       } catch (const std::exception& e) {

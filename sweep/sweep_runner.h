@@ -18,6 +18,7 @@
 //   const std::vector<sweep::RunResult> rows = sweep::RunSweep(model, plan, options);
 //   sweep::WriteSummaryTable(plan, rows, "summary.csv");
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -58,6 +59,10 @@ struct SweepOptions {
   std::vector<graph::SummarySpec> outputs;
   /// Signals each run keeps whole for the overlay plots ("path.port" or "path.port[i]").
   std::vector<std::string> plot_signals;
+  /// When set (the command line's Ctrl-C), the runs in progress stop after their step in
+  /// progress (status failed, "interrupted at t = ..." with their results so far) and the
+  /// runs not started are rows of status kNotRun. nullptr: the sweep runs to the end.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// How a run ended.
@@ -65,9 +70,10 @@ enum class RunStatus {
   kOk,       ///< simulated to t_end
   kFailed,   ///< the simulation stopped (numerical failure, block error): results up to then
   kInvalid,  ///< the model with this run's values does not compile: nothing ran
+  kNotRun,   ///< the sweep was stopped (SweepOptions::stop) before the run started
 };
 
-/// "ok", "failed", "invalid".
+/// "ok", "failed", "invalid", "not run".
 std::string_view RunStatusName(RunStatus status);
 
 /// One row of the sweep's table, and the series its plots draw.

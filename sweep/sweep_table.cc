@@ -150,7 +150,8 @@ std::string SummaryTableCsv(const SweepPlan& plan, const std::vector<RunResult>&
     text += std::to_string(r->index);
     for (const std::string& v : r->values) field(graph::CsvField(v));
     field(std::string(RunStatusName(r->status)));
-    field(r->status == RunStatus::kInvalid ? std::string() : graph::FormatNumber(r->t_reached));
+    const bool ran = r->status != RunStatus::kInvalid && r->status != RunStatus::kNotRun;
+    field(ran ? graph::FormatNumber(r->t_reached) : std::string());
     field(graph::CsvField(r->error));
     std::map<std::string, double> values;
     for (const graph::SummaryValue& v : r->summaries) values.emplace(ColumnName(v), v.value);
@@ -199,7 +200,7 @@ void WriteSweepPlot(const SweepPlan& plan, const std::vector<RunResult>& rows, i
   const std::vector<const RunResult*> by_index = ByIndex(plan.num_runs(), rows);
   std::vector<graph::PlotSeries> lines;
   for (const RunResult* r : by_index) {
-    if (r->status == RunStatus::kInvalid) continue;
+    if (r->status == RunStatus::kInvalid || r->status == RunStatus::kNotRun) continue;
     if (plot < 0 || plot >= static_cast<int>(r->series.size())) {
       throw std::logic_error("WriteSweepPlot: run " + std::to_string(r->index) + " has no plot " +
                              std::to_string(plot));
@@ -262,7 +263,7 @@ std::vector<RunResult> DecodeRunResults(std::string_view bytes) {
     r.values.resize(in.Count(8));
     for (std::string& v : r.values) v = in.Str();
     const std::int32_t status = in.I32();
-    if (status < 0 || status > static_cast<std::int32_t>(RunStatus::kInvalid)) {
+    if (status < 0 || status > static_cast<std::int32_t>(RunStatus::kNotRun)) {
       throw std::runtime_error("sweep rows: bad run status " + std::to_string(status));
     }
     r.status = static_cast<RunStatus>(status);

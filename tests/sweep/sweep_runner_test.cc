@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +21,7 @@ namespace twinblocks::sweep {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 graph::Model Growth() {
@@ -118,6 +120,53 @@ TEST(SweepRunnerTest, AFailingRunIsARowAndTheOthersFinish) {
   EXPECT_THAT(row1, StartsWith("1,4,failed,0.25"));
   EXPECT_THAT(row1, HasSubstr("x (Integrator)"));
   EXPECT_THAT(row2, StartsWith("2,0.25,ok,1,,1.3333"));
+}
+
+// A stop request (the command line's Ctrl-C) set once the first run has finished: the runs
+// not started are rows of status "not run", and the table, the plots and the encoding for
+// the ranks carry them like any other.
+TEST(SweepRunnerTest, AfterAStopTheRunsNotStartedAreNotRunRows) {
+  const graph::Model model = Growth();
+  const SweepPlan plan = PlanOf({"k=0.5,0.25,0.125"});
+  std::atomic<bool> stop{false};
+  SweepOptions options;
+  options.plot_signals = {"x.y"};
+  options.stop = &stop;
+  const std::vector<RunResult> rows =
+      RunSweep(model, plan, options, [&stop](const RunResult&) { stop.store(true); });
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].status, RunStatus::kOk);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(rows[i].index, i);
+    EXPECT_EQ(rows[i].status, RunStatus::kNotRun);
+    EXPECT_EQ(rows[i].values, plan.Run(i).values);
+    EXPECT_TRUE(rows[i].summaries.empty());
+  }
+  const std::string table = SummaryTableCsv(plan, rows);
+  EXPECT_THAT(table, HasSubstr("\n1,0.25,not run,,the sweep was interrupted before this run "
+                               "started,\n"));
+  ExpectSameRows(DecodeRunResults(EncodeRunResults(rows)), rows);
+  const std::filesystem::path dir = testing::FreshDirectory("sweep_", "stop");
+  WriteSweepPlot(plan, rows, 0, "x.y", "growth", (dir / "x.svg").string());
+  EXPECT_THAT(ReadText(dir / "x.svg"), HasSubstr("k=0.5"));
+  EXPECT_THAT(ReadText(dir / "x.svg"), Not(HasSubstr("k=0.25")));
+}
+
+// A run in progress when the stop comes ends there, failed, with its results so far.
+TEST(SweepRunnerTest, ARunInProgressStopsWithItsResultsSoFar) {
+  const graph::Model model = Growth();
+  const SweepPlan plan = PlanOf({"k=0.5"});
+  std::atomic<bool> stop{true};
+  SweepOptions options;
+  options.stop = &stop;
+  // Set before the sweep: the check is made before each run is taken, so the lone run is
+  // not run at all.
+  EXPECT_EQ(RunSweep(model, plan, options)[0].status, RunStatus::kNotRun);
+  // Set once the run has started: RunOne alone (what a worker calls) stops at the start.
+  const RunResult one = RunOne(model, plan, 0, options);
+  EXPECT_EQ(one.status, RunStatus::kFailed);
+  EXPECT_EQ(one.t_reached, 0.0);
+  EXPECT_THAT(one.error, StartsWith("interrupted at t = 0 s"));
 }
 
 TEST(SweepRunnerTest, AValueThatDoesNotCompileIsAnInvalidRow) {
