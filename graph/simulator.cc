@@ -231,6 +231,8 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
                                 FormatNumber(s.t_start) + ")");
   }
   const double span = s.t_end - s.t_start;
+  time_resolution_ = 16.0 * std::numeric_limits<double>::epsilon() *
+                     std::max(std::abs(s.t_start), std::abs(s.t_end));
   solvers::IntegratorOptions opt;
   // Simulink's "auto" choices: the fastest discrete rate or span/50 for a fixed step, and
   // span/50 as the largest variable step.
@@ -730,6 +732,7 @@ bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
 
 void Simulator::Advance() {
   SimulationState& st = state_;
+  const double t_from = st.t;
   const double t_stop = NextStop();
   const double breakpoint = next_breakpoint_;
   bool crossing = false;
@@ -764,6 +767,11 @@ void Simulator::Advance() {
     std::fill(zc_crossed_.begin(), zc_crossed_.end(), 0);
     ctx_.zc_crossed = nullptr;
   }
+  // Steps that no longer advance time (a stiff model under an explicit solver, whose steps
+  // stability bounds to nothing; an event repeating at one instant) would run for hours:
+  // Simulink stops such a run at its minimum step or its consecutive zero crossings.
+  crawling_steps_ = st.t - t_from < time_resolution_ ? crawling_steps_ + 1 : 0;
+  if (crawling_steps_ >= kCrawlingStepsLimit) ThrowCrawling();
   // The right-hand side may have jumped (a reset state, a flipped mode, a new discrete
   // output, a source's breakpoint): restart the solver with a fresh derivative, and for
   // multistep methods a fresh history. Stepping over hits, only a hit that changed what the
@@ -801,6 +809,18 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     }
   }
   return false;
+}
+
+void Simulator::ThrowCrawling() const {
+  char resolution[32];
+  std::snprintf(resolution, sizeof resolution, "%.3g", time_resolution_);
+  throw solvers::SolverError(
+      "time no longer advances: the last " + std::to_string(kCrawlingStepsLimit) +
+          " steps were each shorter than " + resolution +
+          " s (the time resolution of this run). A stiff model under an explicit solver does "
+          "this (try ode23s or cvode-bdf), as does an event repeating at one instant (a "
+          "chattering switch, a bounce at its Zeno time)",
+      state_.t);
 }
 
 void Simulator::TakeSolverState() {

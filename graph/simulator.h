@@ -252,6 +252,9 @@ class Simulator {
   void ResetSolver();
   /// state_.x (and z) from the solver's state.
   void TakeSolverState();
+  /// The crawl guard's failure (Advance): steps that no longer advance time.
+  [[noreturn]] void ThrowCrawling() const;
+  static constexpr long kCrawlingStepsLimit = 10000;
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
   /// a solver restart there.
@@ -293,6 +296,10 @@ class Simulator {
   /// reads its inputs only where its outputs are read.
   std::vector<char> memoryless_;
   bool last_major_hit_ = false;
+  /// Steps in a row that advanced time by less than time_resolution_ (the crawl guard, see
+  /// Advance), and that resolution: 16 eps max(|t_start|, |t_end|), s.
+  long crawling_steps_ = 0;
+  double time_resolution_ = 0.0;
   /// SampleHits::kStepOver in effect (a variable-step ODE solver with dense output).
   bool step_over_hits_ = false;
   /// The last sample hit changed nothing the solver reads: the next step may pass hits.

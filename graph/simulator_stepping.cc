@@ -259,6 +259,7 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
   if (system_.num_continuous_states() > 0) integrator_->RestoreState(snapshot.integrator_);
   CopyState(system_, snapshot.state_, &state_);
   next_breakpoint_ = snapshot.next_breakpoint_;
+  crawling_steps_ = 0;
   next_output_ = snapshot.next_output_;
   output_index_ = snapshot.output_index_;
   last_major_hit_ = snapshot.last_major_hit_;

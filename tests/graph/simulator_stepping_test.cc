@@ -170,6 +170,30 @@ TEST(SimulatorStepping, NumericalFailureIsReportedAndKeptUntilRestore) {
   EXPECT_TRUE(sim.AdvanceTo(0.4).ok);
 }
 
+TEST(SimulatorStepping, StepsThatNoLongerAdvanceTimeFailTheRunInsteadOfCrawling) {
+  // x' = -1e300 (x - sin t): ode45 stays stable only with steps of about 3e-300 s, accepted
+  // one after another, each far below the run's time resolution (16 eps 1 s = 3.6e-15 s):
+  // without the guard, hours for a microsecond.
+  const System system = CompileText(R"xml(<model name="stiff">
+    <simulation solver="ode45" t_end="1"/>
+    <block type="Integrator" name="x" x0="0.5"/>
+    <block type="Expression" name="rate" expr="-1e300 * (u - sin(t))"/>
+    <connect from="x.y" to="rate.u1"/>
+    <connect from="rate.y" to="x.u"/>
+    <log signal="x.y" as="x"/>
+  </model>)xml");
+  Simulator sim(system, system.settings());
+  const SimulationOutcome outcome = sim.Run();
+  ASSERT_FALSE(outcome.ok);
+  EXPECT_LT(outcome.t, 1e-9);
+  EXPECT_THAT(outcome.error, HasSubstr("simulation failed at t = "));
+  EXPECT_THAT(outcome.error, HasSubstr("time no longer advances: the last 10000 steps were each "
+                                       "shorter than 3.55e-15 s"));
+  EXPECT_THAT(outcome.error, HasSubstr("try ode23s or cvode-bdf"));
+  EXPECT_EQ(sim.stats().solver.steps, 10000);
+  EXPECT_GT(sim.recording().num_rows(), 1);  // what it did is kept
+}
+
 TEST(SimulatorStepping, MisuseThrowsWithTheReason) {
   const System system = CompileText(kIntegratedInput);
   Simulator sim(system, system.settings());
