@@ -552,7 +552,9 @@ function buildViewer(run) {
   function tick(wall) {
     if (playing) {
       if (lastWall !== null) {
-        clock += ((wall - lastWall) / 1000) * Number(speed.value);
+        // At most 0.1 s of wall time per frame: a stall (a busy machine, a tab in the
+        // background) pauses playback rather than skip ahead, as a video player does.
+        clock += (Math.min(wall - lastWall, 100) / 1000) * Number(speed.value);
         if (clock >= frameTime[scene.frames - 1]) {
           clock = frameTime[scene.frames - 1];
           setPlaying(false);
