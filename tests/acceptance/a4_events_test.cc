@@ -11,6 +11,15 @@
 namespace twinblocks::testing {
 namespace {
 
+// A solver's name as a test name: gtest allows no '-' (cvode-bdf is cvode_bdf).
+const auto SolverTestName = [](const auto& info) {
+  std::string name = info.param;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+};
+
 class A4BouncingBall : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(A4BouncingBall, ImpactsAreLocatedWithin1e9Seconds) {
@@ -41,13 +50,7 @@ TEST_P(A4BouncingBall, ImpactsAreLocatedWithin1e9Seconds) {
 INSTANTIATE_TEST_SUITE_P(VariableStepSolvers, A4BouncingBall,
                          ::testing::Values("ode45", "ode23", "cvode-bdf", "cvode-adams",
                                            "arkode-erk", "arkode-dirk", "ida"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (c == '-') c = '_';
-                           }
-                           return name;
-                         });
+                         SolverTestName);
 
 // Every bounce up to 12.5 s, 16 of them, 0.35 s before the Zeno time (the bounces' limit,
 // t1 (1 + e) / (1 - e) = 12.85 s): the last ones last 0.1 s. Each bounce ends its step a
@@ -85,13 +88,7 @@ TEST_P(A4BouncingBallToZeno, SixteenBouncesLeaveTheClosedFormState) {
 INSTANTIATE_TEST_SUITE_P(VariableStepSolvers, A4BouncingBallToZeno,
                          ::testing::Values("ode45", "ode23", "ode23s", "cvode-bdf", "cvode-adams",
                                            "arkode-erk", "arkode-dirk", "ida"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (c == '-') c = '_';
-                           }
-                           return name;
-                         });
+                         SolverTestName);
 
 // Integral of sat(2 sin t) over [0, T], piecewise in closed form.
 double SaturatedSineArea(double T) {
@@ -180,13 +177,7 @@ TEST_P(A4StepTime, StepAtOneIsHitExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySolver, A4StepTime, ::testing::ValuesIn(solvers::IntegratorNames()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name) {
-                             if (c == '-') c = '_';
-                           }
-                           return name;
-                         });
+                         SolverTestName);
 
 }  // namespace
 }  // namespace twinblocks::testing
