@@ -5,9 +5,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -154,24 +161,60 @@ py::list Sweep(const graph::Model& model, const py::dict& set, bool zip, std::op
   // The Model is a Python object another thread could edit: the sweep runs on a copy.
   const graph::Model copy = model;
   std::vector<sweep::RunResult> rows;
+  // Ctrl-C: Python runs signal handlers only on the main thread, between bytecodes. The sweep
+  // runs on a thread of its own while this one asks every 0.1 s whether a KeyboardInterrupt
+  // is pending; if one is, the runs stop as on the command line (SweepOptions::stop), the
+  // table, timings and plots of what ran are still written, and the KeyboardInterrupt is
+  // raised then.
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  std::optional<py::error_already_set> interrupt;
+  std::exception_ptr failure;
   {
     py::gil_scoped_release release;
-    sweep::CheckSweep(copy, plan, options);
-    rows = sweep::RunSweep(copy, plan, options);
-    if (out_dir) {
-      // What `twinblocks sweep -o DIR` writes once its rows are in (cli/sweep_command.cc).
-      const fs::path dir(*out_dir);
-      fs::create_directories(dir);
-      sweep::WriteSummaryTable(plan, rows, (dir / "summary.csv").string());
-      sweep::WriteTimings(rows, (dir / "timings.csv").string());
-      for (size_t k = 0; k < plots.size(); ++k) {
-        const std::string title =
-            copy.name + ": " + plots[k] + ", " + std::to_string(plan.num_runs()) + " runs";
-        sweep::WriteSweepPlot(plan, rows, static_cast<int>(k), plots[k], title,
-                              (dir / sweep::PlotFileName(plots[k])).string());
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    std::thread sweeper([&] {
+      try {
+        sweep::CheckSweep(copy, plan, options);
+        rows = sweep::RunSweep(copy, plan, options);
+        if (out_dir) {
+          // What `twinblocks sweep -o DIR` writes once its rows are in (cli/sweep_command.cc).
+          const fs::path dir(*out_dir);
+          fs::create_directories(dir);
+          sweep::WriteSummaryTable(plan, rows, (dir / "summary.csv").string());
+          sweep::WriteTimings(rows, (dir / "timings.csv").string());
+          for (size_t k = 0; k < plots.size(); ++k) {
+            const std::string title =
+                copy.name + ": " + plots[k] + ", " + std::to_string(plan.num_runs()) + " runs";
+            sweep::WriteSweepPlot(plan, rows, static_cast<int>(k), plots[k], title,
+                                  (dir / sweep::PlotFileName(plots[k])).string());
+          }
+        }
+      } catch (...) {
+        failure = std::current_exception();
       }
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+      finished.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!finished.wait_for(lock, std::chrono::milliseconds(100), [&] { return done; })) {
+      if (interrupt) continue;
+      lock.unlock();
+      {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) interrupt.emplace();  // takes the KeyboardInterrupt
+      }
+      if (interrupt) stop.store(true);
+      lock.lock();
     }
+    lock.unlock();
+    sweeper.join();
   }
+  if (failure) std::rethrow_exception(failure);
+  if (interrupt) throw std::move(*interrupt);
   py::list out;
   for (const sweep::RunResult& r : rows) out.append(RunDict(plan, r));
   return out;
@@ -190,7 +233,9 @@ void BindSweep(py::module_& m) {
 Runs the model over parameter values, as `twinblocks sweep` does: each run applies its values
 to its own copy of the model, compiles and simulates it. A run that does not compile or fails
 numerically is a row saying so; it never ends the sweep. Results depend only on the model,
-the values and the run's index, not on the number of threads.
+the values and the run's index, not on the number of threads. Ctrl-C (KeyboardInterrupt)
+stops the runs in progress, leaves the others 'not run', writes out_dir's table of what ran,
+and raises.
 
 Args:
     set: dict NAME -> values, in order (the first varies slowest in a grid). NAME is a model

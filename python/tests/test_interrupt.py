@@ -50,3 +50,22 @@ def test_ctrl_c_stops_the_run_and_keeps_the_rows(how):
     # The simulator can go on from where it stopped.
     outcome = sim.advance_to(sim.time + 1.0)
     assert outcome.ok, outcome.error
+
+
+def test_ctrl_c_stops_a_sweep_and_writes_the_table_of_what_ran(tmp_path):
+    # Three runs of a minute or more each: stopped 0.5 s into the first, which ends there
+    # (failed, interrupted); the other two never start. The table is still written.
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            tb.sweep(long_decay(), set={"rate.k": [-1, -2, -3]}, out_dir=str(tmp_path))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 5.0
+    table = (tmp_path / "summary.csv").read_text().splitlines()
+    assert len(table) == 4
+    assert table[1].startswith("0,-1,failed,") and "interrupted at t = " in table[1]
+    assert table[2].startswith("1,-2,not run,,")
+    assert table[3].startswith("2,-3,not run,,")
