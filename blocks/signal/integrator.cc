@@ -90,11 +90,20 @@ void Integrator::DoInitialize(Context& c) const {
   for (int i = 0; i < num_modes(); ++i) mode[i] = 0;
 }
 
-bool Integrator::ResetFires(double prev, double now, bool first) const {
+bool Integrator::ResetFires(double prev, double now, bool first, bool located) const {
   if (reset_ == Reset::kLevel) return now != 0.0;
-  if (first) return false;  // an edge needs a previous value
-  const bool rising = (prev < 0.0 && now >= 0.0) || (prev == 0.0 && now > 0.0);
-  const bool falling = (prev > 0.0 && now <= 0.0) || (prev == 0.0 && now < 0.0);
+  bool rising = false, falling = false;
+  if (located) {
+    // The solver saw the function change sign in the step just ended, which ends on the far
+    // side: below 0 is falling, above rising (exactly 0, the other side of prev). The previous
+    // major step's value alone misses the edge when it was a rounding error past 0 (the last
+    // reset's own crossing, a bounce); where it does not, both say the same.
+    falling = now < 0.0 || (now == 0.0 && prev > 0.0);
+    rising = !falling;
+  } else if (!first) {  // an edge needs a previous value
+    rising = (prev < 0.0 && now >= 0.0) || (prev == 0.0 && now > 0.0);
+    falling = (prev > 0.0 && now <= 0.0) || (prev == 0.0 && now < 0.0);
+  }
   switch (reset_) {
     case Reset::kRising:
       return rising;
@@ -102,25 +111,6 @@ bool Integrator::ResetFires(double prev, double now, bool first) const {
       return falling;
     case Reset::kEither:
       return rising || falling;
-    default:
-      return false;
-  }
-}
-
-bool Integrator::LocatedEdgeFires(bool located, double prev, double now) const {
-  // The solver saw the function change sign in the step just ended, and the step ends on
-  // the far side: below 0 is falling, above rising (exactly 0, the other side of prev). The
-  // previous major step's value alone may miss the edge when it was a rounding error past 0
-  // (the last reset's own crossing, a bounce).
-  if (!located || reset_ == Reset::kLevel) return false;
-  const bool falling = now < 0.0 || (now == 0.0 && prev > 0.0);
-  switch (reset_) {
-    case Reset::kRising:
-      return !falling;
-    case Reset::kFalling:
-      return falling;
-    case Reset::kEither:
-      return true;
     default:
       return false;
   }
@@ -152,8 +142,7 @@ void Integrator::DoCalcOutputs(Context& c, int stage) const {
       const int first_reset_zc = limited_ ? 3 * width_ : 0;
       for (int i = 0; i < width_; ++i) {
         const int j = i * reset_stride_;
-        if (ResetFires(prev[j], r[j], first) ||
-            LocatedEdgeFires(zc_crossed(c, first_reset_zc + j), prev[j], r[j])) {
+        if (ResetFires(prev[j], r[j], first, zc_crossed(c, first_reset_zc + j))) {
           x[i] = Clamp(InitialValue(c, i), i);
           changed = true;
         }

@@ -34,11 +34,10 @@ class Integrator final : public Block {
 
  private:
   enum class Reset { kNone, kRising, kFalling, kEither, kLevel };
-  /// An edge from the values at this major step and the last (the rule for every solver).
-  bool ResetFires(double prev, double now, bool first) const;
-  /// An edge from a crossing the variable-step solver located in the step just ended
+  /// An edge from the values at this major step and the last (every solver), or, when the
+  /// variable-step solver `located` the function's crossing in the step just ended
   /// (Context::zc_crossed), in the direction `now` shows.
-  bool LocatedEdgeFires(bool located, double prev, double now) const;
+  bool ResetFires(double prev, double now, bool first, bool located) const;
   double InitialValue(const Context& c, int i) const {
     return in_x0_ >= 0 ? in(c, in_x0_)[i * x0_stride_] : x0_[i];
   }
