@@ -49,6 +49,7 @@ class ZeroCrossingLocator {
   ///   them back at once. Their crossing back, a rounding error later, cannot be resolved in
   ///   time, and left alone it would hide the next crossing: the step after a bounce would see
   ///   the function on the same side at both ends and lose the ball through the floor.
+  /// Up to the probe's time, Locate keeps the marked functions at the probe's sign.
   double MarkProbed(const Eigen::VectorXd& g0, double t, double h) {
     bool any = false;
     for (Eigen::Index i = 0; i < g0.size(); ++i) {
@@ -59,8 +60,13 @@ class ZeroCrossingLocator {
       for (int i : crossed_) probe_[i] = 1;
       any = any || !crossed_.empty();
     }
-    if (!any) return 0.0;
-    return 100.0 * std::numeric_limits<double>::epsilon() * (std::abs(t) + h);
+    if (!any) {
+      probe_until_ = std::numeric_limits<double>::quiet_NaN();
+      return 0.0;
+    }
+    const double delta = 100.0 * std::numeric_limits<double>::epsilon() * (std::abs(t) + h);
+    probe_until_ = t + delta;
+    return delta;
   }
 
   /// The marked functions take their values at the probe.
@@ -70,8 +76,12 @@ class ZeroCrossingLocator {
     }
   }
 
-  /// Forgets the last located crossing (the solver's state was restored from elsewhere).
-  void ForgetLocated() { t_located_ = std::numeric_limits<double>::quiet_NaN(); }
+  /// Forgets the last located crossing and probe (the solver's state was restored from
+  /// elsewhere).
+  void ForgetLocated() {
+    t_located_ = std::numeric_limits<double>::quiet_NaN();
+    probe_until_ = std::numeric_limits<double>::quiet_NaN();
+  }
 
   /// Narrows [t_lo, t_hi] (g0 at t_lo and g1 at t_hi, with some sign change between them)
   /// and returns its right end. `g_at(t, g)` writes the functions at t (from the dense
@@ -114,6 +124,15 @@ class ZeroCrossingLocator {
       const double margin = std::min(0.5 * tol, 0.25 * width);
       t_mid = std::clamp(t_mid, t_lo + margin, t_hi - margin);
       g_at(t_mid, g_mid_);
+      // A probed function has its probe's sign up to the probe's time: there it may still be
+      // a rounding error on the far side of its last crossing (a bounce's reset left the
+      // ball 4e-16 m below the floor, rising), and taken at its word it would make a
+      // crossing of that error, a hair after the restart, where the ball turns round again.
+      if (t_mid < probe_until_) {
+        for (int i = 0; i < ng; ++i) {
+          if (probe_[i] != 0) g_mid_[i] = g_lo_[i];
+        }
+      }
       // A point where g is exactly zero counts as not crossed yet: the step must end on the
       // far side.
       bool changed = false;
@@ -153,6 +172,8 @@ class ZeroCrossingLocator {
   std::vector<int> crossed_;             // capacity ng
   double t_located_ = std::numeric_limits<double>::quiet_NaN();  // the last Locate's result
   std::vector<char> probe_;  // (ng) 1: the restart's probe decides the function's sign
+  // The last probe's time: up to it the probed functions keep the probe's sign (NaN: none).
+  double probe_until_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace twinblocks::solvers::internal
