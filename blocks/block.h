@@ -149,6 +149,10 @@ class Block {
   bool has_breakpoints() const { return has_breakpoints_; }
   /// True when the block gives the stiff part of its Jacobian (CalcStiffJacobian).
   bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
+  /// True when the block's continuous outputs change with t itself, not only through its
+  /// inputs and states (a Sine, a Clock, a trajectory): the diagram's f(t, x) then depends
+  /// on t, and ode23s adds df/dt to its stages as MATLAB's does.
+  bool depends_on_time() const { return depends_on_time_; }
   /// Declared sample time; after compile, the resolved one.
   const SampleTime& sample_time() const { return sample_time_; }
   /// Inherited blocks with discrete state cannot run continuously.
@@ -228,6 +232,9 @@ class Block {
   void DeclareUpdate() { has_update_ = true; }
   /// The block overrides DoCalcStiffJacobian.
   void DeclareStiffJacobian() { has_stiff_jacobian_ = true; }
+  /// The block's continuous outputs read c.t between major steps (see depends_on_time()).
+  /// Not for outputs that only jump at breakpoints (a Step), which steps land on.
+  void DeclareTimeDependence() { depends_on_time_ = true; }
   int DeclarePhysicalPort(std::string name, std::string domain);
 
   // ---- Declarations for DoConfigure (also allowed in constructors) ----
@@ -318,6 +325,7 @@ class Block {
   bool has_update_ = false;
   bool has_breakpoints_ = false;
   bool has_stiff_jacobian_ = false;
+  bool depends_on_time_ = false;
   bool requires_discrete_ = false;
   SampleTime sample_time_ = SampleTime::Inherited();
   int index_ = -1;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -199,9 +200,13 @@ int Run(const RunArgs& args) {
     sim.SetProgressCallback(
         [&](const graph::Progress& p) {
           if (p.wall_seconds < 1.0) return;  // short runs stay silent
-          std::fprintf(stderr, "%st = %.6g s (%.1f%%), %ld steps, real-time factor %.3g%s",
+          // A slow run says why when the solver knows: stiffness under an explicit solver.
+          const std::string stiff =
+              std::isnan(p.stiff_since) ? "" : "; " + graph::StiffnessHint(p.stiff_since);
+          std::fprintf(stderr, "%st = %.6g s (%.1f%%), %ld steps, real-time factor %.3g%s%s",
                        tty ? "\r" : "", p.t, 100.0 * p.fraction, p.steps,
-                       (p.t - settings.t_start) / p.wall_seconds, tty ? "   " : "\n");
+                       (p.t - settings.t_start) / p.wall_seconds, stiff.c_str(),
+                       tty ? "   " : "\n");
           progress_shown = true;
         },
         tty ? 0.25 : 2.0);

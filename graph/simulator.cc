@@ -26,7 +26,14 @@ std::string SimulationStats::Summary(double simulated_seconds) const {
                 "wall %.4g s, real-time factor %.4g",
                 solver.steps, solver.rejected_steps, solver.rhs_evals, solver.zero_crossings,
                 major_steps, wall_seconds, rtf);
-  return buf;
+  std::string line = buf;
+  if (!std::isnan(solver.stiff_since)) line += "; " + StiffnessHint(solver.stiff_since);
+  return line;
+}
+
+std::string StiffnessHint(double stiff_since) {
+  return "stiff from t = " + FormatNumber(stiff_since) +
+         " s (steps bounded by stability, not accuracy: try ode23s or cvode-bdf)";
 }
 
 /// The diagram as the solver sees it: continuous states in, derivatives and zero-crossing
@@ -95,6 +102,18 @@ class Simulator::Problem : public solvers::OdeProblem {
       if (b->has_stiff_jacobian()) return true;
     }
     return false;
+  }
+
+  /// Between major steps the discrete outputs hold and the modes are fixed: f changes with t
+  /// itself only through a continuous block that reads it (a Sine, a Clock, a trajectory).
+  bool is_autonomous() const override {
+    for (const ExecutionEntry& e : sim_->system_.minor_order()) {
+      if (e.block->depends_on_time()) return false;
+    }
+    for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+      if (b->depends_on_time()) return false;
+    }
+    return true;
   }
 
   int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,9 +23,14 @@ struct SimulationStats {
   solvers::IntegratorStats solver;
   long major_steps = 0;
   double wall_seconds = 0.0;
-  /// One line: steps, rejected steps, evaluations, wall time, real-time factor.
+  /// One line: steps, rejected steps, evaluations, wall time, real-time factor; and, where
+  /// the solver found the model stiff (solver.stiff_since), from when, with the solvers to try.
   std::string Summary(double simulated_seconds) const;
 };
+
+/// What a run whose solver found the model stiff from t = stiff_since should say: from when,
+/// and the solvers to try.
+std::string StiffnessHint(double stiff_since);
 
 /// Progress of a run, for a progress line.
 struct Progress {
@@ -32,6 +38,9 @@ struct Progress {
   double fraction = 0.0;  ///< of [t_start, t_end]
   long steps = 0;
   double wall_seconds = 0.0;
+  /// The time from which the solver's steps are bounded by stability (the model is stiff
+  /// there: IntegratorStats::stiff_since), NaN when they are not.
+  double stiff_since = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// How a run ended.

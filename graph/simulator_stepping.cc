@@ -108,6 +108,7 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
           p.fraction = (state_.t - settings_.t_start) / (settings_.t_end - settings_.t_start);
           p.steps = integrator_->stats().steps + stats_.solver.steps;
           p.wall_seconds = Seconds(now - start);
+          p.stiff_since = integrator_->stats().stiff_since;
           progress_(p);
         }
       }

@@ -29,6 +29,30 @@ bool ButcherTableau::is_fsal() const {
   return true;
 }
 
+double ButcherTableau::RealStabilityBoundary() const {
+  const int s = num_stages();
+  // R(-y) by forward substitution: g_i = 1 - y sum_{j<i} a_ij g_j, R = 1 - y sum_i b_i g_i.
+  Eigen::VectorXd g(s);
+  const auto stable = [&](double y) {
+    for (int i = 0; i < s; ++i) {
+      double sum = 0.0;
+      for (int j = 0; j < i; ++j) sum += a(i, j) * g[j];
+      g[i] = 1.0 - y * sum;
+    }
+    return std::abs(1.0 - y * b.dot(g)) <= 1.0;
+  };
+  // Scan outwards to the first unstable point, then bisect the last interval.
+  constexpr double kScan = 1e-3;
+  double lo = 0.0;
+  while (lo < 1e3 && stable(lo + kScan)) lo += kScan;
+  double hi = lo + kScan;
+  for (int k = 0; k < 50; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (stable(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 void ButcherTableau::Validate() const {
   const int s = num_stages();
   if (a.rows() != s || a.cols() != s || c.size() != s) {

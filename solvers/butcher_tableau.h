@@ -24,6 +24,13 @@ struct ButcherTableau {
   /// stage of the next step ("first same as last").
   bool is_fsal() const;
 
+  /// The stability boundary on the negative real axis: the largest x such that the
+  /// propagated method's stability function R(z) = 1 + z b^T (I - z a)^-1 1 keeps |R(-y)| <= 1
+  /// for every y in [0, x] (3.31 for Dormand-Prince 5, 2.51 for Bogacki-Shampine 3). A step
+  /// of an explicit method on x' = lambda x (lambda < 0) is stable while h |lambda| is below
+  /// it.
+  double RealStabilityBoundary() const;
+
   /// Checks the row-sum condition c_i = sum_j a_ij, sum b = 1 and sum b_hat = 1.
   /// @throws std::logic_error naming the violated condition.
   void Validate() const;

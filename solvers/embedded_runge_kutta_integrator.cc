@@ -19,6 +19,12 @@ constexpr double kMinRatio = 0.2;       // smallest step ratio after an error te
 constexpr double kMaxRatio = 10.0;      // largest step ratio after an accepted step
 constexpr double kFailureRatio = 0.25;  // step ratio after a failed evaluation
 constexpr long kDefaultMaxAttempts = 100;
+// Hairer's stiffness test: a step counts as bounded by stability past this fraction of the
+// method's stability boundary (DOPRI5's 3.25 of 3.31); kStiffSteps of them, each fewer than
+// kNonStiffSteps apart, make the verdict.
+constexpr double kStiffFractionOfBoundary = 0.98;
+constexpr int kStiffSteps = 15;
+constexpr int kNonStiffSteps = 6;
 
 // Coefficients of the DOPRI5 continuous extension (Hairer, Norsett & Wanner, Solving ODEs I,
 // Sect. II.6, after Shampine 1986): the fourth-order dense output in Hairer's CONTD5 form.
@@ -55,6 +61,9 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
   }
   e_ = tableau_.b - tableau_.b_hat;
   const int s = tableau_.num_stages();
+  if (tableau_.c(s - 2) == tableau_.c(s - 1)) {
+    stiff_step_ = kStiffFractionOfBoundary * tableau_.RealStabilityBoundary();
+  }
   x_ = Eigen::VectorXd::Zero(nx_);
   k_ = Eigen::MatrixXd::Zero(nx_, s);
   x_stage_ = Eigen::VectorXd::Zero(nx_);
@@ -304,6 +313,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
 
   const double t_end = t_step_end_;
   const int bad = internal::FirstNonFinite(x_new_);
+  if (bad < 0) TestStiffness(h);
   if (bad >= 0) {
     throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_end), t_);
   }
@@ -339,6 +349,21 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   if (result.zero_crossing) ProbeZeroStartValues();
   result.t = t_;
   return result;
+}
+
+void EmbeddedRungeKuttaIntegrator::TestStiffness(double h) {
+  if (stiff_step_ <= 0.0 || !std::isnan(stats_.stiff_since)) return;
+  // The last two stages, at the same time t + h: f(x_new) - f(x_stage) ~ J (x_new - x_stage).
+  const int s = tableau_.num_stages();
+  const double den = (x_new_ - x_stage_).squaredNorm();
+  if (!(den > 0.0)) return;
+  const double h_lambda = h * std::sqrt((k_.col(s - 1) - k_.col(s - 2)).squaredNorm() / den);
+  if (h_lambda > stiff_step_) {
+    nonstiff_steps_ = 0;
+    if (++stiff_steps_ == kStiffSteps) stats_.stiff_since = t_step_end_;
+  } else if (++nonstiff_steps_ == kNonStiffSteps) {
+    stiff_steps_ = 0;
+  }
 }
 
 void EmbeddedRungeKuttaIntegrator::CaptureDenseOutput() {

@@ -30,6 +30,15 @@ enum class DenseOutput {
 /// where the crossed functions have already changed sign (or are exactly zero). A function
 /// that is exactly zero at the start of a step (after a Reset onto the switching surface)
 /// takes its sign from a probe 100 ulp later along f, so that it cannot hide a crossing.
+///
+/// Stiffness (Hairer, Norsett & Wanner, Solving ODEs I, Sect. II.10; their DOPRI5): where the
+/// last two stages are both at t + h (Dormand-Prince's sixth and seventh), their difference
+/// estimates the Jacobian's dominant eigenvalue along the step, h |lambda| ~ h |k_s - k_s-1| /
+/// |x_new - x_s-1|. Fifteen accepted steps with h |lambda| past 98 % of the method's stability
+/// boundary (3.31 for DOPRI5; six steps below it start the count again) mean that stability,
+/// not accuracy, bounds the steps: the model is stiff there, and a stiff solver would take
+/// far longer steps. stats().stiff_since then holds the time. ode23's stages share no node,
+/// so it does not test.
 class EmbeddedRungeKuttaIntegrator final : public Integrator {
  public:
   /// @param tableau an explicit FSAL pair with b_hat.
@@ -72,13 +81,20 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   // Writes the dense output of the step being accepted at t in [t_step_, t_step_ + h_step_].
   void Interpolate(double t, Eigen::VectorXd* x) const;
   double LocateZeroCrossing();
+  // Hairer's stiffness test on the step just accepted (see the class comment).
+  void TestStiffness(double h);
   [[noreturn]] void ThrowEvaluationFailure(const char* what, int flag, double t) const;
 
   std::string name_;
   ButcherTableau tableau_;
   DenseOutput dense_;
   double pi_beta_;
-  Eigen::VectorXd e_;  // (s x 1) b - b_hat
+  // h |lambda| above which a step counts as bounded by stability; 0 when the tableau's last
+  // two stages are not at one node (no test).
+  double stiff_step_ = 0.0;
+  int stiff_steps_ = 0;     // accepted steps in a row (but for up to five) past stiff_step_
+  int nonstiff_steps_ = 0;  // accepted steps in a row below it
+  Eigen::VectorXd e_;       // (s x 1) b - b_hat
   int nx_;
   int ng_;  // zero-crossing functions located (0 when location is off)
   bool started_ = false;

@@ -38,6 +38,10 @@ struct IntegratorStats {
   long zero_crossings = 0;  ///< located crossings
   long jacobian_evals = 0;  ///< Jacobian (or iteration matrix) evaluations
   long resets = 0;          ///< restarts after discontinuities
+  /// ode45: the time at which its steps were found bounded by stability rather than by
+  /// accuracy (Hairer's stiffness test), the model stiff there; NaN when they never were (or
+  /// the solver does not test).
+  double stiff_since = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// A numerical failure during integration: carries the time it happened at.

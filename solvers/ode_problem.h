@@ -41,6 +41,11 @@ class OdeProblem {
     return -1;
   }
 
+  /// True when f depends on t only through x (f(t, x) = f(x) between the problem's own
+  /// discontinuities): ode23s then leaves out the df/dt it otherwise forms by a difference in
+  /// t with each Jacobian, as MATLAB's does. Default false: the solver cannot know.
+  virtual bool is_autonomous() const { return false; }
+
   /// Number of zero-crossing functions ng.
   virtual int num_zero_crossings() const { return 0; }
 

@@ -25,6 +25,7 @@ Trajectory::Trajectory(const Params& params) : t0_(params.Scalar("t0")), T_(para
   DeclareOutput("qdd", w);
   DeclareSampleTime(SampleTime::Continuous());
   DeclareBreakpoints();
+  DeclareTimeDependence();
 }
 
 void Trajectory::DoCalcOutputs(Context& c, int stage) const {

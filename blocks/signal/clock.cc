@@ -7,6 +7,7 @@ namespace twinblocks::blocks {
 Clock::Clock(const Params& params) {
   DeclareOutput("t", 1);
   DeclareSampleTime(SampleTime::Continuous());
+  DeclareTimeDependence();
 }
 
 void Clock::DoCalcOutputs(Context& c, int stage) const { out(c, 0)[0] = c.t; }

@@ -8,7 +8,8 @@ Derivative::Derivative(const Params& params) {
   DeclareInput("u");
   DeclareOutput("y");
   DeclareSampleTime(SampleTime::Continuous());
-  DeclareUpdate();  // remembers u and t at every major step
+  DeclareUpdate();          // remembers u and t at every major step
+  DeclareTimeDependence();  // (u - u_then) / (t - t_then)
 }
 
 void Derivative::DoConfigure(const std::vector<int>& input_widths) {

@@ -41,6 +41,8 @@ Expression::Expression(const Params& params)
   }
   for (int j = 0; j < num_in_; ++j) DeclareInput(internal::NumberedPort("u", j));
   DeclareOutput("y");
+  const std::vector<std::string> used = expr.UsedVariables();
+  if (std::find(used.begin(), used.end(), "t") != used.end()) DeclareTimeDependence();
 }
 
 void Expression::Bind(MathExpression& expr, double* u, double* t) const {

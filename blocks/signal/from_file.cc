@@ -50,6 +50,8 @@ FromFile::FromFile(const Params& params) {
   if (zoh_) {
     DeclareBreakpoints();
     DeclareModes(1);  // the row held since the last major step
+  } else {
+    DeclareTimeDependence();  // linear between rows
   }
 }
 

@@ -12,6 +12,7 @@ Ramp::Ramp(const Params& params)
   DeclareOutput("y", 1);
   DeclareSampleTime(SampleTime::Continuous());
   DeclareBreakpoints();
+  DeclareTimeDependence();
   DeclareModes(1);  // 1 once t >= start
 }
 

@@ -20,6 +20,7 @@ Sine::Sine(const Params& params) {
   bias_ = internal::Expand(b, w);
   DeclareOutput("y", w);
   DeclareSampleTime(SampleTime::Continuous());
+  DeclareTimeDependence();
 }
 
 void Sine::DoCalcOutputs(Context& c, int stage) const {

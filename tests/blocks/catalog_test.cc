@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "blocks/block_registry.h"
 #include "tests/blocks/block_test_helpers.h"
@@ -154,6 +156,25 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
     const auto it = required.find(t.name);
     EXPECT_NO_THROW(
         testing::MakeBlock(t.name, it == required.end() ? testing::ParamTexts{} : it->second));
+  }
+}
+
+// The blocks whose continuous outputs read t between major steps say so (ode23s forms df/dt
+// for the diagrams that hold one); those that only jump at breakpoints, or read no time, do
+// not. FromFile: tests/blocks/from_file_test.cc.
+TEST(CatalogTest, BlocksThatReadTimeSayTheyDependOnIt) {
+  const std::vector<std::pair<std::string, testing::ParamTexts>> reading_time = {
+      {"Sine", {}},       {"Clock", {}},
+      {"Ramp", {}},       {"Trajectory", {{"qr", "1"}}},
+      {"Derivative", {}}, {"Expression", {{"expr", "u1 * sin(t)"}}}};
+  for (const auto& [type, params] : reading_time) {
+    EXPECT_TRUE(testing::MakeBlock(type, params)->depends_on_time()) << type;
+  }
+  const std::vector<std::pair<std::string, testing::ParamTexts>> not_reading_time = {
+      {"Step", {}}, {"Pulse", {}},      {"Constant", {}},
+      {"Gain", {}}, {"Integrator", {}}, {"Expression", {{"expr", "u1 * sin(2)"}}}};
+  for (const auto& [type, params] : not_reading_time) {
+    EXPECT_FALSE(testing::MakeBlock(type, params)->depends_on_time()) << type;
   }
 }
 

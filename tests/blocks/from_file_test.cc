@@ -44,6 +44,7 @@ TEST(FromFileTest, LinearInterpolationAndHold) {
   h.MajorStep(-1.0);  // and before it
   EXPECT_THAT(h.Output(), ElementsAre(0.0, 10.0));
   EXPECT_TRUE(std::isinf(h.NextBreakpoint(0.0)) || !h.block().has_breakpoints());
+  EXPECT_TRUE(h.block().depends_on_time());  // linear between rows: ode23s forms df/dt
 }
 
 TEST(FromFileTest, ZohHoldsRowsWithBreakpoints) {
@@ -64,6 +65,7 @@ TEST(FromFileTest, ZohHoldsRowsWithBreakpoints) {
   EXPECT_EQ(h.Out(), 2.0);
   h.MajorStep(9.0);
   EXPECT_EQ(h.Out(), 3.0);
+  EXPECT_FALSE(h.block().depends_on_time());  // constant between breakpoints
 }
 
 TEST(FromFileTest, ErrorExtrapolationNamesTimeAndRange) {

@@ -54,5 +54,16 @@ TEST(ButcherTableauTest, ValidateRejectsABrokenRowSum) {
   EXPECT_THROW(t.Validate(), std::logic_error);
 }
 
+// The stability boundary on the negative real axis, against the roots of |R(-x)| = 1 of each
+// method's stability polynomial: 1 - x (Euler, 2), the Taylor polynomials of degree 3 and 4
+// (Bogacki-Shampine's propagated third-order solution and RK4: 2.5127453266, 2.7852935634),
+// and Dormand-Prince's, which adds x^6 / 600 to the fifth-degree one (3.3065678926).
+TEST(ButcherTableauTest, RealStabilityBoundaries) {
+  EXPECT_NEAR(EulerTableau().RealStabilityBoundary(), 2.0, 1e-9);
+  EXPECT_NEAR(BogackiShampineTableau().RealStabilityBoundary(), 2.5127453266, 1e-9);
+  EXPECT_NEAR(ClassicRungeKuttaTableau().RealStabilityBoundary(), 2.7852935634, 1e-9);
+  EXPECT_NEAR(DormandPrinceTableau().RealStabilityBoundary(), 3.3065678926, 1e-9);
+}
+
 }  // namespace
 }  // namespace twinblocks::solvers
