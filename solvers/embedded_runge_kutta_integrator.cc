@@ -104,11 +104,7 @@ int EmbeddedRungeKuttaIntegrator::EvalDerivatives(double t, const Eigen::VectorX
 }
 
 void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  internal::CheckStateSize(name_, x.size(), nx_);
-  if (started_) ++stats_.resets;
-  started_ = true;
-  t_ = t;
-  x_ = x;
+  StartAt(t, x);
   fsal_valid_ = false;
   dense_valid_ = false;
   // The right-hand side may have jumped: the FSAL derivative of the old step is stale.

@@ -97,7 +97,6 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   Eigen::VectorXd e_;       // (s x 1) b - b_hat
   int nx_;
   int ng_;  // zero-crossing functions located (0 when location is off)
-  bool started_ = false;
   bool fsal_valid_ = false;  // k_.col(0) holds f(t_, x_)
   double h_next_ = 0.0;      // s, proposed size of the next step, 0: estimate it
   double h_last_ = 0.0;      // s, last accepted step, before any cut to land on t_stop

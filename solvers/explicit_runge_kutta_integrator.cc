@@ -34,11 +34,7 @@ ExplicitRungeKuttaIntegrator::ExplicitRungeKuttaIntegrator(std::string name, But
 }
 
 void ExplicitRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  internal::CheckStateSize(name_, x.size(), nx_);
-  if (started_) ++stats_.resets;
-  started_ = true;
-  t_ = t;
-  x_ = x;
+  StartAt(t, x);
   grid_.Restart(t);
 }
 

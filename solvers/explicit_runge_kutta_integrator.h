@@ -41,7 +41,6 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
   std::string name_;
   ButcherTableau tableau_;
   int nx_;
-  bool started_ = false;
   internal::FixedStepGrid grid_;  // where the steps end
   Eigen::MatrixXd k_;             // (nx x s) stage derivatives
   Eigen::VectorXd x_stage_;       // (nx x 1) argument of the current stage

@@ -157,9 +157,15 @@ class Integrator {
     Reset(t, x);
   }
 
+  /// What every Reset starts with: checks x's size against the problem's, counts a restart
+  /// (IntegratorStats::resets) after the first start, and takes t and x.
+  /// @throws std::invalid_argument when x has the wrong size.
+  void StartAt(double t, const Eigen::Ref<const Eigen::VectorXd>& x);
+
   OdeProblem* problem_;
   IntegratorOptions options_;
   IntegratorStats stats_;
+  bool started_ = false;  ///< Reset has been called: Step may run
   double t_ = 0.0;
   Eigen::VectorXd x_;
 };

@@ -96,11 +96,7 @@ void ModifiedRosenbrockIntegrator::EvaluateZeroCrossings(double t, const Eigen::
 }
 
 void ModifiedRosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  internal::CheckStateSize(name(), x.size(), nx_);
-  if (started_) ++stats_.resets;
-  started_ = true;
-  t_ = t;
-  x_ = x;
+  StartAt(t, x);
   dense_valid_ = false;
   // g before f: a diagram serves both from the outputs of the major step just taken, and its
   // derivatives last (they overwrite what the outputs left).

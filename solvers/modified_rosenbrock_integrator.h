@@ -91,7 +91,6 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
 
   int nx_;
   int ng_;  // zero-crossing functions located (0 when location is off)
-  bool started_ = false;
   /// F0_ holds f(t_, x_), and it (or an evaluation at the same point by the caller between
   /// steps, its major step) was the problem's last evaluation: the Jacobian may be formed.
   bool f_current_ = false;

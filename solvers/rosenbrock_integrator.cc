@@ -53,11 +53,7 @@ std::string_view RosenbrockIntegrator::name() const {
 }
 
 void RosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  internal::CheckStateSize(name(), x.size(), nx_);
-  if (started_) ++stats_.resets;
-  started_ = true;
-  t_ = t;
-  x_ = x;
+  StartAt(t, x);
   grid_.Restart(t);
 }
 

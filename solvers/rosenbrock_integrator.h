@@ -72,7 +72,6 @@ class RosenbrockIntegrator final : public Integrator {
 
   RosenbrockMethod method_;
   int nx_;
-  bool started_ = false;
   internal::FixedStepGrid grid_;   // where the steps end
   internal::IterationMatrix W_;    // J and the factors of I - gamma h J
   Eigen::VectorXd k1_, k2_;        // (nx) stage slopes

@@ -141,7 +141,6 @@ class SundialsIntegrator : public Integrator {
  private:
   void UpdateStats();
 
-  bool started_ = false;
   bool warming_up_ = false;
   int last_rhs_flag_ = 0;
   bool needs_restart_ = false;  // the solver's internal time is not t_
