@@ -10,8 +10,8 @@
 namespace twinblocks::solvers {
 namespace {
 
-// A remaining distance to t_stop within this fraction of a step is closed by stretching the
-// step instead of leaving a sliver.
+// A state this large at a failure has grown without bound (no model quantity in SI units is).
+constexpr double kUnboundedState = 1e100;
 
 }  // namespace
 
@@ -53,6 +53,24 @@ void ExplicitRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorX
   grid_.Restore(in);
 }
 
+std::string ExplicitRungeKuttaIntegrator::UnboundedGrowthHint(const Eigen::VectorXd& x,
+                                                              double h) const {
+  // A fixed-step explicit method on dynamics faster than its step (h |lambda| past its
+  // stability boundary) multiplies the error by more than 1 each step until it overflows: the
+  // states reach 1e300 and beyond long before a model's own values would. Simulink says as
+  // much ("try reducing the step size"); here with the solvers that would not blow up.
+  const double largest = x.cwiseAbs().maxCoeff();
+  if (std::isfinite(largest) && largest < kUnboundedState) return {};
+  std::ostringstream os;
+  os.precision(3);
+  os << " (the states grew without bound: the step " << h
+     << " s may be too long for the model's fastest dynamics, " << name_
+     << " being stable only while h |lambda| < " << tableau_.RealStabilityBoundary()
+     << "; try a smaller step, ode1be or ros2 (implicit in the stiff terms), or a variable-step "
+        "solver)";
+  return os.str();
+}
+
 StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   internal::CheckStepRequest(name_, started_, t_, t_stop);
   StepResult result;
@@ -79,7 +97,7 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
       std::ostringstream os;
       os.precision(17);
       os << name_ << ": the derivative evaluation failed (code " << flag << ") at t = " << t_stage
-         << " s: " << problem_->last_error();
+         << " s: " << problem_->last_error() << UnboundedGrowthHint(x_stage_, h);
       throw SolverError(os.str(), t_);
     }
   }
@@ -90,7 +108,9 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   }
   const int bad = internal::FirstNonFinite(x_new_);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_new), t_);
+    throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_new) +
+                          UnboundedGrowthHint(x_new_, h),
+                      t_);
   }
   x_.swap(x_new_);
   t_ = t_new;

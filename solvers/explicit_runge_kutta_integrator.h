@@ -38,6 +38,10 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
   void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
+  // For a failure where x holds a state past 1e100 (or not finite): what a step too long for
+  // the model's dynamics does, and what to try; "" otherwise.
+  std::string UnboundedGrowthHint(const Eigen::VectorXd& x, double h) const;
+
   std::string name_;
   ButcherTableau tableau_;
   int nx_;

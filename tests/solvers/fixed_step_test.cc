@@ -118,5 +118,50 @@ TEST(FixedStepTest, DoesNotLocateZeroCrossings) {
   EXPECT_NEAR(integrator->state()[0], 10.0 - 0.5 * 9.81 * 4.0, 1e-12);
 }
 
+/// x' = -1e4 x from x = 1, failing (a recoverable flag) once t passes t_fail: with a step past
+/// the stability limit the state grows by |1 + h lambda + ...| per step until it overflows.
+class FastDecay : public OdeProblem {
+ public:
+  explicit FastDecay(double t_fail = 1e300) : t_fail_(t_fail) {}
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    if (t > t_fail_) return 1;
+    xdot[0] = -1e4 * x[0];
+    return 0;
+  }
+
+ private:
+  double t_fail_;
+};
+
+std::string FailureOf(OdeProblem* problem, double step) {
+  IntegratorOptions options;
+  options.fixed_step = step;
+  auto integrator = MakeIntegrator("ode4", problem, options);
+  integrator->Reset(0.0, Eigen::VectorXd::Ones(1));
+  try {
+    StepTo(integrator.get(), 1.0);
+  } catch (const SolverError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// ode4 at h = 1e-3 on lambda = -1e4 (h |lambda| = 10, past RK4's 2.79) blows up, and says why
+// and what to try, as Simulink does; a failure with bounded states does not get that hint.
+TEST(FixedStepTest, ABlowUpFromATooLongStepSaysSo) {
+  FastDecay unstable;
+  const std::string message = FailureOf(&unstable, 1e-3);
+  EXPECT_NE(message.find("the states grew without bound"), std::string::npos) << message;
+  EXPECT_NE(message.find("h |lambda| < 2.79"), std::string::npos) << message;
+  EXPECT_NE(message.find("ode1be or ros2"), std::string::npos) << message;
+
+  FastDecay fails_later(0.5);
+  const std::string bounded = FailureOf(&fails_later, 1e-4);  // stable: h |lambda| = 1
+  EXPECT_NE(bounded.find("failed (code 1)"), std::string::npos) << bounded;
+  EXPECT_EQ(bounded.find("grew without bound"), std::string::npos) << bounded;
+}
+
 }  // namespace
 }  // namespace twinblocks::solvers
