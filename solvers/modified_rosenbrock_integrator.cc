@@ -42,8 +42,8 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
     throw std::invalid_argument("ode23s: jacobian_steps must be >= 1, got " +
                                 std::to_string(options.jacobian_steps));
   }
-  for (Eigen::VectorXd* v : {&x_, &F0_, &F1_, &F2_, &dfdt_, &k1_, &k2_, &k3_, &x_stage_, &x_new_,
-                             &err_, &x_interp_, &dense_x0_}) {
+  for (Eigen::VectorXd* v : {&x_, &F0_, &F1_, &F2_, &k1_, &k2_, &k3_, &x_stage_, &x_new_, &err_,
+                             &x_interp_, &dense_x0_}) {
     *v = Eigen::VectorXd::Zero(nx_);
   }
   dense_c_ = Eigen::MatrixXd::Zero(nx_, 3);
@@ -122,18 +122,13 @@ void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) con
       << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_ << g0_;
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
-  if (options_.jacobian_steps > 1) {
-    W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
-    out << dfdt_;
-  }
+  if (options_.jacobian_steps > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
   const size_t reused_jacobian =
-      options_.jacobian_steps > 1
-          ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) + static_cast<size_t>(nx_)
-          : 0;
+      options_.jacobian_steps > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
                           internal::IterationMatrix::memory_size(nx_) + reused_jacobian;
   internal::MemoryReader in(memory, expected, name());
@@ -152,10 +147,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
-  if (options_.jacobian_steps > 1) {
-    W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
-    in.Into(&dfdt_);
-  }
+  if (options_.jacobian_steps > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;
@@ -223,7 +215,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
     double err = std::numeric_limits<double>::infinity();
     if (flag == 0) {
       k1_ = F0_;
-      if (uses_dfdt_) k1_ += (kD * h) * dfdt_;
+      if (uses_dfdt_) k1_ += (kD * h) * W_.time_derivative();
       W_.Solve(k1_);
       x_stage_ = x_ + (0.5 * h) * k1_;
       flag = Evaluate(t_ + 0.5 * h, x_stage_, F1_);
@@ -237,7 +229,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
     }
     if (flag == 0) {
       k3_ = F2_ - kE32 * (k2_ - F1_) - 2.0 * (k1_ - F0_);
-      if (uses_dfdt_) k3_ += (kD * h) * dfdt_;
+      if (uses_dfdt_) k3_ += (kD * h) * W_.time_derivative();
       W_.Solve(k3_);
       err_ = (h / 6.0) * (k1_ - 2.0 * k2_ + k3_);
       err = internal::WeightedRmsNorm(err_, x_, x_new_, options_.atol, options_.rtol);
@@ -330,28 +322,17 @@ void ModifiedRosenbrockIntegrator::FormJacobian() {
   if (jac_flag != 0) {
     ThrowFailure("the Jacobian evaluation failed (code " + std::to_string(jac_flag) + ")", t_);
   }
-  if (uses_dfdt_) FormTimeDerivative();
+  if (uses_dfdt_) {
+    // h: the step to come (the last one, or 1 s before any).
+    const double h = h_next_ > 0.0 ? h_next_ : (h_last_ > 0.0 ? h_last_ : 1.0);
+    W_.FormTimeDerivative(t_, F0_, h, [this](double t, Eigen::VectorXd& out) {
+      ++stats_.rhs_evals;
+      return problem_->CalcDerivatives(t, x_, out) == 0 && internal::FirstNonFinite(out) < 0;
+    });
+  }
   f_current_ = false;
   jacobian_age_ = 0;
   factored_gamma_h_ = 0.0;
-}
-
-void ModifiedRosenbrockIntegrator::FormTimeDerivative() {
-  // MATLAB's ode23s: a forward difference over sqrt(eps) max(|t|, h), h the step to come (the
-  // last one, or 1 s before any), as the difference in t that t + dt gives exactly. Where f
-  // fails there (a model that ends at t), backwards; where both fail, T = 0: the formula stays
-  // a W-method of order 2, and the step's own evaluations will say what failed.
-  const double h = h_next_ > 0.0 ? h_next_ : (h_last_ > 0.0 ? h_last_ : 1.0);
-  const double step = std::sqrt(kEps) * std::max(std::abs(t_), h);
-  const int nonfinite_before = last_nonfinite_;
-  dfdt_.setZero();
-  for (const double dt : {(t_ + step) - t_, (t_ - step) - t_}) {
-    if (Evaluate(t_ + dt, x_, F1_) == 0) {
-      dfdt_ = (F1_ - F0_) / dt;
-      break;
-    }
-  }
-  last_nonfinite_ = nonfinite_before;
 }
 
 void ModifiedRosenbrockIntegrator::CaptureDenseOutput() {

@@ -85,8 +85,6 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   void CaptureDenseOutput();
   /// J at (t_, x_), where F0_ must be the problem's last evaluation, and T there.
   void FormJacobian();
-  /// T = df/dt at (t_, x_) by a difference in t (F0_ = f(t_, x_)).
-  void FormTimeDerivative();
   [[noreturn]] void ThrowFailure(const std::string& what, double t) const;
 
   int nx_;
@@ -104,7 +102,6 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   internal::IterationMatrix W_;
   internal::ZeroCrossingLocator locator_;
   Eigen::VectorXd F0_, F1_, F2_;  // (nx) f at the start, middle and end of the step
-  Eigen::VectorXd dfdt_;          // (nx) T = df/dt at J's point (0 for an autonomous problem)
   Eigen::VectorXd k1_, k2_, k3_;  // (nx) stage slopes
   Eigen::VectorXd x_stage_;       // (nx) the midpoint argument
   Eigen::VectorXd x_new_;         // (nx) candidate end state

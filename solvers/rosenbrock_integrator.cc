@@ -32,6 +32,7 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
     : Integrator(problem, options),
       method_(method),
       nx_(problem->num_states()),
+      uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
       W_(problem->num_states()) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(std::string(name()) +
@@ -142,6 +143,12 @@ void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
                           " s: " + problem_->last_error(),
                       t_);
   }
+  if (uses_dfdt_) {
+    W_.FormTimeDerivative(t, f0, options_.fixed_step, [this](double t_dt, Eigen::VectorXd& out) {
+      ++stats_.rhs_evals;
+      return problem_->CalcDerivatives(t_dt, x_, out) == 0 && internal::FirstNonFinite(out) < 0;
+    });
+  }
   jacobian_age_ = 0;
   factored_gamma_h_ = 0.0;
 }
@@ -166,10 +173,12 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   } else {
     Evaluate(t_, x_, k1_);
     PrepareW(t_, k1_, kRos2Gamma * h);
+    if (uses_dfdt_) k1_ += (kRos2Gamma * h) * W_.time_derivative();
     W_.Solve(k1_);
     x_stage_ = x_ + h * k1_;
     Evaluate(t_new, x_stage_, k2_);
     k2_ -= 2.0 * k1_;
+    if (uses_dfdt_) k2_ -= (kRos2Gamma * h) * W_.time_derivative();
     W_.Solve(k2_);
     x_stage_ = x_ + (1.5 * h) * k1_ + (0.5 * h) * k2_;
   }

@@ -21,6 +21,7 @@ std::uint64_t NotFiniteBit(double x) {
 IterationMatrix::IterationMatrix(int nx)
     : nx_(nx),
       J_(Eigen::MatrixXd::Zero(nx, nx)),
+      T_(Eigen::VectorXd::Zero(nx)),
       lu_(Eigen::MatrixXd::Zero(nx, nx)),
       pattern_(static_cast<size_t>(nx) * nx, 0),
       is_active_(nx, 0),
@@ -99,13 +100,14 @@ void IterationMatrix::RestoreMemory(MemoryReader& in) {
 }
 
 void IterationMatrix::SaveKeptJacobian(MemoryWriter& out, int age, double factored_gamma_h) const {
-  out << static_cast<double>(age) << factored_gamma_h << J_;
+  out << static_cast<double>(age) << factored_gamma_h << J_ << T_;
 }
 
 void IterationMatrix::RestoreKeptJacobian(MemoryReader& in, int* age, double* factored_gamma_h) {
   *age = static_cast<int>(in.Next());
   const double gamma_h = in.Next();
   in.Into(&J_);
+  in.Into(&T_);
   pattern_checked_ = false;
   *factored_gamma_h = *age >= 0 && gamma_h > 0.0 && Factor(gamma_h) ? gamma_h : 0.0;
 }

@@ -1,9 +1,10 @@
 #pragma once
 
 // The linear algebra of the linearly implicit solvers (ode1be, ros2, ode23s): a Jacobian of
-// the problem and the factors of W = I - gamma h J.
+// the problem, its time derivative and the factors of W = I - gamma h J.
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -53,6 +54,28 @@ class IterationMatrix {
     return 0;
   }
 
+  /// Forms T = df/dt at (t, x), where f0 = f(t, x), as MATLAB's ode23s does: a forward
+  /// difference over sqrt(eps) max(|t|, h) (h the step to come), as the difference in t that
+  /// t + dt gives exactly. Where f fails there (a model that ends at t), backwards; where both
+  /// fail, T = 0: a Rosenbrock-W formula keeps its order without T, and the step's own
+  /// evaluations will say what failed. `evaluate(t', out)` writes f(t', x) to `out` and
+  /// returns false for a failure (a flag or a value that is not finite); it must not throw.
+  template <class Evaluate>
+  void FormTimeDerivative(double t, const Eigen::VectorXd& f0, double h, Evaluate&& evaluate) {
+    const double step =
+        std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), h);
+    T_.setZero();
+    for (const double dt : {(t + step) - t, (t - step) - t}) {
+      if (evaluate(t + dt, f_perturbed_)) {
+        T_ = (f_perturbed_ - f0) / dt;
+        return;
+      }
+    }
+  }
+
+  /// T from the last FormTimeDerivative (zero before any).
+  const Eigen::VectorXd& time_derivative() const { return T_; }
+
   /// Factors I - gamma_h J over the active states, each diagonal block by LU with partial
   /// pivoting within the block (Golub & Van Loan Alg. 3.4.1). Returns false when the matrix
   /// is singular (J has an eigenvalue near 1 / gamma_h) or J is not finite (see
@@ -77,10 +100,12 @@ class IterationMatrix {
   int num_blocks() const { return static_cast<int>(block_start_.size()) - 1; }
 
   /// With a J kept over several steps (IntegratorOptions::jacobian_steps > 1), a snapshot
-  /// holds it too, with its age in steps and the gamma h of its factors: the numbers
+  /// holds it too, with T, its age in steps and the gamma h of its factors: the numbers
   /// SaveKeptJacobian writes for nx states.
-  static size_t kept_jacobian_memory_size(int nx) { return 2 + static_cast<size_t>(nx) * nx; }
-  /// Appends J, its age and the gamma h of its factors to a solver's snapshot memory.
+  static size_t kept_jacobian_memory_size(int nx) {
+    return 2 + static_cast<size_t>(nx) * nx + static_cast<size_t>(nx);
+  }
+  /// Appends J, T, their age and the gamma h of W's factors to a solver's snapshot memory.
   void SaveKeptJacobian(MemoryWriter& out, int age, double factored_gamma_h) const;
   /// Reads back what SaveKeptJacobian wrote and factors W again for that gamma h: the same J
   /// and gamma h give the same factors. *factored_gamma_h is 0 when there were none.
@@ -103,6 +128,7 @@ class IterationMatrix {
 
   int nx_;
   Eigen::MatrixXd J_;   // (nx x nx)
+  Eigen::VectorXd T_;   // (nx) df/dt, zero unless formed
   Eigen::MatrixXd lu_;  // (nx x nx) top-left m x m: W in block order, its diagonal
                         // blocks overwritten by their LU factors (2 x 2 ones by their inverse)
   // (nx * nx, by column) all ones where J was ever nonzero, else 0: as wide as J's entries,

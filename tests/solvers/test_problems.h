@@ -175,4 +175,26 @@ class CartesianPendulum : public DaeProblem {
   double gravity_;
 };
 
+/// Prothero and Robinson's problem, x' = lambda (x - cos t) - sin t with lambda = -1e4: stiff,
+/// and driven through t. x = cos t + (x0 - 1) e^(lambda t).
+class ProtheroRobinson : public OdeProblem {
+ public:
+  static constexpr double kLambda = -1e4;
+  int num_states() const override { return 1; }
+  int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                      Eigen::Ref<Eigen::VectorXd> xdot) override {
+    xdot[0] = kLambda * (x[0] - std::cos(t)) - std::sin(t);
+    return 0;
+  }
+  static double Exact(double t, double x0) {
+    return std::cos(t) + (x0 - 1.0) * std::exp(kLambda * t);
+  }
+};
+
+/// The same problem claiming not to depend on t: ode23s and ros2 then leave T = df/dt out.
+class ProtheroRobinsonWithoutT : public ProtheroRobinson {
+ public:
+  bool is_autonomous() const override { return true; }
+};
+
 }  // namespace twinblocks::solvers::testing
