@@ -151,7 +151,7 @@ class Block {
   bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
   /// True when the block's continuous outputs change with t itself, not only through its
   /// inputs and states (a Sine, a Clock, a trajectory): the diagram's f(t, x) then depends
-  /// on t, and ode23s adds df/dt to its stages as MATLAB's does.
+  /// on t, and ode23s and ros2 add df/dt to their stages (MATLAB's ode23s does).
   bool depends_on_time() const { return depends_on_time_; }
   /// Declared sample time; after compile, the resolved one.
   const SampleTime& sample_time() const { return sample_time_; }

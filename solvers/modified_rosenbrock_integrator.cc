@@ -325,10 +325,7 @@ void ModifiedRosenbrockIntegrator::FormJacobian() {
   if (uses_dfdt_) {
     // h: the step to come (the last one, or 1 s before any).
     const double h = h_next_ > 0.0 ? h_next_ : (h_last_ > 0.0 ? h_last_ : 1.0);
-    W_.FormTimeDerivative(t_, F0_, h, [this](double t, Eigen::VectorXd& out) {
-      ++stats_.rhs_evals;
-      return problem_->CalcDerivatives(t, x_, out) == 0 && internal::FirstNonFinite(out) < 0;
-    });
+    stats_.rhs_evals += W_.FormTimeDerivative(problem_, t_, x_, F0_, h);
   }
   f_current_ = false;
   jacobian_age_ = 0;

@@ -42,8 +42,9 @@ class OdeProblem {
   }
 
   /// True when f depends on t only through x (f(t, x) = f(x) between the problem's own
-  /// discontinuities): ode23s then leaves out the df/dt it otherwise forms by a difference in
-  /// t with each Jacobian, as MATLAB's does. Default false: the solver cannot know.
+  /// discontinuities): ode23s and ros2 then leave out the df/dt they otherwise form by a
+  /// difference in t with each Jacobian, as MATLAB's ode23s does. Default false: the solver cannot
+  /// know.
   virtual bool is_autonomous() const { return false; }
 
   /// Number of zero-crossing functions ng.

@@ -144,10 +144,7 @@ void RosenbrockIntegrator::FormJacobian(double t, const Eigen::VectorXd& f0) {
                       t_);
   }
   if (uses_dfdt_) {
-    W_.FormTimeDerivative(t, f0, options_.fixed_step, [this](double t_dt, Eigen::VectorXd& out) {
-      ++stats_.rhs_evals;
-      return problem_->CalcDerivatives(t_dt, x_, out) == 0 && internal::FirstNonFinite(out) < 0;
-    });
+    stats_.rhs_evals += W_.FormTimeDerivative(problem_, t, x_, f0, options_.fixed_step);
   }
   jacobian_age_ = 0;
   factored_gamma_h_ = 0.0;

@@ -194,6 +194,21 @@ void IterationMatrix::OrderBlocks() {
   }
 }
 
+int IterationMatrix::FormTimeDerivative(OdeProblem* problem, double t, const Eigen::VectorXd& x,
+                                        const Eigen::VectorXd& f0, double h) {
+  const double step = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), h);
+  T_.setZero();
+  int evaluations = 0;
+  for (const double dt : {(t + step) - t, (t - step) - t}) {
+    ++evaluations;
+    if (problem->CalcDerivatives(t + dt, x, f_perturbed_) == 0 && f_perturbed_.allFinite()) {
+      T_ = (f_perturbed_ - f0) / dt;
+      break;
+    }
+  }
+  return evaluations;
+}
+
 bool IterationMatrix::Factor(double gamma_h) {
   nonfinite_state_ = -1;
   if (UpdatePattern()) OrderBlocks();

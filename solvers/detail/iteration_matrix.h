@@ -58,20 +58,10 @@ class IterationMatrix {
   /// difference over sqrt(eps) max(|t|, h) (h the step to come), as the difference in t that
   /// t + dt gives exactly. Where f fails there (a model that ends at t), backwards; where both
   /// fail, T = 0: a Rosenbrock-W formula keeps its order without T, and the step's own
-  /// evaluations will say what failed. `evaluate(t', out)` writes f(t', x) to `out` and
-  /// returns false for a failure (a flag or a value that is not finite); it must not throw.
-  template <class Evaluate>
-  void FormTimeDerivative(double t, const Eigen::VectorXd& f0, double h, Evaluate&& evaluate) {
-    const double step =
-        std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(std::abs(t), h);
-    T_.setZero();
-    for (const double dt : {(t + step) - t, (t - step) - t}) {
-      if (evaluate(t + dt, f_perturbed_)) {
-        T_ = (f_perturbed_ - f0) / dt;
-        return;
-      }
-    }
-  }
+  /// evaluations will say what failed (a flag or a value that is not finite counts as a
+  /// failure here, and nothing throws). Returns the evaluations of f it made (1 or 2).
+  int FormTimeDerivative(OdeProblem* problem, double t, const Eigen::VectorXd& x,
+                         const Eigen::VectorXd& f0, double h);
 
   /// T from the last FormTimeDerivative (zero before any).
   const Eigen::VectorXd& time_derivative() const { return T_; }
