@@ -213,6 +213,13 @@ constexpr G2Setting kSettings[] = {
     {"ode23s_rtol6e-3_atol1e-5_jac2", "ode23s", 6e-3, 1e-5, 3, 2},
     {"ode23s_rtol3e-4_atol1e-5_jac2", "ode23s", 3e-4, 1e-5, 3, 2},
     {"ode23s_rtol3e-4_atol1e-5_jac3", "ode23s", 3e-4, 1e-5, 3, 3},
+    {"ode23s_rtol2e-3_atol1e-5_jac3", "ode23s", 2e-3, 1e-5, 3, 3},
+    {"ode23s_rtol6e-3_atol1e-5_jac3", "ode23s", 6e-3, 1e-5, 3, 3},
+    {"ode23s_rtol2e-3_atol1e-5_jac4", "ode23s", 2e-3, 1e-5, 3, 4},
+    {"ode23s_rtol6e-3_atol1e-5_jac4", "ode23s", 6e-3, 1e-5, 3, 4},
+    {"ode23s_rtol2e-3_atol1e-5_jac6", "ode23s", 2e-3, 1e-5, 3, 6},
+    {"ode23s_rtol6e-3_atol1e-5_jac6", "ode23s", 6e-3, 1e-5, 3, 6},
+    {"ode23s_rtol6e-3_atol1e-5_jac10", "ode23s", 6e-3, 1e-5, 3, 10},
 };
 
 }  // namespace

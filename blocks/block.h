@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,18 @@ class Block {
   int num_algebraic_variables() const { return nz_; }
   bool has_update() const { return has_update_; }
   bool has_breakpoints() const { return has_breakpoints_; }
+  /// Where a scalar unit delay keeps its sample: at each hit its output is its one discrete
+  /// state, and its update stores its input there, nothing else. Offsets into
+  /// Context::signals and Context::xd, valid after compile.
+  struct UnitDelaySlots {
+    int state = 0;
+    int input = 0;
+    int output = 0;
+  };
+  /// The slots of a block that is a scalar unit delay, so that a major step can run every
+  /// such block as one pass over a table instead of two calls each (a grasp's contact
+  /// detectors hold 145); nullopt for every other block.
+  virtual std::optional<UnitDelaySlots> unit_delay_slots() const { return std::nullopt; }
   /// True when the block gives the stiff part of its Jacobian (CalcStiffJacobian).
   bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
   /// True when the block's continuous outputs change with t itself, not only through its
@@ -296,6 +309,7 @@ class Block {
   double* residual(Context& c) const { return c.residual + x_offset_; }
   double* residual_z(Context& c) const { return c.residual_z + z_offset_; }
   const double* xd(const Context& c) const { return c.xd + xd_offset_; }
+  int xd_offset() const { return xd_offset_; }
   double* dwork(Context& c) const { return c.dwork + dwork_offset_; }
   const double* dwork(const Context& c) const { return c.dwork + dwork_offset_; }
   int* modes(Context& c) const { return c.modes + modes_offset_; }

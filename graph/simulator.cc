@@ -296,6 +296,19 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const blocks::Block* b : system.update_blocks()) {
     if (b->rate_index() < 0) reuse_major_outputs_ = false;
   }
+  // A unit delay's output is its state alone, so the table's outputs may all come first in
+  // a major step; its update reads only its input, so the table's updates may come in any
+  // order among the others'.
+  for (const ExecutionEntry& e : system.major_order()) {
+    if (!e.block->unit_delay_slots()) major_calls_.push_back(e);
+  }
+  for (const blocks::Block* b : system.update_blocks()) {
+    if (const auto slots = b->unit_delay_slots()) {
+      unit_delays_.push_back({b->rate_index(), slots->state, slots->input, slots->output});
+    } else {
+      update_calls_.push_back(b);
+    }
+  }
   // What the diagram reads: the logs and the connected inputs at major steps, and inside
   // solver evaluations the inputs of the blocks those run. A continuous block without
   // states or memory (a Mux, a Gain) reads its inputs only where its own outputs are read
@@ -623,7 +636,10 @@ void Simulator::MajorStep(bool first) {
       e.block->CalcOutputs(c, e.stage);
     }
   }
-  for (const ExecutionEntry& e : sys.major_order()) {
+  for (const UnitDelayRow& d : unit_delays_) {
+    if (st.rate_hits[d.rate]) c.signals[d.output] = c.xd[d.state];
+  }
+  for (const ExecutionEntry& e : major_calls_) {
     const int rate = e.block->rate_index();
     if (rate >= 0 && !st.rate_hits[rate]) continue;
     current_block_ = e.block->index();
@@ -650,7 +666,10 @@ void Simulator::MajorStep(bool first) {
           settings_.t_start + static_cast<double>(output_index_) * *settings_.output_interval;
     }
   }
-  for (const blocks::Block* b : sys.update_blocks()) {
+  for (const UnitDelayRow& d : unit_delays_) {
+    if (st.rate_hits[d.rate]) c.xd[d.state] = c.signals[d.input];
+  }
+  for (const blocks::Block* b : update_calls_) {
     const int rate = b->rate_index();
     if (rate >= 0 && !st.rate_hits[rate]) continue;
     current_block_ = b->index();

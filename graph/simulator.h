@@ -304,6 +304,15 @@ class Simulator {
   /// Per block: continuous, without states, memory, modes or updates (a Mux, a Gain): it
   /// reads its inputs only where its outputs are read.
   std::vector<char> memoryless_;
+  /// A major step's work, from the System's lists: the blocks it calls for outputs and for
+  /// updates, and the scalar unit delays it runs as a table instead (two calls each to
+  /// blocks scattered over the heap cost a grasp's 145 detector delays a tenth of its run).
+  struct UnitDelayRow {
+    int rate, state, input, output;  ///< rate index; offsets (blocks::Block::UnitDelaySlots)
+  };
+  std::vector<ExecutionEntry> major_calls_;
+  std::vector<const blocks::Block*> update_calls_;
+  std::vector<UnitDelayRow> unit_delays_;
   bool last_major_hit_ = false;
   /// Steps in a row that advanced time by less than time_resolution_ (the crawl guard, see
   /// Advance), and that resolution: 16 eps max(|t_start|, |t_end|), s.

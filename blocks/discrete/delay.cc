@@ -55,6 +55,11 @@ void Delay::DoCalcOutputs(Context& c, int stage) const {
   for (int i = 0; i < width_; ++i) y[i] = oldest[i];
 }
 
+std::optional<Block::UnitDelaySlots> Delay::unit_delay_slots() const {
+  if (n_ != 1 || width_ != 1 || rate_index() < 0) return std::nullopt;
+  return UnitDelaySlots{xd_offset(), input_port(0).offset, output_port(0).offset};
+}
+
 void Delay::DoUpdate(Context& c) const {
   if (n_ == 0) return;
   if (n_ == 1 && width_ == 1) {

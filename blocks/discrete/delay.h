@@ -18,6 +18,8 @@ class Delay final : public Block {
   Delay(const Params& params, int n);
 
   int DefaultInputWidth() const override { return static_cast<int>(x0_param_.size()); }
+  /// n = 1 of a scalar: the detector chain's delay, run from a table by the simulator.
+  std::optional<UnitDelaySlots> unit_delay_slots() const override;
 
  protected:
   void DoConfigure(const std::vector<int>& input_widths) override;
