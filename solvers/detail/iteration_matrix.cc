@@ -36,6 +36,9 @@ IterationMatrix::IterationMatrix(int nx)
   order_.reserve(nx);
   coupling_.reserve(static_cast<size_t>(nx) * nx);
   coupling_start_.assign(nx + 1, 0);
+  coupling_row_.reserve(static_cast<size_t>(nx) * nx);
+  coupling_col_.reserve(static_cast<size_t>(nx) * nx);
+  coupling_pattern_start_.reserve(nx + 1);
   block_start_.reserve(nx + 1);
   block_first_read_.reserve(nx);
   block_start_.push_back(0);
@@ -192,6 +195,20 @@ void IterationMatrix::OrderBlocks() {
     }
     block_first_read_.push_back(first);
   }
+  coupling_row_.clear();
+  coupling_col_.clear();
+  coupling_pattern_start_.assign(1, 0);
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    const int s = block_start_[b], e = block_start_[b + 1];
+    for (int c = block_first_read_[b]; c < s; ++c) {
+      for (int r = s; r < e; ++r) {
+        if (!depends(order_[r], order_[c])) continue;
+        coupling_row_.push_back(r);
+        coupling_col_.push_back(c);
+      }
+    }
+    coupling_pattern_start_.push_back(static_cast<int>(coupling_row_.size()));
+  }
 }
 
 int IterationMatrix::FormTimeDerivative(OdeProblem* problem, double t, const Eigen::VectorXd& x,
@@ -217,19 +234,19 @@ bool IterationMatrix::Factor(double gamma_h) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
     // The block's rows up to its last column. The earlier blocks' columns go straight to the
-    // coupling list the solves subtract (most are zero: an object's position rows read no
-    // finger, its velocity rows only the fingers touching it); its own into lu_. A NaN or
+    // coupling list the solves subtract, read only where the pattern has ever held a nonzero
+    // (an object's position rows read no finger, its velocity rows only the fingers that
+    // touched it: a grasp's 312 entries left of the object's block hold about half that);
+    // its own into lu_. A NaN or
     // infinity anywhere sets `bad`: one test, not one per entry (integer bits, not a sum of
     // the entries, whose chain of additions would be most of the pass's time).
     std::uint64_t bad = 0;
     coupling_start_[b] = static_cast<int>(coupling_.size());
-    for (int c = block_first_read_[b]; c < s; ++c) {
-      const double* J_c = J_.col(order_[c]).data();
-      for (int r = s; r < e; ++r) {
-        const double w = -gamma_h * J_c[order_[r]];
-        bad |= NotFiniteBit(w);
-        if (w != 0.0) coupling_.push_back({r, c, w});
-      }
+    for (int k = coupling_pattern_start_[b]; k < coupling_pattern_start_[b + 1]; ++k) {
+      const int r = coupling_row_[k], c = coupling_col_[k];
+      const double w = -gamma_h * J_(order_[r], order_[c]);
+      bad |= NotFiniteBit(w);
+      if (w != 0.0) coupling_.push_back({r, c, w});
     }
     coupling_start_[b + 1] = static_cast<int>(coupling_.size());
     for (int c = s; c < e; ++c) {

@@ -141,7 +141,12 @@ class IterationMatrix {
   };
   std::vector<Coupling> coupling_;   // (<= m * m)
   std::vector<int> coupling_start_;  // (blocks + 1) each block's first entry in coupling_
-  Eigen::VectorXd rhs_;              // (nx) right-hand side gathered in block order
+  // Where the pattern holds a nonzero left of each diagonal block (row and column positions
+  // in block order, by block then column): the only entries of J a factorization copies
+  // there, since J has no nonzero outside the pattern.
+  std::vector<int> coupling_row_, coupling_col_;  // (<= m * m)
+  std::vector<int> coupling_pattern_start_;       // (blocks + 1)
+  Eigen::VectorXd rhs_;                           // (nx) right-hand side gathered in block order
   // Tarjan's search, iterative so that its depth is not the call stack's.
   std::vector<int> visit_index_;      // (nx) order of discovery, -1 before
   std::vector<int> low_link_;         // (nx) smallest discovery index reachable
