@@ -236,10 +236,9 @@ bool IterationMatrix::Factor(double gamma_h) {
     // The block's rows up to its last column. The earlier blocks' columns go straight to the
     // coupling list the solves subtract, read only where the pattern has ever held a nonzero
     // (an object's position rows read no finger, its velocity rows only the fingers that
-    // touched it: a grasp's 312 entries left of the object's block hold about half that);
-    // its own into lu_. A NaN or
-    // infinity anywhere sets `bad`: one test, not one per entry (integer bits, not a sum of
-    // the entries, whose chain of additions would be most of the pass's time).
+    // touched it); its own into lu_. A NaN or infinity anywhere sets `bad`: one test, not one
+    // per entry (integer bits, not a sum of the entries, whose chain of additions would be
+    // most of the pass's time).
     std::uint64_t bad = 0;
     coupling_start_[b] = static_cast<int>(coupling_.size());
     for (int k = coupling_pattern_start_[b]; k < coupling_pattern_start_[b + 1]; ++k) {
