@@ -302,11 +302,21 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const ExecutionEntry& e : system.major_order()) {
     if (!e.block->unit_delay_slots()) major_calls_.push_back(e);
   }
+  const int num_rates = static_cast<int>(system.rates().size());
+  unit_delay_start_.assign(num_rates + 1, 0);
   for (const blocks::Block* b : system.update_blocks()) {
-    if (const auto slots = b->unit_delay_slots()) {
-      unit_delays_.push_back({b->rate_index(), slots->state, slots->input, slots->output});
+    if (b->unit_delay_slots()) {
+      ++unit_delay_start_[b->rate_index() + 1];
     } else {
       update_calls_.push_back(b);
+    }
+  }
+  for (int r = 0; r < num_rates; ++r) unit_delay_start_[r + 1] += unit_delay_start_[r];
+  unit_delays_.resize(unit_delay_start_[num_rates]);
+  std::vector<int> next(unit_delay_start_.begin(), unit_delay_start_.end() - 1);
+  for (const blocks::Block* b : system.update_blocks()) {
+    if (const auto slots = b->unit_delay_slots()) {
+      unit_delays_[next[b->rate_index()]++] = {slots->state, slots->input, slots->output};
     }
   }
   // What the diagram reads: the logs and the connected inputs at major steps, and inside
@@ -636,8 +646,12 @@ void Simulator::MajorStep(bool first) {
       e.block->CalcOutputs(c, e.stage);
     }
   }
-  for (const UnitDelayRow& d : unit_delays_) {
-    if (st.rate_hits[d.rate]) c.signals[d.output] = c.xd[d.state];
+  for (size_t r = 0; r < sys.rates().size(); ++r) {
+    if (!st.rate_hits[r]) continue;
+    for (int k = unit_delay_start_[r]; k < unit_delay_start_[r + 1]; ++k) {
+      const UnitDelayRow& d = unit_delays_[k];
+      c.signals[d.output] = c.xd[d.state];
+    }
   }
   for (const ExecutionEntry& e : major_calls_) {
     const int rate = e.block->rate_index();
@@ -666,8 +680,12 @@ void Simulator::MajorStep(bool first) {
           settings_.t_start + static_cast<double>(output_index_) * *settings_.output_interval;
     }
   }
-  for (const UnitDelayRow& d : unit_delays_) {
-    if (st.rate_hits[d.rate]) c.xd[d.state] = c.signals[d.input];
+  for (size_t r = 0; r < sys.rates().size(); ++r) {
+    if (!st.rate_hits[r]) continue;
+    for (int k = unit_delay_start_[r]; k < unit_delay_start_[r + 1]; ++k) {
+      const UnitDelayRow& d = unit_delays_[k];
+      c.xd[d.state] = c.signals[d.input];
+    }
   }
   for (const blocks::Block* b : update_calls_) {
     const int rate = b->rate_index();

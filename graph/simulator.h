@@ -308,11 +308,14 @@ class Simulator {
   /// updates, and the scalar unit delays it runs as a table instead (two calls each to
   /// blocks scattered over the heap cost a grasp's 145 detector delays a tenth of its run).
   struct UnitDelayRow {
-    int rate, state, input, output;  ///< rate index; offsets (blocks::Block::UnitDelaySlots)
+    int state, input, output;  ///< offsets (blocks::Block::UnitDelaySlots)
   };
   std::vector<ExecutionEntry> major_calls_;
   std::vector<const blocks::Block*> update_calls_;
+  /// The unit delays grouped by rate: rate r's are [unit_delay_start_[r],
+  /// unit_delay_start_[r + 1]), so that a hit runs its rows without a test each.
   std::vector<UnitDelayRow> unit_delays_;
+  std::vector<int> unit_delay_start_;
   bool last_major_hit_ = false;
   /// Steps in a row that advanced time by less than time_resolution_ (the crawl guard, see
   /// Advance), and that resolution: 16 eps max(|t_start|, |t_end|), s.

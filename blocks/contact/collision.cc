@@ -175,10 +175,11 @@ PairGeometry CollideOrdered(const Shape& a, const Pose& X_Wa, const Shape& b, co
 }  // namespace
 
 PairGeometry Collide(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb) {
-  if (!Precedes(b, X_Wb, a, X_Wa)) return CollideOrdered(a, X_Wa, b, X_Wb);
-  // Flipped in place: a copy of the eight points would cost more than a sphere's query.
-  PairGeometry g = CollideOrdered(b, X_Wb, a, X_Wa);
-  Flip(&g);
+  // One named result on every path, built in the caller's place and flipped there: a copy of
+  // the eight points would cost more than a sphere's query.
+  const bool swapped = Precedes(b, X_Wb, a, X_Wa);
+  PairGeometry g = swapped ? CollideOrdered(b, X_Wb, a, X_Wa) : CollideOrdered(a, X_Wa, b, X_Wb);
+  if (swapped) Flip(&g);
   return g;
 }
 

@@ -34,10 +34,11 @@ IterationMatrix::IterationMatrix(int nx)
       x_perturbed_(Eigen::VectorXd::Zero(nx)),
       f_perturbed_(Eigen::VectorXd::Zero(nx)) {
   order_.reserve(nx);
-  coupling_.reserve(static_cast<size_t>(nx) * nx);
+  coupling_.resize(static_cast<size_t>(nx) * nx);
   coupling_start_.assign(nx + 1, 0);
   coupling_row_.reserve(static_cast<size_t>(nx) * nx);
   coupling_col_.reserve(static_cast<size_t>(nx) * nx);
+  coupling_source_.reserve(static_cast<size_t>(nx) * nx);
   coupling_pattern_start_.reserve(nx + 1);
   block_start_.reserve(nx + 1);
   block_first_read_.reserve(nx);
@@ -197,6 +198,7 @@ void IterationMatrix::OrderBlocks() {
   }
   coupling_row_.clear();
   coupling_col_.clear();
+  coupling_source_.clear();
   coupling_pattern_start_.assign(1, 0);
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b], e = block_start_[b + 1];
@@ -205,6 +207,7 @@ void IterationMatrix::OrderBlocks() {
         if (!depends(order_[r], order_[c])) continue;
         coupling_row_.push_back(r);
         coupling_col_.push_back(c);
+        coupling_source_.push_back(order_[c] * nx_ + order_[r]);
       }
     }
     coupling_pattern_start_.push_back(static_cast<int>(coupling_row_.size()));
@@ -229,7 +232,7 @@ int IterationMatrix::FormTimeDerivative(OdeProblem* problem, double t, const Eig
 bool IterationMatrix::Factor(double gamma_h) {
   nonfinite_state_ = -1;
   if (UpdatePattern()) OrderBlocks();
-  coupling_.clear();
+  int num_couplings = 0;
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b];
     const int e = block_start_[b + 1];
@@ -240,14 +243,15 @@ bool IterationMatrix::Factor(double gamma_h) {
     // per entry (integer bits, not a sum of the entries, whose chain of additions would be
     // most of the pass's time).
     std::uint64_t bad = 0;
-    coupling_start_[b] = static_cast<int>(coupling_.size());
+    coupling_start_[b] = num_couplings;
+    const double* J = J_.data();
     for (int k = coupling_pattern_start_[b]; k < coupling_pattern_start_[b + 1]; ++k) {
-      const int r = coupling_row_[k], c = coupling_col_[k];
-      const double w = -gamma_h * J_(order_[r], order_[c]);
+      const double w = -gamma_h * J[coupling_source_[k]];
       bad |= NotFiniteBit(w);
-      if (w != 0.0) coupling_.push_back({r, c, w});
+      coupling_[num_couplings] = {coupling_row_[k], coupling_col_[k], w};
+      num_couplings += w != 0.0;
     }
-    coupling_start_[b + 1] = static_cast<int>(coupling_.size());
+    coupling_start_[b + 1] = num_couplings;
     for (int c = s; c < e; ++c) {
       const double* J_c = J_.col(order_[c]).data();
       double* W_c = lu_.col(c).data();

@@ -139,12 +139,13 @@ class IterationMatrix {
     int row, col;
     double value;
   };
-  std::vector<Coupling> coupling_;   // (<= m * m)
+  std::vector<Coupling> coupling_;   // (nx * nx) the first coupling_start_.back() are set
   std::vector<int> coupling_start_;  // (blocks + 1) each block's first entry in coupling_
   // Where the pattern holds a nonzero left of each diagonal block (row and column positions
   // in block order, by block then column): the only entries of J a factorization copies
   // there, since J has no nonzero outside the pattern.
   std::vector<int> coupling_row_, coupling_col_;  // (<= m * m)
+  std::vector<int> coupling_source_;              // (<= m * m) each one's index in J_.data()
   std::vector<int> coupling_pattern_start_;       // (blocks + 1)
   Eigen::VectorXd rhs_;                           // (nx) right-hand side gathered in block order
   // Tarjan's search, iterative so that its depth is not the call stack's.
