@@ -302,6 +302,8 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   for (const ExecutionEntry& e : system.major_order()) {
     if (!e.block->unit_delay_slots()) major_calls_.push_back(e);
   }
+  // The table sorted by rate (counting each rate's delays, then placing them in block order),
+  // so that a hit of one rate runs a contiguous range.
   const int num_rates = static_cast<int>(system.rates().size());
   unit_delay_start_.assign(num_rates + 1, 0);
   for (const blocks::Block* b : system.update_blocks()) {
