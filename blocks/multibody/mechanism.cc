@@ -97,7 +97,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   // columns) fixed, so that the products over them unroll.
   Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel;       ///< 3 x nv: velocity of f relative to b
   Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel_free;  ///< 3 x nf: J_rel's free columns
-  /// nf x 3: J_rel_free^T d(point force)/dv and /dx.
+  /// nf x 3: J_rel_free^T d(point force)/dv and /dx. These two and J_rel_free serve
+  /// mechanisms with other than one free object (6 free coordinates: fixed-size matrices).
   Eigen::Matrix<double, Eigen::Dynamic, 3> JfT_dFv, JfT_dFx;
   /// nf x 2 nv: d(free generalized forces, then accelerations)/d(v), then d/d(q tangent
   /// coordinates), side by side so that one solve with M_ff serves both.
@@ -1399,6 +1400,38 @@ void Mechanism::DoCalcDerivatives(Context& c) const {
 
 namespace {
 
+/// Adds one point force's terms to d(generalized force on the free coordinates)/d(v) and
+/// /d(q) (dqdd's left and right nv columns): J_free^T dF J, J the point's velocity of f
+/// relative to b (J_rel). NF: the number of free coordinates when it is known at compile time
+/// (6, one free object), so that the small products unroll; Eigen::Dynamic otherwise, with
+/// J_free and the products in the workspace's matrices.
+template <int NF>
+void AddPointForceTerms(const KinematicTree& tree, const std::vector<int>& free_v,
+                        const Eigen::Matrix<double, 3, Eigen::Dynamic>& J_rel, int body_f,
+                        int body_b, const Eigen::Matrix3d& dF_dv, const Eigen::Matrix3d& dF_dx,
+                        Eigen::Matrix<double, 3, NF>& J_free, Eigen::Matrix<double, NF, 3>& A_v,
+                        Eigen::Matrix<double, NF, 3>& A_x, Eigen::MatrixXd* dqdd) {
+  using Column = Eigen::Map<Eigen::Matrix<double, NF, 1>>;
+  const int nf = static_cast<int>(free_v.size());
+  const int nv = tree.nv();
+  for (int a = 0; a < nf; ++a) J_free.col(a) = J_rel.col(free_v[a]);
+  // Lazy products: of dynamic size, Eigen would otherwise dispatch to its blocked kernels.
+  A_v.noalias() = J_free.transpose().lazyProduct(dF_dv);
+  A_x.noalias() = J_free.transpose().lazyProduct(dF_dx);
+  // J_rel's columns are nonzero only for the joints between each body and their deepest
+  // common ancestor (a common ancestor moves the point of f and of b alike). A parent's
+  // index is below its children's, so the larger index is never the other's ancestor.
+  for (int f = body_f, b = body_b; f != b;) {
+    int& k = f > b ? f : b;
+    const int iv = tree.idx_v(k);
+    for (int col = iv; col < iv + tree.joint(k).nv(); ++col) {
+      Column(dqdd->col(col).data(), nf).noalias() += A_v.lazyProduct(J_rel.col(col));
+      Column(dqdd->col(nv + col).data(), nf).noalias() += A_x.lazyProduct(J_rel.col(col));
+    }
+    k = tree.parent(k);
+  }
+}
+
 /// d(body-frame rotation increment)/d(quaternion) at a unit quaternion [w, x, y, z]: the
 /// increment dtheta with q + dq = q (x) [1, dtheta / 2], dtheta = 2 vec(q* (x) dq) (3 x 4).
 Eigen::Matrix<double, 3, 4> RotationIncrementOfQuaternion(const double* wxyz) {
@@ -1483,6 +1516,8 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   ws.dqdd.setZero();
   auto dqdd_dv = ws.dqdd.leftCols(nv);
   auto dqdd_dq = ws.dqdd.rightCols(nv);
+  Eigen::Matrix<double, 3, 6> J_free6;
+  Eigen::Matrix<double, 6, 3> A_v6, A_x6;
   for (int i = 0; i < ws.num_contact_forces; ++i) {
     const PointForce& pf = ws.contact_forces[i];
     const contact::ContactLaw& law = *pf.law;
@@ -1512,22 +1547,12 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     ws.J_rel.setZero();
     AddPointJacobian(tree, ws.data, pf.body_f, pf.point, 1.0, ws.J_rel);
     AddPointJacobian(tree, ws.data, pf.body_b, pf.point, -1.0, ws.J_rel);
-    for (int a = 0; a < nf; ++a) ws.J_rel_free.col(a) = ws.J_rel.col(free_v_[a]);
-    // Small products of dynamic size: lazy, so that Eigen neither allocates nor dispatches to
-    // its blocked kernels.
-    ws.JfT_dFv.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dv);
-    ws.JfT_dFx.noalias() = ws.J_rel_free.transpose().lazyProduct(dF_dx);
-    // J_rel's columns are nonzero only for the joints between each body and their deepest
-    // common ancestor (a common ancestor moves the point of f and of b alike). A parent's
-    // index is below its children's, so the larger index is never the other's ancestor.
-    for (int f = pf.body_f, b = pf.body_b; f != b;) {
-      int& k = f > b ? f : b;
-      const int iv = tree.idx_v(k);
-      for (int col = iv; col < iv + tree.joint(k).nv(); ++col) {
-        dqdd_dv.col(col).noalias() += ws.JfT_dFv * ws.J_rel.col(col);
-        dqdd_dq.col(col).noalias() += ws.JfT_dFx * ws.J_rel.col(col);
-      }
-      k = tree.parent(k);
+    if (nf == 6) {
+      AddPointForceTerms<6>(tree, free_v_, ws.J_rel, pf.body_f, pf.body_b, dF_dv, dF_dx, J_free6,
+                            A_v6, A_x6, &ws.dqdd);
+    } else {
+      AddPointForceTerms<Eigen::Dynamic>(tree, free_v_, ws.J_rel, pf.body_f, pf.body_b, dF_dv,
+                                         dF_dx, ws.J_rel_free, ws.JfT_dFv, ws.JfT_dFx, &ws.dqdd);
     }
   }
   // M_ff and M_fp: the bodies that move freely and their ancestors' joints (once only when
