@@ -58,7 +58,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         dqdd_solved(num_free, 1),
         q_posed(tree.nq()),
         v_posed(tree.nv()),
-        contact_modes(num_contacts, 0) {}
+        contact_modes(num_contacts, 0),
+        geometry_deferred(num_contacts, 0) {}
   KinematicTreeData data;
   LoopClosureData loops;     ///< closed loops' constraints and multipliers
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
@@ -118,6 +119,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd v_posed;         ///< nv
   bool posed = false;              ///< data's kinematics are those of q_posed, v_posed
   bool contacts_current = false;   ///< contact, contact_forces: at q_posed, v_posed
+  /// Per contact: its geometry was left out (EvaluateContacts), its distance is NaN.
+  std::vector<char> geometry_deferred;
+  bool any_geometry_deferred = false;
   std::vector<int> contact_modes;  ///< the modes the contacts were evaluated with
   /// Counts new poses and new contact forces: what the articulated-body pass reads besides
   /// the joints' forces.
@@ -198,6 +202,7 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     return static_cast<int>(contact_frames_.size()) - 1;
   };
   for (const MechanismContact& con : m_.contacts) {
+    contact_shape_start_.push_back(static_cast<int>(contact_shape_frame_.size()));
     for (const MechanismContactShape& b : con.b) contact_shape_frame_.push_back(frame_index(b.at));
     for (const MechanismContactShape& f : con.f) contact_shape_frame_.push_back(frame_index(f.at));
   }
@@ -498,12 +503,52 @@ Eigen::Vector3d Mechanism::PointVelocity(const Workspace& ws, int body,
   return X_WB.rotation * V.tail<3>() + (X_WB.rotation * V.head<3>()).cross(p_W - X_WB.translation);
 }
 
+void Mechanism::TakeIfCloser(const contact::PairGeometry& g, ContactResult* r) {
+  if (g.distance < r->distance) {
+    r->distance = g.distance;
+    r->normal = g.normal;
+    r->point = 0.5 * (g.point_a + g.point_b);
+  }
+}
+
+bool Mechanism::ContactGeometryDemanded(const Context& c, size_t k) const {
+  const MechanismContact& con = m_.contacts[k];
+  return output_demanded(c, con.out_distance) || output_demanded(c, con.out_point) ||
+         output_demanded(c, con.out_normal);
+}
+
+void Mechanism::ContactGeometry(const Workspace& ws, size_t k, ContactResult* r) const {
+  const MechanismContact& con = m_.contacts[k];
+  const int* frame_of_b = contact_shape_frame_.data() + contact_shape_start_[k];
+  const int* frame_of_f = frame_of_b + con.b.size();
+  const Pose* frame_pose = ws.contact_frame_poses.data();
+  r->distance = std::numeric_limits<double>::infinity();
+  for (size_t ib = 0; ib < con.b.size(); ++ib) {
+    for (size_t jf = 0; jf < con.f.size(); ++jf) {
+      TakeIfCloser(contact::Collide(con.b[ib].shape, frame_pose[frame_of_b[ib]], con.f[jf].shape,
+                                    frame_pose[frame_of_f[jf]]),
+                   r);
+    }
+  }
+}
+
+void Mechanism::CompleteContactGeometry(Workspace& ws) const {
+  if (!ws.any_geometry_deferred) return;
+  for (size_t k = 0; k < m_.contacts.size(); ++k) {
+    if (ws.geometry_deferred[k] == 0) continue;
+    ContactGeometry(ws, k, &ws.contact[k]);
+    ws.geometry_deferred[k] = 0;
+  }
+  ws.any_geometry_deferred = false;
+}
+
 void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
   EnsureKinematics(ws);
   int* mode = modes(c);
   if (ws.contacts_current) {
     // The same q and v as the last evaluation: its contacts stand if every mode does (a
     // major step decides the modes from the distances, which are the same).
+    if (c.major) CompleteContactGeometry(ws);
     bool same = true;
     for (size_t k = 0; k < m_.contacts.size() && same; ++k) {
       const int now = c.major ? (ws.contact[k].distance < 0.0 ? 1 : 0) : mode[k];
@@ -516,23 +561,31 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     const FrameLocation& at = contact_frames_[i];
     ws.contact_frame_poses[i] = at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
   }
-  const int* frame_of_shape = contact_shape_frame_.data();
   const Pose* frame_pose = ws.contact_frame_poses.data();
   ws.num_contact_forces = 0;
+  ws.any_geometry_deferred = false;
   // Sizes read once: the stores below could alias them for all the compiler knows.
   const size_t num_contacts = m_.contacts.size();
   for (size_t k = 0; k < num_contacts; ++k) {
     const MechanismContact& con = m_.contacts[k];
     ContactResult& r = ws.contact[k];
     r = ContactResult{};
+    const bool defer = !c.major && mode[k] == 0 && !ContactGeometryDemanded(c, k);
+    ws.geometry_deferred[k] = defer ? 1 : 0;
+    if (defer) {
+      // Off for the whole step (its onset is located, not stepped into): it adds no force,
+      // and only the zero crossings at the step's end read its distance.
+      r.distance = std::numeric_limits<double>::quiet_NaN();
+      ws.any_geometry_deferred = true;
+      continue;
+    }
     r.distance = std::numeric_limits<double>::infinity();
     const int first_force = ws.num_contact_forces;
     // Geometry first: whether the contact is on is decided from the distance at major steps.
     const size_t nb = con.b.size(), nf = con.f.size();
     const contact::ContactLaw* law_of_pair = con.laws.data();
-    const int* frame_of_b = frame_of_shape;
-    const int* frame_of_f = frame_of_shape + nb;
-    frame_of_shape += nb + nf;
+    const int* frame_of_b = contact_shape_frame_.data() + contact_shape_start_[k];
+    const int* frame_of_f = frame_of_b + nb;
     for (size_t ib = 0; ib < nb; ++ib) {
       const MechanismContactShape& b = con.b[ib];
       const Pose& X_Wb = frame_pose[frame_of_b[ib]];
@@ -541,11 +594,7 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
         const contact::ContactLaw& law = *law_of_pair++;
         const contact::PairGeometry g =
             contact::Collide(b.shape, X_Wb, f.shape, frame_pose[frame_of_f[jf]]);
-        if (g.distance < r.distance) {
-          r.distance = g.distance;
-          r.normal = g.normal;
-          r.point = 0.5 * (g.point_a + g.point_b);
-        }
+        TakeIfCloser(g, &r);
         for (int i = 0; i < g.num_points; ++i) {
           const contact::ContactPoint& p = g.points[i];
           const Eigen::Vector3d v =
@@ -1300,16 +1349,18 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
   for (size_t k = 0; k < m_.contacts.size(); ++k) {
     const MechanismContact& con = m_.contacts[k];
     const ContactResult& r = ws.contact[k];
-    out(c, con.out_distance)[0] = r.distance;
     out(c, con.out_fn)[0] = r.fn;
     out(c, con.out_ff)[0] = r.ff;
+    if (ws.geometry_deferred[k] != 0) continue;  // not read in this evaluation
+    out(c, con.out_distance)[0] = r.distance;
     std::copy_n(r.point.data(), 3, out(c, con.out_point));
     std::copy_n(r.normal.data(), 3, out(c, con.out_normal));
   }
 }
 
 void Mechanism::DoCalcZeroCrossings(Context& c) const {
-  const Workspace& ws = workspace<Workspace>(c);
+  Workspace& ws = workspace<Workspace>(c);
+  CompleteContactGeometry(ws);
   double* z = zc(c);
   for (size_t k = 0; k < m_.contacts.size(); ++k) z[k] = ws.contact[k].distance;
 }

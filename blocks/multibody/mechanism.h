@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/contact/collision.h"
 #include "blocks/contact/contact_law.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
@@ -169,8 +170,20 @@ class Mechanism final : public blocks::Block {
   /// Adds a force f_W at p_W to the body's external wrench.
   void ApplyAtPoint(Workspace& ws, int body, const Eigen::Vector3d& p_W,
                     const Eigen::Vector3d& f_W) const;
-  /// Every contact's geometry, mode (at major steps) and point forces, into ws.
+  /// Every contact's geometry, mode (at major steps) and point forces, into ws. Within a
+  /// step, a contact that is off (mode 0) and whose geometry outputs nobody reads there adds
+  /// no force: its geometry is left for CompleteContactGeometry.
   void EvaluateContacts(blocks::Context& c, Workspace& ws) const;
+  /// The closest pair of contact k's shapes (distance, normal, point) into r, from the shape
+  /// frames' poses of the last EvaluateContacts.
+  void ContactGeometry(const Workspace& ws, size_t k, ContactResult* r) const;
+  /// The geometry of the contacts the last EvaluateContacts left out: for the zero crossings
+  /// and the major step, which read every contact's distance.
+  void CompleteContactGeometry(Workspace& ws) const;
+  /// Keeps g's geometry in r when it is the closest of a contact's shape pairs so far.
+  static void TakeIfCloser(const contact::PairGeometry& g, ContactResult* r);
+  /// Contact k's distance, point or normal output is read in this evaluation.
+  bool ContactGeometryDemanded(const blocks::Context& c, size_t k) const;
   /// A cut joint's own coordinate (q, qd; qdd from rel's accelerations) from F's motion
   /// relative to B; revolute angles are unwrapped against the last major step's.
   struct CutJointCoordinate {
@@ -225,6 +238,7 @@ class Mechanism final : public blocks::Block {
   /// order) its index there: EvaluateContacts poses each frame once.
   std::vector<FrameLocation> contact_frames_;
   std::vector<int> contact_shape_frame_;
+  std::vector<int> contact_shape_start_;  ///< per contact: its first shape's entry there
   /// Per tree v coordinate: the state holding it (free, or a motion filter's rate), -1 none.
   std::vector<int> v_state_;
   /// Per tree v coordinate of a 1-DOF joint: the state holding its position, -1 none.

@@ -1,6 +1,7 @@
 #include "solvers/detail/iteration_matrix.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,49 @@ std::uint64_t NotFiniteBit(double x) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   return (((bits >> 52) & 0x7ffu) + 1u) >> 11;
+}
+
+// The substitutions of one diagonal block (n x n, its LU factors at lu with leading dimension
+// ld) on y, the block's part of the right-hand side: the interchanges (pivot, positions
+// within the block), then L, then U by the pivots' inverses. N is n where it is known at
+// compile time, so that the loops unroll; 0 otherwise. Each unknown's sums run in the same
+// order either way.
+template <int N>
+void SubstituteBlock(int n_runtime, const double* lu, Eigen::Index ld, const int* pivot,
+                     const double* inverse_pivot, double* y) {
+  const int n = N > 0 ? N : n_runtime;
+  for (int k = 0; k < n; ++k) {
+    if (pivot[k] != k) std::swap(y[k], y[pivot[k]]);
+  }
+  for (int c = 0; c < n; ++c) {
+    const double yc = y[c];
+    for (int r = c + 1; r < n; ++r) y[r] -= lu[c * ld + r] * yc;
+  }
+  // Multiplied by the pivots' inverses rather than divided: a division's latency, on the
+  // chain from one unknown to the next, would be most of the solve.
+  for (int c = n - 1; c >= 0; --c) {
+    y[c] *= inverse_pivot[c];
+    const double yc = y[c];
+    for (int r = 0; r < c; ++r) y[r] -= lu[c * ld + r] * yc;
+  }
+}
+
+using SubstituteFunction = void (*)(int, const double*, Eigen::Index, const int*, const double*,
+                                    double*);
+
+// The kernel for a block of n unknowns: unrolled up to kMaxUnrolledBlock (a free object's 13
+// states, a finger's chain), general beyond.
+constexpr int kMaxUnrolledBlock = 16;
+template <int... N>
+constexpr std::array<SubstituteFunction, sizeof...(N)> MakeSubstituteTable(
+    std::integer_sequence<int, N...>) {
+  return {&SubstituteBlock<N>...};
+}
+constexpr auto kSubstitute =
+    MakeSubstituteTable(std::make_integer_sequence<int, kMaxUnrolledBlock + 1>{});
+
+SubstituteFunction SubstituteFor(int n) {
+  return n <= kMaxUnrolledBlock ? kSubstitute[n] : &SubstituteBlock<0>;
 }
 
 }  // namespace
@@ -291,7 +335,7 @@ bool IterationMatrix::Factor(double gamma_h) {
       for (int r = k + 1; r < e; ++r) {
         if (std::abs(lu_(r, k)) > std::abs(lu_(p, k))) p = r;
       }
-      pivot_[k] = p;
+      pivot_[k] = p - s;
       if (!(std::abs(lu_(p, k)) > 0.0)) return false;
       if (p != k) {
         for (int c = s; c < e; ++c) std::swap(lu_(k, c), lu_(p, c));
@@ -328,20 +372,8 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
       y[s + 1] = lu_(s + 1, s) * y0 + lu_(s + 1, s + 1) * y1;
       continue;
     }
-    for (int k = s; k < e; ++k) {
-      if (pivot_[k] != k) std::swap(y[k], y[pivot_[k]]);
-    }
-    for (int c = s; c < e; ++c) {
-      const double yc = y[c];
-      for (int r = c + 1; r < e; ++r) y[r] -= lu_(r, c) * yc;
-    }
-    // Multiplied by the pivots' inverses rather than divided: a division's latency, on the
-    // chain from one unknown to the next, would be most of the solve.
-    for (int c = e - 1; c >= s; --c) {
-      y[c] *= inverse_pivot_[c];
-      const double yc = y[c];
-      for (int r = s; r < c; ++r) y[r] -= lu_(r, c) * yc;
-    }
+    SubstituteFor(e - s)(e - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
+                     inverse_pivot_.data() + s, y + s);
   }
   for (int r = 0; r < m; ++r) b[order_[r]] = y[r];
 }
