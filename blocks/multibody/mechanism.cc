@@ -264,6 +264,27 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
                        {}, m_.inputs[j.in_actuation].name);
     }
   }
+  free_q_states_.clear();
+  free_v_states_.clear();
+  filter_q_states_.clear();
+  filter_v_states_.clear();
+  input_driven_joints_.clear();
+  for (int i = 0; i < tree.nq(); ++i) {
+    if (x_of_q_[i] >= 0) free_q_states_.push_back({i, x_of_q_[i]});
+  }
+  for (int i = 0; i < tree.nv(); ++i) {
+    if (x_of_v_[i] >= 0) free_v_states_.push_back({i, x_of_v_[i]});
+  }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const MechanismJoint& j = m_.joints[n];
+    if (!j.prescribed) continue;
+    if (filter_x_[n] >= 0) {
+      filter_q_states_.push_back({j.q_index, filter_x_[n]});
+      filter_v_states_.push_back({j.v_index, filter_x_[n] + 1});
+    } else {
+      input_driven_joints_.push_back(static_cast<int>(n));
+    }
+  }
   // Which state carries each coordinate, for the Jacobian's columns.
   v_state_.assign(tree.nv(), -1);
   q_state_.assign(tree.nv(), -1);
@@ -444,23 +465,15 @@ void Mechanism::DoInitialize(Context& c) const {
 void Mechanism::AssembleTreeCoordinates(const Context& c, Eigen::VectorXd* q,
                                         Eigen::VectorXd* v) const {
   const double* xs = x(c);
-  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
-    if (x_of_q_[i] >= 0) (*q)[i] = xs[x_of_q_[i]];
-  }
-  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
-    if (x_of_v_[i] >= 0) (*v)[i] = xs[x_of_v_[i]];
-  }
-  for (size_t n = 0; n < m_.joints.size(); ++n) {
+  for (const CoordinateState& s : free_q_states_) (*q)[s.coordinate] = xs[s.state];
+  for (const CoordinateState& s : free_v_states_) (*v)[s.coordinate] = xs[s.state];
+  for (const CoordinateState& s : filter_q_states_) (*q)[s.coordinate] = xs[s.state];
+  for (const CoordinateState& s : filter_v_states_) (*v)[s.coordinate] = xs[s.state];
+  for (int n : input_driven_joints_) {
     const MechanismJoint& j = m_.joints[n];
-    if (!j.prescribed) continue;
-    if (filter_x_[n] >= 0) {
-      (*q)[j.q_index] = xs[filter_x_[n]];
-      (*v)[j.v_index] = xs[filter_x_[n] + 1];
-    } else {
-      const double* motion = in(c, j.in_actuation);
-      (*q)[j.q_index] = motion[0];
-      (*v)[j.v_index] = motion[1];
-    }
+    const double* motion = in(c, j.in_actuation);
+    (*q)[j.q_index] = motion[0];
+    (*v)[j.v_index] = motion[1];
   }
 }
 
@@ -1353,8 +1366,13 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     out(c, con.out_ff)[0] = r.ff;
     if (ws.geometry_deferred[k] != 0) continue;  // not read in this evaluation
     out(c, con.out_distance)[0] = r.distance;
-    std::copy_n(r.point.data(), 3, out(c, con.out_point));
-    std::copy_n(r.normal.data(), 3, out(c, con.out_normal));
+    // Element by element: std::copy_n of three doubles is a call to memmove.
+    double* point = out(c, con.out_point);
+    double* normal = out(c, con.out_normal);
+    for (int i = 0; i < 3; ++i) {
+      point[i] = r.point[i];
+      normal[i] = r.normal[i];
+    }
   }
 }
 
@@ -1691,17 +1709,12 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
 void Mechanism::WriteDerivatives(Context& c, Workspace& ws) const {
   double* dx = xdot(c);
   CalcQDot(*m_.tree, ws.q, ws.v, ws.qdot);
-  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
-    if (x_of_q_[i] >= 0) dx[x_of_q_[i]] = ws.qdot[i];
-  }
-  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
-    if (x_of_v_[i] >= 0) dx[x_of_v_[i]] = ws.data.qdd[i];
-  }
-  for (size_t n = 0; n < m_.joints.size(); ++n) {
-    if (filter_x_[n] < 0) continue;
-    const MechanismJoint& j = m_.joints[n];
-    dx[filter_x_[n]] = ws.v[j.v_index];
-    dx[filter_x_[n] + 1] = ws.u[j.v_index];
+  for (const CoordinateState& s : free_q_states_) dx[s.state] = ws.qdot[s.coordinate];
+  for (const CoordinateState& s : free_v_states_) dx[s.state] = ws.data.qdd[s.coordinate];
+  // A filter's two states, q then qd: q' = qd, qd' = its qdd (ws.u of a prescribed joint).
+  for (const CoordinateState& s : filter_v_states_) {
+    dx[s.state - 1] = ws.v[s.coordinate];
+    dx[s.state] = ws.u[s.coordinate];
   }
   for (size_t cl = 0; cl < cluster_x_.size(); ++cl) {
     if (cluster_x_[cl] < 0) continue;

@@ -231,6 +231,15 @@ class Mechanism final : public blocks::Block {
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state
   std::vector<int> free_v_;         ///< velocity coordinates that are not prescribed
+  /// The tree coordinates held in states, each with its state: the free joints' q and v, and
+  /// the motion filters' q and qd (their rates' targets too: qd and the filter's qdd).
+  struct CoordinateState {
+    int coordinate, state;
+  };
+  std::vector<CoordinateState> free_q_states_, free_v_states_;
+  std::vector<CoordinateState> filter_q_states_, filter_v_states_;
+  /// The prescribed joints driven by a [q, qd, qdd] input (no filter).
+  std::vector<int> input_driven_joints_;
   /// The tree joints' torque and wrench outputs: when none is read, the joints driven from
   /// the world need no forces (DrivenJointForcesRead).
   std::vector<int> joint_force_ports_;
