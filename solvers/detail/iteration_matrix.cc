@@ -17,11 +17,42 @@ std::uint64_t NotFiniteBit(double x) {
   return (((bits >> 52) & 0x7ffu) + 1u) >> 11;
 }
 
-// The substitutions of one diagonal block (n x n, its LU factors at lu with leading dimension
-// ld) on y, the block's part of the right-hand side: the interchanges (pivot, positions
-// within the block), then L, then U by the pivots' inverses. N is n where it is known at
-// compile time, so that the loops unroll; 0 otherwise. Each unknown's sums run in the same
-// order either way.
+// The kernels of one diagonal block of W, n x n at lu (leading dimension ld). N is n where it
+// is known at compile time, so that the loops unroll (a free object's 13 states, a finger's
+// chain); 0 otherwise, beyond kMaxUnrolledBlock. Each entry's sums run in the same order
+// either way.
+constexpr int kMaxUnrolledBlock = 16;
+
+// LU with partial pivoting in place: the interchanges (positions within the block) into
+// pivot, the pivots' inverses into inverse_pivot. False when a pivot is zero.
+template <int N>
+bool FactorBlock(int n_runtime, double* lu, Eigen::Index ld, int* pivot, double* inverse_pivot) {
+  const int n = N > 0 ? N : n_runtime;
+  const auto at = [lu, ld](int r, int c) -> double& { return lu[c * ld + r]; };
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int r = k + 1; r < n; ++r) {
+      if (std::abs(at(r, k)) > std::abs(at(p, k))) p = r;
+    }
+    pivot[k] = p;
+    if (!(std::abs(at(p, k)) > 0.0)) return false;
+    if (p != k) {
+      for (int c = 0; c < n; ++c) std::swap(at(k, c), at(p, c));
+    }
+    const double inv = 1.0 / at(k, k);
+    inverse_pivot[k] = inv;
+    for (int r = k + 1; r < n; ++r) at(r, k) *= inv;
+    for (int c = k + 1; c < n; ++c) {
+      const double u = at(k, c);
+      if (u == 0.0) continue;
+      for (int r = k + 1; r < n; ++r) at(r, c) -= at(r, k) * u;
+    }
+  }
+  return true;
+}
+
+// The substitutions with FactorBlock's factors on y, the block's part of the right-hand
+// side: the interchanges, then L, then U by the pivots' inverses.
 template <int N>
 void SubstituteBlock(int n_runtime, const double* lu, Eigen::Index ld, const int* pivot,
                      const double* inverse_pivot, double* y) {
@@ -45,9 +76,7 @@ void SubstituteBlock(int n_runtime, const double* lu, Eigen::Index ld, const int
 using SubstituteFunction = void (*)(int, const double*, Eigen::Index, const int*, const double*,
                                     double*);
 
-// The kernel for a block of n unknowns: unrolled up to kMaxUnrolledBlock (a free object's 13
-// states, a finger's chain), general beyond.
-constexpr int kMaxUnrolledBlock = 16;
+// The kernels for a block of n unknowns.
 template <int... N>
 constexpr std::array<SubstituteFunction, sizeof...(N)> MakeSubstituteTable(
     std::integer_sequence<int, N...>) {
@@ -58,6 +87,18 @@ constexpr auto kSubstitute =
 
 SubstituteFunction SubstituteFor(int n) {
   return n <= kMaxUnrolledBlock ? kSubstitute[n] : &SubstituteBlock<0>;
+}
+
+using FactorFunction = bool (*)(int, double*, Eigen::Index, int*, double*);
+template <int... N>
+constexpr std::array<FactorFunction, sizeof...(N)> MakeFactorTable(
+    std::integer_sequence<int, N...>) {
+  return {&FactorBlock<N>...};
+}
+constexpr auto kFactor = MakeFactorTable(std::make_integer_sequence<int, kMaxUnrolledBlock + 1>{});
+
+FactorFunction FactorFor(int n) {
+  return n <= kMaxUnrolledBlock ? kFactor[n] : &FactorBlock<0>;
 }
 
 }  // namespace
@@ -330,24 +371,9 @@ bool IterationMatrix::Factor(double gamma_h) {
       lu_(s + 1, s + 1) = a * inv;
       continue;
     }
-    for (int k = s; k < e; ++k) {
-      int p = k;
-      for (int r = k + 1; r < e; ++r) {
-        if (std::abs(lu_(r, k)) > std::abs(lu_(p, k))) p = r;
-      }
-      pivot_[k] = p - s;
-      if (!(std::abs(lu_(p, k)) > 0.0)) return false;
-      if (p != k) {
-        for (int c = s; c < e; ++c) std::swap(lu_(k, c), lu_(p, c));
-      }
-      const double inv = 1.0 / lu_(k, k);
-      inverse_pivot_[k] = inv;
-      for (int r = k + 1; r < e; ++r) lu_(r, k) *= inv;
-      for (int c = k + 1; c < e; ++c) {
-        const double u = lu_(k, c);
-        if (u == 0.0) continue;
-        for (int r = k + 1; r < e; ++r) lu_(r, c) -= lu_(r, k) * u;
-      }
+    if (!FactorFor(e - s)(e - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
+                          inverse_pivot_.data() + s)) {
+      return false;
     }
   }
   return true;

@@ -72,6 +72,20 @@ TEST(IterationMatrixTest, DenseCouplingIsOneBlockAndMatchesDenseLu) {
   EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12);
 }
 
+// One dense block of every size: the kernels unrolled for sizes up to 16 and the general
+// one beyond give the dense solution.
+TEST(IterationMatrixTest, EveryBlockSizeMatchesDenseLu) {
+  std::mt19937 rng(3);
+  for (int n = 1; n <= 20; ++n) {
+    FixedJacobian problem(50.0 * RandomMatrix(n, &rng));
+    IterationMatrix W(n);
+    FormFrom(&problem, &W);
+    ASSERT_TRUE(W.Factor(0.01)) << n;
+    EXPECT_EQ(W.num_blocks(), 1) << n;
+    EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12) << n;
+  }
+}
+
 // Three groups coupled one way, a -> b -> c (a's rows read b's states, b's read c's), with
 // their states interleaved: three blocks, and the dense solution. Also a fourth group of
 // states that nothing reads and that read nothing: left as they are.
