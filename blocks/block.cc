@@ -66,6 +66,19 @@ void Block::Configure(const std::vector<int>& input_widths) {
   }
 }
 
+bool Block::StiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
+  const size_t first = entries->size();
+  if (!DoStiffJacobianStructure(entries)) {
+    entries->resize(first);
+    return false;
+  }
+  for (size_t i = first; i < entries->size(); ++i) {
+    (*entries)[i].first += x_offset_;
+    (*entries)[i].second += x_offset_;
+  }
+  return true;
+}
+
 int Block::CommonWidth(const std::vector<int>& widths) const {
   int common = 1;
   for (int i = 0; i < static_cast<int>(widths.size()); ++i) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blocks/block_error.h"
@@ -212,6 +213,11 @@ class Block {
   void CalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
     DoCalcStiffJacobian(c, J.block(x_offset_, x_offset_, nx_, nx_));
   }
+  /// Appends to `entries` every (row, column) of the diagram's Jacobian that
+  /// CalcStiffJacobian may ever set nonzero: a superset, fixed once the block is configured,
+  /// so that a solver orders its factorization once. False when the block cannot tell (the
+  /// default); `entries` is then as it was.
+  bool StiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const;
 
   // ---- The DAE form, for residual solvers (IDA) ----
   /// The block's rows of F(t, x, x', z) = 0 at c.x, c.xp, c.z: its nx state rows into
@@ -279,6 +285,10 @@ class Block {
   virtual void DoCalcDerivatives(Context& c) const {}
   /// `J`: the block's own square (num_continuous_states()) of the diagram's Jacobian.
   virtual void DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {}
+  /// StiffJacobianStructure's entries, in the block's own square.
+  virtual bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
+    return false;
+  }
   virtual void DoCalcResidual(Context& c) const;
   virtual void DoCalcConsistentAlgebraic(Context& c) const {}
   virtual void DoUpdate(Context& c) const {}

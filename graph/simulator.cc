@@ -104,6 +104,10 @@ class Simulator::Problem : public solvers::OdeProblem {
     return false;
   }
 
+  bool JacobianStructure(std::vector<char>* structure) const override {
+    return sim_->StiffJacobianStructure(structure);
+  }
+
   /// Between major steps the discrete outputs hold and the modes are fixed: f changes with t
   /// itself only through a continuous block that reads it (a Sine, a Clock, a trajectory).
   bool is_autonomous() const override {
@@ -487,6 +491,17 @@ void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen:
     return;
   }
   if (problem_->CalcJacobian(t, x, *J) != 0) throw std::runtime_error(problem_->last_error());
+}
+
+bool Simulator::StiffJacobianStructure(std::vector<char>* structure) const {
+  const int nx = system_.num_continuous_states();
+  std::vector<std::pair<int, int>> entries;
+  for (const blocks::Block* b : system_.derivative_blocks()) {
+    if (b->has_stiff_jacobian() && !b->StiffJacobianStructure(&entries)) return false;
+  }
+  structure->assign(static_cast<size_t>(nx) * nx, 0);
+  for (const auto& [row, col] : entries) (*structure)[static_cast<size_t>(col) * nx + row] = 1;
+  return true;
 }
 
 bool Simulator::is_dae() const { return dae_problem_ != nullptr; }

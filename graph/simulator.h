@@ -180,6 +180,11 @@ class Simulator {
   ///         derivative or Jacobian entry is not finite.
   void EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J);
 
+  /// Where EvaluateStiffJacobian's J may ever be nonzero, as the blocks declare it: into
+  /// `structure` (nx * nx, by column), 1 there and 0 elsewhere. False when a block with a
+  /// stiff Jacobian does not declare where (`structure` is then unchanged).
+  bool StiffJacobianStructure(std::vector<char>* structure) const;
+
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
 

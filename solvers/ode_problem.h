@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 namespace twinblocks::solvers {
 
@@ -40,6 +41,13 @@ class OdeProblem {
                            Eigen::Ref<Eigen::MatrixXd> J) {
     return -1;
   }
+
+  /// Marks every entry CalcJacobian may ever set nonzero: `structure` (nx * nx, by column)
+  /// gets a 1 there, a superset fixed for the run, so that the solver orders W's blocks once
+  /// instead of searching each J for new nonzeros. Returns false when the problem cannot
+  /// tell (the default); the solver then learns the nonzeros from the matrices it forms.
+  /// @pre has_jacobian().
+  virtual bool JacobianStructure(std::vector<char>* structure) const { return false; }
 
   /// True when f depends on t only through x (f(t, x) = f(x) between the problem's own
   /// discontinuities): ode23s and ros2 then leave out the df/dt they otherwise form by a

@@ -33,7 +33,7 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
       method_(method),
       nx_(problem->num_states()),
       uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
-      W_(problem->num_states()) {
+      W_(*problem) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(std::string(name()) +
                                 ": fixed_step must be positive and finite, got " +

@@ -1574,6 +1574,55 @@ void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::Matr
   }
 }
 
+bool Mechanism::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
+  // What AddKinematicJacobian and DoCalcStiffJacobian write, whatever the contacts.
+  const KinematicTree& tree = *m_.tree;
+  const auto add_block = [entries](const int* rows, int num_rows, const int* cols, int num_cols) {
+    for (int r = 0; r < num_rows; ++r) {
+      for (int k = 0; k < num_cols; ++k) entries->emplace_back(rows[r], cols[k]);
+    }
+  };
+  // Per free or spherical body: its quaternion's states, and a free body's position states.
+  std::vector<int> rotation_states;
+  for (int b = 0; b < tree.num_bodies(); ++b) {
+    const int iq = tree.idx_q(b), iv = tree.idx_v(b);
+    if (x_of_v_[iv] < 0) continue;
+    const JointType type = tree.joint(b).type();
+    if (type == JointType::kRevolute || type == JointType::kPrismatic) {
+      entries->emplace_back(x_of_q_[iq], x_of_v_[iv]);
+    } else if (type == JointType::kSpherical || type == JointType::kFree) {
+      const int quat = type == JointType::kFree ? 3 : 0;
+      const int* quaternion = &x_of_q_[iq + quat];
+      add_block(quaternion, 4, &x_of_v_[iv], 3);
+      add_block(quaternion, 4, quaternion, 4);
+      rotation_states.insert(rotation_states.end(), quaternion, quaternion + 4);
+      if (type == JointType::kFree) {
+        add_block(&x_of_q_[iq], 3, &x_of_v_[iv + 3], 3);
+        add_block(&x_of_q_[iq], 3, quaternion, 4);
+        rotation_states.insert(rotation_states.end(), &x_of_q_[iq], &x_of_q_[iq] + 3);
+      }
+    }
+  }
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    const int f = filter_x_[n];
+    if (f < 0) continue;
+    entries->emplace_back(f, f + 1);
+    entries->emplace_back(f + 1, f);
+    entries->emplace_back(f + 1, f + 1);
+  }
+  if (free_v_.empty() || (m_.contacts.empty() && !free_prescribed_coupled_)) return true;
+  // The free velocities' rows: every coordinate's state and every rotation's.
+  std::vector<int> columns = rotation_states;
+  for (int k = 0; k < tree.nv(); ++k) {
+    if (v_state_[k] >= 0) columns.push_back(v_state_[k]);
+    if (q_state_[k] >= 0) columns.push_back(q_state_[k]);
+  }
+  for (int v : free_v_) {
+    for (int col : columns) entries->emplace_back(x_of_v_[v], col);
+  }
+  return true;
+}
+
 void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {
   Workspace& ws = workspace<Workspace>(c);
   AddKinematicJacobian(ws, J);

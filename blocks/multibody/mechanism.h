@@ -83,6 +83,9 @@ class Mechanism final : public blocks::Block {
   /// Left out: Coriolis and gravity terms, joint springs, dampers and stops, closed-loop
   /// constraints, drivetrains, and the contact normals' turning with the bodies.
   void DoCalcStiffJacobian(blocks::Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
+  /// Where DoCalcStiffJacobian may write: the kinematic and filter rows, and the free
+  /// velocities' rows over every state (any contact may reach any coordinate).
+  bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const override;
   /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
   /// x' - f.
   void DoCalcResidual(blocks::Context& c) const override;

@@ -134,7 +134,23 @@ IterationMatrix::IterationMatrix(int nx)
   active_.reserve(nx);
 }
 
+IterationMatrix::IterationMatrix(const OdeProblem& problem)
+    : IterationMatrix(problem.num_states()) {
+  std::vector<char> structure(pattern_.size(), 0);
+  if (!problem.has_jacobian() || !problem.JacobianStructure(&structure)) return;
+  for (size_t k = 0; k < pattern_.size(); ++k) {
+    pattern_[k] = structure[k] != 0 ? ~std::uint64_t{0} : 0;
+  }
+  structure_declared_ = true;
+}
+
 bool IterationMatrix::UpdatePattern() {
+  if (structure_declared_) {
+    // Every J lies within it: ordered once, from the structure alone.
+    if (ordered_) return false;
+    ordered_ = true;
+    return true;
+  }
   // The pattern only grows: an entry that turns zero (a contact that opens, a friction term
   // at rest) leaves the order valid, and reordering for it would be undone when it returns.
   // A branch-free test first, since the pattern seldom grows.

@@ -28,10 +28,14 @@ namespace twinblocks::solvers::internal {
 /// The order is recomputed only when J holds a nonzero outside every pattern it held before
 /// (the union of the patterns since the start). That union is the matrix's memory: a
 /// solver's snapshot saves it (SaveMemory), so that a restored run factors as the original.
+/// A problem that declares its Jacobian's structure (OdeProblem::JacobianStructure) fixes
+/// the pattern instead: the blocks are ordered once, and no J is searched for new nonzeros.
 /// Allocates only in its constructor.
 class IterationMatrix {
  public:
   explicit IterationMatrix(int nx);
+  /// For `problem`'s states, with the structure it declares, if any.
+  explicit IterationMatrix(const OdeProblem& problem);
 
   /// Forms J at (t, x), where f0 = f(t, x) was the problem's last evaluation: the problem's
   /// own Jacobian when it has one, otherwise forward differences over every state, each moved
@@ -125,6 +129,7 @@ class IterationMatrix {
   // so that the test for growth is one vectorized pass of integer operations.
   std::vector<std::uint64_t> pattern_;
   bool ordered_ = false;               // pattern_ and the order below were computed
+  bool structure_declared_ = false;    // pattern_ is the problem's declared structure
   int nonfinite_state_ = -1;           // see nonfinite_state()
   bool pattern_checked_ = false;       // J_ has not changed since UpdatePattern read it
   std::vector<char> is_active_;        // (nx) 1 for an active state

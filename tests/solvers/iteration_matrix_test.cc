@@ -29,9 +29,17 @@ class FixedJacobian : public OdeProblem {
     return 0;
   }
   Eigen::MatrixXd& J() { return J_; }
+  bool JacobianStructure(std::vector<char>* structure) const override {
+    if (structure_.empty()) return false;
+    *structure = structure_;
+    return true;
+  }
+  /// Declares where J may be nonzero (nx * nx, by column); empty: nothing declared.
+  void Declare(std::vector<char> structure) { structure_ = std::move(structure); }
 
  private:
   Eigen::MatrixXd J_;
+  std::vector<char> structure_;
 };
 
 void FormFrom(FixedJacobian* problem, IterationMatrix* W) {
@@ -128,6 +136,46 @@ TEST(IterationMatrixTest, OneWayCouplingFactorsAsItsBlocks) {
   ASSERT_TRUE(W.Factor(0.02));
   EXPECT_EQ(W.num_blocks(), 1);
   EXPECT_LT(SolveError(problem.J(), 0.02, &W, &rng), 1e-12);
+}
+
+// A declared structure fixes the order: the blocks are those of the structure (a superset of
+// J's nonzeros), whatever J holds, and the solution is the dense one. Without it, the same J
+// would factor as two blocks.
+TEST(IterationMatrixTest, DeclaredStructureFixesTheBlocks) {
+  std::mt19937 rng(5);
+  const int n = 6;
+  // Two 3 x 3 groups that may read each other, declared; J holds only the diagonal blocks at
+  // first.
+  std::vector<char> structure(n * n, 0);
+  const auto declare = [&](int r0, int c0) {
+    for (int c = c0; c < c0 + 3; ++c) {
+      for (int r = r0; r < r0 + 3; ++r) structure[c * n + r] = 1;
+    }
+  };
+  declare(0, 0);
+  declare(3, 3);
+  declare(0, 3);
+  declare(3, 0);
+  Eigen::MatrixXd J = 50.0 * RandomMatrix(n, &rng);
+  J.block(0, 3, 3, 3).setZero();
+  J.block(3, 0, 3, 3).setZero();
+  FixedJacobian problem(J);
+  problem.Declare(structure);
+  IterationMatrix undeclared(n);
+  FormFrom(&problem, &undeclared);
+  ASSERT_TRUE(undeclared.Factor(0.01));
+  EXPECT_EQ(undeclared.num_blocks(), 2);
+  IterationMatrix W(problem);
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.01));
+  EXPECT_EQ(W.num_blocks(), 1);
+  EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12);
+  // The coupling the structure allows, now nonzero: the same block, the dense solution.
+  problem.J().block(0, 3, 3, 3) = 50.0 * RandomMatrix(3, &rng);
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.01));
+  EXPECT_EQ(W.num_blocks(), 1);
+  EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12);
 }
 
 // A chain of 2 x 2 filters each driven by the next (the ordering's search goes as deep as
