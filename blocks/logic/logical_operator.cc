@@ -66,10 +66,32 @@ void LogicalOperator::DoCalcOutputs(Context& c, int stage) const {
     y[0] = Apply(count, m) ? 1.0 : 0.0;
     return;
   }
-  for (int i = 0; i < n; ++i) {
-    int count = 0;
-    for (int j = 0; j < m; ++j) count += in(c, j)[i * strides_[j]] != 0.0;
-    y[i] = Apply(count, m) ? 1.0 : 0.0;
+  // Each element's count of true inputs, in y, input by input; then the operator on every
+  // count, its test once per block rather than once per element.
+  for (int i = 0; i < n; ++i) y[i] = 0.0;
+  for (int j = 0; j < m; ++j) {
+    const double* u = in(c, j);
+    const int stride = strides_[j];
+    for (int i = 0; i < n; ++i) y[i] += u[i * stride] != 0.0 ? 1.0 : 0.0;
+  }
+  const double total = m;
+  switch (op_) {
+    case Op::kAnd:
+      for (int i = 0; i < n; ++i) y[i] = y[i] == total ? 1.0 : 0.0;
+      break;
+    case Op::kOr:
+      for (int i = 0; i < n; ++i) y[i] = y[i] > 0.0 ? 1.0 : 0.0;
+      break;
+    case Op::kNand:
+      for (int i = 0; i < n; ++i) y[i] = y[i] != total ? 1.0 : 0.0;
+      break;
+    case Op::kNor:
+    case Op::kNot:
+      for (int i = 0; i < n; ++i) y[i] = y[i] == 0.0 ? 1.0 : 0.0;
+      break;
+    case Op::kXor:
+      for (int i = 0; i < n; ++i) y[i] = Apply(static_cast<int>(y[i]), m) ? 1.0 : 0.0;
+      break;
   }
 }
 

@@ -10,6 +10,7 @@ namespace twinblocks::blocks {
 Product::Product(const Params& params) {
   for (bool divide : internal::ParseOperatorList(params.String("ops"), "ops", '*', '/')) {
     divide_.push_back(divide ? 1 : 0);
+    multiplies_only_ = multiplies_only_ && !divide;
   }
   for (int j = 0; j < static_cast<int>(divide_.size()); ++j) {
     DeclareInput(internal::NumberedPort("u", j));
@@ -42,7 +43,11 @@ void Product::DoCalcOutputs(Context& c, int stage) const {
   if (n == 1) {
     // Scalars (a detector's product of its delayed samples): one running product.
     double acc = 1.0;
-    for (int j = 0; j < m; ++j) acc = divide_[j] ? acc / in(c, j)[0] : acc * in(c, j)[0];
+    if (multiplies_only_) {
+      for (int j = 0; j < m; ++j) acc *= in(c, j)[0];
+    } else {
+      for (int j = 0; j < m; ++j) acc = divide_[j] ? acc / in(c, j)[0] : acc * in(c, j)[0];
+    }
     y[0] = acc;
     return;
   }
