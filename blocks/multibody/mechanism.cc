@@ -115,10 +115,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   // The point of the last ForwardKinematics and the contacts evaluated there, so that an
   // evaluation at the same q and v (a major step's, right after the step's last evaluation)
   // keeps both. Only for mechanisms without loops (cache_evaluations_).
-  Eigen::VectorXd q_posed;         ///< nq: the q of data's X_WB, X_PB and V when posed
-  Eigen::VectorXd v_posed;         ///< nv
-  bool posed = false;              ///< data's kinematics are those of q_posed, v_posed
-  bool contacts_current = false;   ///< contact, contact_forces: at q_posed, v_posed
+  Eigen::VectorXd q_posed;        ///< nq: the q of data's X_WB, X_PB and V when posed
+  Eigen::VectorXd v_posed;        ///< nv
+  bool posed = false;             ///< data's kinematics are those of q_posed, v_posed
+  bool contacts_current = false;  ///< contact, contact_forces: at q_posed, v_posed
   /// Per contact: its geometry was left out (EvaluateContacts), its distance is NaN.
   std::vector<char> geometry_deferred;
   bool any_geometry_deferred = false;

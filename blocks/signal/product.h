@@ -20,9 +20,9 @@ class Product final : public Block {
   void DoCalcOutputs(Context& c, int stage) const override;
 
  private:
-  std::vector<char> divide_;  ///< per input: 1 to divide by it, 0 to multiply
+  std::vector<char> divide_;     ///< per input: 1 to divide by it, 0 to multiply
   bool multiplies_only_ = true;  ///< no input divides (a detector's product of its samples)
-  std::vector<int> strides_;  ///< per input, 0 for an expanded scalar
+  std::vector<int> strides_;     ///< per input, 0 for an expanded scalar
 };
 
 /// The registry entry of Product.

@@ -97,9 +97,7 @@ constexpr std::array<FactorFunction, sizeof...(N)> MakeFactorTable(
 }
 constexpr auto kFactor = MakeFactorTable(std::make_integer_sequence<int, kMaxUnrolledBlock + 1>{});
 
-FactorFunction FactorFor(int n) {
-  return n <= kMaxUnrolledBlock ? kFactor[n] : &FactorBlock<0>;
-}
+FactorFunction FactorFor(int n) { return n <= kMaxUnrolledBlock ? kFactor[n] : &FactorBlock<0>; }
 
 }  // namespace
 
@@ -415,7 +413,7 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
       continue;
     }
     SubstituteFor(e - s)(e - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
-                     inverse_pivot_.data() + s, y + s);
+                         inverse_pivot_.data() + s, y + s);
   }
   for (int r = 0; r < m; ++r) b[order_[r]] = y[r];
 }

@@ -161,8 +161,8 @@ TEST(StiffJacobianTest, NoContactsNoStiffTerms) {
 // The structure the blocks declare (what ode23s and ros2 order W's blocks by, once) holds
 // every nonzero of the Jacobian: the power grasp G2 every 10 ms, open, striking, holding.
 TEST(StiffJacobianTest, DeclaredStructureHoldsEveryNonzeroThroughAGrasp) {
-  const graph::System system = graph::Compile(xml::ReadModelFile(
-      std::string(TWINBLOCKS_SOURCE_DIR) + "/models/gripper4/g2_power.xml"));
+  const graph::System system = graph::Compile(
+      xml::ReadModelFile(std::string(TWINBLOCKS_SOURCE_DIR) + "/models/gripper4/g2_power.xml"));
   graph::SimulationSettingsValues settings = system.settings();
   settings.solver = "ode23s";
   settings.rtol = 2e-3;
