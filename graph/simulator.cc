@@ -41,7 +41,17 @@ std::string StiffnessHint(double stiff_since) {
 /// Blocks with algebraic variables solve for them (c.dae is false while it evaluates).
 class Simulator::Problem : public solvers::OdeProblem {
  public:
-  explicit Problem(Simulator* sim) : sim_(sim) {}
+  explicit Problem(Simulator* sim) : sim_(sim) {
+    std::vector<char> structure;
+    if (!sim_->StiffJacobianStructure(&structure)) return;
+    const int nx = num_states();
+    for (int col = 0; col < nx; ++col) {
+      for (int row = 0; row < nx; ++row) {
+        if (structure[static_cast<size_t>(col) * nx + row] != 0) structure_.push_back({row, col});
+      }
+    }
+    structure_declared_ = true;
+  }
 
   int num_states() const override { return sim_->system_.num_continuous_states(); }
   int num_zero_crossings() const override { return sim_->system_.num_zero_crossings(); }
@@ -105,7 +115,11 @@ class Simulator::Problem : public solvers::OdeProblem {
   }
 
   bool JacobianStructure(std::vector<char>* structure) const override {
-    return sim_->StiffJacobianStructure(structure);
+    if (!structure_declared_) return false;
+    const int nx = num_states();
+    structure->assign(static_cast<size_t>(nx) * nx, 0);
+    for (const Entry& e : structure_) (*structure)[static_cast<size_t>(e.col) * nx + e.row] = 1;
+    return true;
   }
 
   /// Between major steps the discrete outputs hold and the modes are fixed: f changes with t
@@ -122,8 +136,14 @@ class Simulator::Problem : public solvers::OdeProblem {
 
   int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::MatrixXd> J) override {
-    // The context still holds the evaluation CalcDerivatives(t, x) just made.
-    J.setZero();
+    // The context still holds the evaluation CalcDerivatives(t, x) just made. With a declared
+    // structure J is zero outside it (the contract): only its entries are cleared, not all
+    // of J, whose memset was 2 % of a grasp's run.
+    if (structure_declared_) {
+      for (const Entry& e : structure_) J(e.row, e.col) = 0.0;
+    } else {
+      J.setZero();
+    }
     blocks::Context& c = sim_->ctx_;
     try {
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
@@ -145,6 +165,12 @@ class Simulator::Problem : public solvers::OdeProblem {
  private:
   Simulator* sim_;
   std::string error_;
+  // Where the blocks' stiff Jacobians may be nonzero, when every stiff block declares it.
+  struct Entry {
+    int row, col;
+  };
+  std::vector<Entry> structure_;
+  bool structure_declared_ = false;
 };
 
 /// The diagram in residual form F(t, y, y') = 0 for `ida`, y = [x; z]: every block gives
@@ -483,7 +509,7 @@ void Simulator::EvaluateDerivatives(double t, const Eigen::VectorXd& x, Eigen::V
 void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen::MatrixXd* J) {
   if (!initialized_) throw std::logic_error("EvaluateStiffJacobian before Initialize");
   const int nx = system_.num_continuous_states();
-  J->resize(nx, nx);
+  J->setZero(nx, nx);  // zero outside a declared structure, as CalcJacobian may assume
   Eigen::VectorXd xdot(nx);
   if (problem_->CalcDerivatives(t, x, xdot) != 0) throw std::runtime_error(problem_->last_error());
   if (!problem_->has_jacobian()) {

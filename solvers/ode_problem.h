@@ -35,7 +35,10 @@ class OdeProblem {
   /// the velocity derivatives of the forces): the Rosenbrock-W methods keep their order with
   /// any matrix, and need its stiff part only for their stability. Called right after
   /// CalcDerivatives(t, x) with the same arguments, so that it may reuse what that evaluation
-  /// found. Same return convention as CalcDerivatives; must not throw.
+  /// found. Same return convention as CalcDerivatives; must not throw. A problem that
+  /// declares its structure (JacobianStructure) writes only inside it, and may take J to hold
+  /// zeros outside it on entry: its callers keep J so (a solver's J holds only what
+  /// CalcJacobian wrote into it).
   /// @pre has_jacobian().
   virtual int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                            Eigen::Ref<Eigen::MatrixXd> J) {
