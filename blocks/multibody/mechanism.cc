@@ -561,7 +561,13 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
   if (ws.contacts_current) {
     // The same q and v as the last evaluation: its contacts stand if every mode does (a
     // major step decides the modes from the distances, which are the same).
-    if (c.major) CompleteContactGeometry(ws);
+    // The geometry left out there is needed now by a major step, or by outputs this
+    // evaluation reads (an output row's).
+    bool complete = c.major;
+    for (size_t k = 0; k < m_.contacts.size() && ws.any_geometry_deferred && !complete; ++k) {
+      complete = ws.geometry_deferred[k] != 0 && ContactGeometryDemanded(c, k);
+    }
+    if (complete) CompleteContactGeometry(ws);
     bool same = true;
     for (size_t k = 0; k < m_.contacts.size() && same; ++k) {
       const int now = c.major ? (ws.contact[k].distance < 0.0 ? 1 : 0) : mode[k];
