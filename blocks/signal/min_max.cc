@@ -9,23 +9,14 @@ namespace twinblocks::blocks {
 MinMax::MinMax(const Params& params) : max_(params.Word("op") == "max") {
   const int n = params.Integer("inputs");
   if (n < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
-  for (int j = 0; j < n; ++j) DeclareInput(internal::NumberedPort("u", j));
-  DeclareOutput("y");
+  DeclareOperands(n);
 }
 
 void MinMax::DoConfigure(const std::vector<int>& input_widths) {
   const int m = num_inputs();
   reduce_ = m == 1;
-  int w = 1;
-  if (reduce_) {
-    num_candidates_ = input_widths[0];
-  } else {
-    w = CommonWidth(input_widths);
-    num_candidates_ = m;
-    strides_.clear();
-    for (int wi : input_widths) strides_.push_back(internal::StrideOf(wi));
-  }
-  SetOutputWidth(0, w);
+  num_candidates_ = reduce_ ? input_widths[0] : m;
+  const int w = ConfigureOperands(input_widths);
   DeclareModes(w);  // index of the winning candidate
   // Per output element: the other candidates minus the winner; a sign change means another
   // candidate took over.

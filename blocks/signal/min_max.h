@@ -5,12 +5,13 @@
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
 #include "blocks/param.h"
+#include "blocks/signal/detail/elementwise_block.h"
 
 namespace twinblocks::blocks {
 
 /// y = element-wise min or max over the inputs; a single input reduces over its elements.
 /// Which candidate wins is a mode per output element, held inside solver steps.
-class MinMax final : public Block {
+class MinMax final : public internal::ElementwiseBlock {
  public:
   /// @throws BlockError unless inputs >= 1.
   explicit MinMax(const Params& params);
@@ -30,7 +31,6 @@ class MinMax final : public Block {
   bool max_ = false;
   bool reduce_ = false;  ///< one input: candidates are its elements
   int num_candidates_ = 1;
-  std::vector<int> strides_;  ///< per input, 0 for an expanded scalar
 };
 
 /// The registry entry of MinMax.

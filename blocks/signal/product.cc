@@ -12,21 +12,10 @@ Product::Product(const Params& params) {
     divide_.push_back(divide ? 1 : 0);
     multiplies_only_ = multiplies_only_ && !divide;
   }
-  for (int j = 0; j < static_cast<int>(divide_.size()); ++j) {
-    DeclareInput(internal::NumberedPort("u", j));
-  }
-  DeclareOutput("y");
+  DeclareOperands(static_cast<int>(divide_.size()));
 }
 
-void Product::DoConfigure(const std::vector<int>& input_widths) {
-  if (input_widths.size() == 1) {
-    SetOutputWidth(0, 1);
-    return;
-  }
-  SetOutputWidth(0, CommonWidth(input_widths));
-  strides_.clear();
-  for (int w : input_widths) strides_.push_back(internal::StrideOf(w));
-}
+void Product::DoConfigure(const std::vector<int>& input_widths) { ConfigureOperands(input_widths); }
 
 void Product::DoCalcOutputs(Context& c, int stage) const {
   double* y = out(c, 0);

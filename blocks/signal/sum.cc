@@ -11,20 +11,12 @@ Sum::Sum(const Params& params) {
   for (bool minus : internal::ParseOperatorList(params.String("signs"), "signs", '+', '-')) {
     signs_.push_back(minus ? -1.0 : 1.0);
   }
-  for (int j = 0; j < static_cast<int>(signs_.size()); ++j) {
-    DeclareInput(internal::NumberedPort("u", j));
-  }
-  DeclareOutput("y");
+  DeclareOperands(static_cast<int>(signs_.size()));
 }
 
 void Sum::DoConfigure(const std::vector<int>& input_widths) {
-  if (input_widths.size() == 1) {
-    SetOutputWidth(0, 1);
-    return;
-  }
-  SetOutputWidth(0, CommonWidth(input_widths));
-  strides_.clear();
-  for (int w : input_widths) strides_.push_back(internal::StrideOf(w));
+  ConfigureOperands(input_widths);
+  if (input_widths.size() == 1) return;
   scalar_pair_ = input_widths.size() == 2 && input_widths[0] == 1 && input_widths[1] == 1;
   s0_ = signs_[0];
   s1_ = signs_[1];
