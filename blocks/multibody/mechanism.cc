@@ -576,9 +576,14 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     if (same) return;
   }
   // Each shape frame's world pose once (an object against many phalanges is one frame).
+  // Assigned in each branch: a conditional expression copies through a temporary first.
   for (size_t i = 0; i < contact_frames_.size(); ++i) {
     const FrameLocation& at = contact_frames_[i];
-    ws.contact_frame_poses[i] = at.body < 0 ? at.X_BF : ws.data.X_WB[at.body] * at.X_BF;
+    if (at.body < 0) {
+      ws.contact_frame_poses[i] = at.X_BF;
+    } else {
+      ws.contact_frame_poses[i] = ws.data.X_WB[at.body] * at.X_BF;
+    }
   }
   const Pose* frame_pose = ws.contact_frame_poses.data();
   ws.num_contact_forces = 0;

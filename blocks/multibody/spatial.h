@@ -47,6 +47,9 @@ struct Pose {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();   ///< p_AB_A (m)
 
   Pose() = default;
+  /// For results written whole right after: no identity to overwrite.
+  struct Uninitialized {};
+  explicit Pose(Uninitialized) : rotation(), translation() {}
   Pose(const Eigen::Matrix3d& R_AB, const Eigen::Vector3d& p_AB_A)
       : rotation(R_AB), translation(p_AB_A) {}
 
@@ -59,8 +62,15 @@ struct Pose {
   static Pose Translation(const Eigen::Vector3d& p) { return {Eigen::Matrix3d::Identity(), p}; }
 
   /// Composition X_AC = X_AB * X_BC.
+  /// Written into the result's members: the expression form left the translation in pieces
+  /// on the stack and read it back whole (a stalled store forwarding, the largest single cost
+  /// of placing a grasp's contacts). The same products, so the same bits.
   Pose operator*(const Pose& X_BC) const {
-    return {rotation * X_BC.rotation, translation + rotation * X_BC.translation};
+    Pose X_AC(Uninitialized{});
+    X_AC.rotation.noalias() = rotation * X_BC.rotation;
+    X_AC.translation.noalias() = rotation * X_BC.translation;
+    X_AC.translation += translation;
+    return X_AC;
   }
 
   /// X_BA from X_AB.
