@@ -47,9 +47,6 @@ struct Pose {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();   ///< p_AB_A (m)
 
   Pose() = default;
-  /// For results written whole right after: no identity to overwrite.
-  struct Uninitialized {};
-  explicit Pose(Uninitialized) : rotation(), translation() {}
   Pose(const Eigen::Matrix3d& R_AB, const Eigen::Vector3d& p_AB_A)
       : rotation(R_AB), translation(p_AB_A) {}
 
@@ -196,6 +193,11 @@ struct Pose {
     out.bottomLeftCorner<3, 3>() += S_top_t;
     out.bottomRightCorner<3, 3>() += T;
   }
+
+ private:
+  /// For results written whole right after (operator*): no identity to overwrite.
+  struct Uninitialized {};
+  explicit Pose(Uninitialized) : rotation(), translation() {}
 };
 
 /// Motion cross product m x n (Featherstone's crm(m) n): the rate of change of motion vector n
