@@ -269,7 +269,8 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s");
   cmd->add_option(
          "--jacobian-steps", args->jacobian_steps,
-         "ode23s, ros2, ode1be: accepted steps one Jacobian serves (default 1: every step)")
+         "Solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-*, arkode-dirk): accepted "
+         "steps one Jacobian serves at most (default: ode23s, ros2, ode1be 1; SUNDIALS' rule)")
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--sample-hits", args->sample_hits,
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "

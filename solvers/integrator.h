@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -24,9 +25,12 @@ struct IntegratorOptions {
   double min_step = 0.0;                                      ///< s, below this a step fails
   long max_steps = 0;                                         ///< per Step call, 0: default
   bool locate_zero_crossings = true;                          ///< variable-step only
-  /// ode23s, ros2, ode1be: accepted steps one Jacobian serves (1: a new one every step, as
-  /// MATLAB). MakeIntegrator refuses another value for the other solvers.
-  int jacobian_steps = 1;
+  /// The solvers that use a Jacobian: accepted steps one Jacobian serves at most, >= 1.
+  /// Unset, each keeps its own rule: ode23s, ros2 and ode1be form a new one every step (as
+  /// MATLAB's ode23s); CVODE and ARKODE's DIRK form one every 51 steps or sooner when their
+  /// Newton iteration or the step size asks (SUNDIALS' rule). MakeIntegrator refuses it for
+  /// the solvers that form none (the explicit ones) and for ida (IDA has no such setting).
+  std::optional<int> jacobian_steps;
 };
 
 /// Counters a run reports at its end.

@@ -1,6 +1,7 @@
 // The solver catalog: names, one-line descriptions and construction by name.
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -68,12 +69,26 @@ std::string ValidNames() {
                               "'; valid solvers: " + ValidNames());
 }
 
+bool UsesJacobian(const std::string& name) {
+  for (const char* n : {"ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk"}) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
 // A setting the solver would ignore is refused: the user meant it to change the run.
-[[noreturn]] void ThrowJacobianStepsNotTaken(const std::string& name, int jacobian_steps) {
+void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacobian_steps) {
+  if (!jacobian_steps) return;
+  const std::string setting = "jacobian_steps = " + std::to_string(*jacobian_steps);
+  if (*jacobian_steps < 1) {
+    throw std::invalid_argument(setting + ": expected a whole number of steps >= 1");
+  }
+  if (UsesJacobian(name)) return;
   throw std::invalid_argument(
-      "jacobian_steps = " + std::to_string(jacobian_steps) +
-      " is for ode23s, ros2 and ode1be, the solvers that form their own Jacobian; " + name +
-      (name.rfind("ode", 0) == 0 ? " forms none" : " keeps its Jacobian by SUNDIALS' rules"));
+      setting +
+      " is for the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf, cvode-adams, "
+      "arkode-dirk); " +
+      name + (name == "ida" ? " re-forms its own when its step or order changes" : " forms none"));
 }
 
 }  // namespace
@@ -99,9 +114,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
   if (problem == nullptr) throw std::invalid_argument("MakeIntegrator: problem is null");
   const std::string n(name);
   IntegratorDescription(name);  // an unknown name is named as such first
-  if (options.jacobian_steps != 1 && n != "ode23s" && n != "ros2" && n != "ode1be") {
-    ThrowJacobianStepsNotTaken(n, options.jacobian_steps);
-  }
+  CheckJacobianSteps(n, options.jacobian_steps);
   if (n == "ode1") {
     return std::make_unique<ExplicitRungeKuttaIntegrator>(n, EulerTableau(), problem, options);
   }
@@ -156,7 +169,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
 std::unique_ptr<Integrator> MakeDaeIntegrator(DaeProblem* problem,
                                               const IntegratorOptions& options) {
   if (problem == nullptr) throw std::invalid_argument("MakeDaeIntegrator: problem is null");
-  if (options.jacobian_steps != 1) ThrowJacobianStepsNotTaken("ida", options.jacobian_steps);
+  CheckJacobianSteps("ida", options.jacobian_steps);
   return std::make_unique<IdaIntegrator>(problem, options);
 }
 

@@ -38,9 +38,10 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument("ode23s: rtol and atol must be >= 0 and not both 0");
   }
-  if (options.jacobian_steps < 1) {
+  jacobian_steps_ = options.jacobian_steps.value_or(1);
+  if (jacobian_steps_ < 1) {
     throw std::invalid_argument("ode23s: jacobian_steps must be >= 1, got " +
-                                std::to_string(options.jacobian_steps));
+                                std::to_string(jacobian_steps_));
   }
   for (Eigen::VectorXd* v : {&x_, &F0_, &F1_, &F2_, &k1_, &k2_, &k3_, &x_stage_, &x_new_, &err_,
                              &x_interp_, &dense_x0_}) {
@@ -122,13 +123,13 @@ void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) con
       << (dense_valid_ ? 1.0 : 0.0) << dense_x0_ << dense_c_ << g0_;
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
-  if (options_.jacobian_steps > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
+  if (jacobian_steps_ > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
   const size_t reused_jacobian =
-      options_.jacobian_steps > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
+      jacobian_steps_ > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
                           internal::IterationMatrix::memory_size(nx_) + reused_jacobian;
   internal::MemoryReader in(memory, expected, name());
@@ -147,7 +148,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
-  if (options_.jacobian_steps > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
+  if (jacobian_steps_ > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;
@@ -176,7 +177,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
     return result;
   }
   if (!f_current_) EvaluateAtStart();
-  if (jacobian_age_ < 0 || jacobian_age_ >= options_.jacobian_steps) FormJacobian();
+  if (jacobian_age_ < 0 || jacobian_age_ >= jacobian_steps_) FormJacobian();
 
   const double h_max =
       options_.max_step > 0.0 ? options_.max_step : std::numeric_limits<double>::infinity();

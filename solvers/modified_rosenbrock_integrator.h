@@ -95,6 +95,7 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   double h_next_ = 0.0;      // s, proposed size of the next step, 0: estimate it
   double h_last_ = 0.0;      // s, last accepted step, before any cut to land on t_stop
   int last_nonfinite_ = -1;  // state whose derivative went bad in the last rejection
+  int jacobian_steps_ = 1;   // accepted steps one J serves (options.jacobian_steps, unset: 1)
   int jacobian_age_ = -1;    // accepted steps since J was formed, -1: form it at the next step
   bool uses_dfdt_;           // the problem may depend on t itself: T is formed with J
   double factored_gamma_h_ = 0.0;  // gamma h of W's current factors, 0: none

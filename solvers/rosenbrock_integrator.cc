@@ -39,9 +39,10 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
                                 ": fixed_step must be positive and finite, got " +
                                 std::to_string(options.fixed_step));
   }
-  if (options.jacobian_steps < 1) {
+  jacobian_steps_ = options.jacobian_steps.value_or(1);
+  if (jacobian_steps_ < 1) {
     throw std::invalid_argument(std::string(name()) + ": jacobian_steps must be >= 1, got " +
-                                std::to_string(options.jacobian_steps));
+                                std::to_string(jacobian_steps_));
   }
   x_ = Eigen::VectorXd::Zero(nx_);
   k1_ = Eigen::VectorXd::Zero(nx_);
@@ -64,13 +65,13 @@ void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
   grid_.Save(out);
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
-  if (options_.jacobian_steps > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
+  if (jacobian_steps_ > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
 }
 
 void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                           std::span<const double> memory) {
   const size_t kept_jacobian =
-      options_.jacobian_steps > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
+      jacobian_steps_ > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   internal::MemoryReader in(memory,
                             1 + internal::FixedStepGrid::kMemorySize +
                                 internal::IterationMatrix::memory_size(nx_) + kept_jacobian,
@@ -82,7 +83,7 @@ void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
-  if (options_.jacobian_steps > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
+  if (jacobian_steps_ > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
 }
 
 void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
@@ -104,7 +105,7 @@ void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
 }
 
 void RosenbrockIntegrator::PrepareW(double t, const Eigen::VectorXd& f0, double gamma_h) {
-  const bool kept = jacobian_age_ >= 0 && jacobian_age_ < options_.jacobian_steps;
+  const bool kept = jacobian_age_ >= 0 && jacobian_age_ < jacobian_steps_;
   if (!kept) FormJacobian(t, f0);
   // Factors of an older step serve while gamma h is the same to round-off (every step but
   // the short ones that land on a stop).

@@ -81,6 +81,7 @@ class RosenbrockIntegrator final : public Integrator {
   internal::IterationMatrix W_;    // J and the factors of I - gamma h J
   Eigen::VectorXd k1_, k2_;        // (nx) stage slopes
   Eigen::VectorXd x_stage_;        // (nx) argument of the second stage
+  int jacobian_steps_ = 1;         // accepted steps one J serves (options.jacobian_steps, unset: 1)
   int jacobian_age_ = -1;          // steps taken since J was formed (-1: none yet)
   double factored_gamma_h_ = 0.0;  // the gamma h of W's factors (0: none)
 };

@@ -132,6 +132,7 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
     for (int j = 0; j < nx_; ++j) SUNDenseMatrix_Column(jac, j)[j] = -1.0;
     return 0;
   }
+  CountJacobianEval();
   return Guarded("the Jacobian evaluation", t, [&]() -> int {
     double* yd = N_VGetArrayPointer(y);
     const Eigen::Map<const Eigen::VectorXd> y_map(yd, nx_);

@@ -88,6 +88,10 @@ class SundialsIntegrator : public Integrator {
 
   /// Counts one evaluation of f (or F) made outside the solver's own counters.
   void CountResidualEval() { ++own_.rhs_evals; }
+  /// Counts one Jacobian evaluation. SUNDIALS' own count is not used: its linear solver
+  /// interface zeroes it at the first step after a ReInit, not at the ReInit, so the count
+  /// read at a restart would be subtracted from one that no longer includes it.
+  void CountJacobianEval() { ++own_.jacobian_evals; }
   /// Records the message of a failed callback for the next SolverError.
   void RecordCallbackError(const char* format, ...);
   /// A callback's message text, "" for none.

@@ -72,8 +72,9 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     rtol, atol, max_step, initial_step: variable-step solvers.
     output_interval: s between recorded rows (None: a row per major step).
     zero_crossings: bool, locate zero crossings (variable-step solvers).
-    jacobian_steps: ode23s, ros2, ode1be: accepted steps one Jacobian serves (None: 1, every
-        step).
+    jacobian_steps: the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf,
+        cvode-adams, arkode-dirk): accepted steps one Jacobian serves at most (None: every step
+        for ode23s, ros2, ode1be; SUNDIALS' own rule for CVODE and ARKODE).
     sample_hits: 'land' (every discrete sample hit ends a solver step, as Simulink) or
         'step_over' (variable-step solvers pass hits that change nothing they read).
     A None unsets an optional setting (the solver's default).

@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -68,14 +69,16 @@ TEST(IntegratorFactoryTest, FixedStepMustBePositive) {
   EXPECT_THROW(MakeIntegrator("ode4", &problem, options), std::invalid_argument);
 }
 
-// jacobian_steps is taken by the solvers that form their own Jacobian and refused by the
-// others, which would ignore it; the unknown-name message comes first.
-TEST(IntegratorFactoryTest, JacobianStepsIsForOde23sRos2AndOde1beOnly) {
+// jacobian_steps is taken by the solvers that use a Jacobian and refused by the others, which
+// would ignore it; the unknown-name message comes first.
+TEST(IntegratorFactoryTest, JacobianStepsIsForTheSolversThatUseAJacobian) {
   testing::HarmonicOscillator problem;
   IntegratorOptions options;
   options.jacobian_steps = 2;
+  const std::vector<std::string> taking = {"ode1be",    "ros2",        "ode23s",
+                                           "cvode-bdf", "cvode-adams", "arkode-dirk"};
   for (const std::string& name : IntegratorNames()) {
-    if (name == "ode23s" || name == "ros2" || name == "ode1be") {
+    if (std::find(taking.begin(), taking.end(), name) != taking.end()) {
       EXPECT_NO_THROW(MakeIntegrator(name, &problem, options)) << name;
       continue;
     }
@@ -83,11 +86,11 @@ TEST(IntegratorFactoryTest, JacobianStepsIsForOde23sRos2AndOde1beOnly) {
       MakeIntegrator(name, &problem, options);
       ADD_FAILURE() << name << " took jacobian_steps = 2";
     } catch (const std::invalid_argument& e) {
-      EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 2 is for ode23s, ros2 and ode1be"));
+      EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 2 is for the solvers that use a Jacobian "
+                                      "(ode23s, ros2, ode1be, cvode-bdf, cvode-adams, "
+                                      "arkode-dirk)"));
       EXPECT_THAT(e.what(),
-                  HasSubstr("; " + name +
-                            (name.rfind("ode", 0) == 0 ? " forms none"
-                                                       : " keeps its Jacobian by SUNDIALS")));
+                  HasSubstr("; " + name + (name == "ida" ? " re-forms its own" : " forms none")));
     }
   }
   try {
@@ -97,8 +100,15 @@ TEST(IntegratorFactoryTest, JacobianStepsIsForOde23sRos2AndOde1beOnly) {
     EXPECT_THAT(e.what(), HasSubstr("unknown solver 'ode99'"));
   }
   options.jacobian_steps = 0;
-  EXPECT_THROW(MakeIntegrator("ros2", &problem, options), std::invalid_argument);
-  EXPECT_THROW(MakeIntegrator("ode1be", &problem, options), std::invalid_argument);
+  for (const std::string& name : taking) {
+    try {
+      MakeIntegrator(name, &problem, options);
+      ADD_FAILURE() << name << " took jacobian_steps = 0";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 0: expected a whole number of steps >= 1"))
+          << name;
+    }
+  }
 }
 
 }  // namespace

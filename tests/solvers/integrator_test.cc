@@ -139,6 +139,30 @@ TEST_P(AllSolversTest, NonFiniteDerivativeThrowsSolverErrorWithTime) {
   }
 }
 
+// Every restart makes the implicit solvers form a new Jacobian at their first step, and the
+// count keeps each one: ten restarts, at least ten Jacobians (SUNDIALS' own counters would
+// keep only the last run's, since its linear solvers zero theirs at the step after a ReInit).
+TEST_P(AllSolversTest, JacobiansAfterEveryRestartAreCounted) {
+  HarmonicOscillator problem;
+  auto integrator = MakeIntegrator(GetParam(), &problem, TestOptions());
+  integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
+  for (int k = 1; k <= 10; ++k) {
+    StepTo(integrator.get(), 0.1 * k);
+    integrator->Reset(integrator->time(), integrator->state());
+  }
+  StepTo(integrator.get(), 1.05);
+  const std::string name = GetParam();
+  const bool uses_jacobian = name == "ode1be" || name == "ros2" || name == "ode23s" ||
+                             name == "cvode-bdf" || name == "cvode-adams" ||
+                             name == "arkode-dirk" || name == "ida";
+  EXPECT_EQ(integrator->stats().resets, 10) << name;
+  if (uses_jacobian) {
+    EXPECT_GE(integrator->stats().jacobian_evals, 11) << name;
+  } else {
+    EXPECT_EQ(integrator->stats().jacobian_evals, 0) << name;
+  }
+}
+
 // A fatal evaluation failure (-1) stops the run with the model's own message.
 TEST_P(AllSolversTest, FatalEvaluationFailureCarriesTheModelMessage) {
   testing::FailsAtHalf problem;

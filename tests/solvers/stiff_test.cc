@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "solvers/integrator.h"
 #include "tests/solvers/solver_test_util.h"
@@ -24,11 +26,13 @@ struct RunResult {
   double seconds;
 };
 
-RunResult Integrate(const std::string& solver, double rtol, double atol, double t_end) {
+RunResult Integrate(const std::string& solver, double rtol, double atol, double t_end,
+                    std::optional<int> jacobian_steps = std::nullopt) {
   VanDerPol problem(kMu);
   IntegratorOptions options;
   options.rtol = rtol;
   options.atol = atol;
+  options.jacobian_steps = jacobian_steps;
   auto integrator = MakeIntegrator(solver, &problem, options);
   integrator->Reset(0.0, Eigen::Vector2d(2.0, 0.0));
   const auto start = std::chrono::steady_clock::now();
@@ -36,11 +40,12 @@ RunResult Integrate(const std::string& solver, double rtol, double atol, double 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
-      "[ measure  ] %-11s rtol %g atol %g to t = %g: y = (%.10f, %.10e), %ld steps, "
+      "[ measure  ] %-11s rtol %g atol %g jacobian_steps %d to t = %g: y = (%.10f, %.10e), %ld "
+      "steps, "
       "%ld rejected, %ld f evals, %ld Jacobians, %.3f s\n",
-      solver.c_str(), rtol, atol, t_end, integrator->state()[0], integrator->state()[1],
-      integrator->stats().steps, integrator->stats().rejected_steps, integrator->stats().rhs_evals,
-      integrator->stats().jacobian_evals, seconds);
+      solver.c_str(), rtol, atol, jacobian_steps.value_or(0), t_end, integrator->state()[0],
+      integrator->state()[1], integrator->stats().steps, integrator->stats().rejected_steps,
+      integrator->stats().rhs_evals, integrator->stats().jacobian_evals, seconds);
   return {integrator->state(), integrator->stats(), seconds};
 }
 
@@ -58,6 +63,26 @@ TEST(StiffTest, VanDerPolMu1000CvodeBdfMatchesReference) {
   EXPECT_LT((bdf.x - reference.x).cwiseAbs().maxCoeff(), 1e-4);
   EXPECT_LT(bdf.stats.steps, 5000);
   EXPECT_GT(bdf.stats.jacobian_evals, 0);
+}
+
+// jacobian_steps bounds the age of CVODE's and ARKODE's Jacobian, as it does ode23s's. Unset,
+// SUNDIALS keeps one Jacobian over up to 51 steps; with 1 they form one at every step (each
+// step sets up its Newton matrix), with 10 at least every tenth. The answer stays within the
+// tolerance of the reference either way: the Jacobian only drives the Newton iteration.
+TEST(StiffTest, JacobianStepsBoundsTheAgeOfSundialsJacobians) {
+  const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kEnd);
+  for (const std::string solver : {"cvode-bdf", "arkode-dirk"}) {
+    const RunResult own = Integrate(solver, 1e-6, 1e-10, kEnd);
+    const RunResult every = Integrate(solver, 1e-6, 1e-10, kEnd, 1);
+    const RunResult tenth = Integrate(solver, 1e-6, 1e-10, kEnd, 10);
+    EXPECT_LT(own.stats.jacobian_evals, own.stats.steps / 5) << solver;
+    EXPECT_GE(every.stats.jacobian_evals, every.stats.steps) << solver;
+    EXPECT_GE(tenth.stats.jacobian_evals, tenth.stats.steps / 10) << solver;
+    EXPECT_LT(tenth.stats.jacobian_evals, tenth.stats.steps / 2) << solver;
+    for (const RunResult* r : {&own, &every, &tenth}) {
+      EXPECT_LT((r->x - reference.x).cwiseAbs().maxCoeff(), 1e-4) << solver;
+    }
+  }
 }
 
 // ode45 is stability-bound on the slow branches (|lambda| ~ 3 mu, so h ~ 1e-3 s): over
