@@ -250,6 +250,7 @@ void IdaIntegrator::DoReInit(double t) {
   Eigen::Map<Eigen::VectorXd> yp = internal::AsEigen(yp_.get());
   if (ode_residual_) {
     // Consistent by construction: y' = f(t, y).
+    CountResidualEval();
     const int flag = ode_residual_->ode()->CalcDerivatives(t, internal::AsEigen(y_.get()), yp);
     if (flag != 0) {
       RecordCallbackError("the derivative evaluation returned %d at t = %.17g s: %s", flag, t,

@@ -140,10 +140,20 @@ TEST_P(AllSolversTest, NonFiniteDerivativeThrowsSolverErrorWithTime) {
 }
 
 // Every restart makes the implicit solvers form a new Jacobian at their first step, and the
-// count keeps each one: ten restarts, at least ten Jacobians (SUNDIALS' own counters would
-// keep only the last run's, since its linear solvers zero theirs at the step after a ReInit).
+// counts keep each one, and every evaluation of f: ten restarts, at least ten Jacobians (SUNDIALS'
+// own counters would keep only the last run's, since its linear solvers zero theirs at the step
+// after a ReInit).
 TEST_P(AllSolversTest, JacobiansAfterEveryRestartAreCounted) {
-  HarmonicOscillator problem;
+  // The oscillator, counting the evaluations the solver asks of it.
+  class Counted : public HarmonicOscillator {
+   public:
+    int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                        Eigen::Ref<Eigen::VectorXd> xdot) override {
+      ++evaluations;
+      return HarmonicOscillator::CalcDerivatives(t, x, xdot);
+    }
+    long evaluations = 0;
+  } problem;
   auto integrator = MakeIntegrator(GetParam(), &problem, TestOptions());
   integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
   for (int k = 1; k <= 10; ++k) {
@@ -156,6 +166,7 @@ TEST_P(AllSolversTest, JacobiansAfterEveryRestartAreCounted) {
                              name == "cvode-bdf" || name == "cvode-adams" ||
                              name == "arkode-dirk" || name == "ida";
   EXPECT_EQ(integrator->stats().resets, 10) << name;
+  EXPECT_EQ(integrator->stats().rhs_evals, problem.evaluations) << name;
   if (uses_jacobian) {
     EXPECT_GE(integrator->stats().jacobian_evals, 11) << name;
   } else {
