@@ -27,6 +27,11 @@ std::string SimulationStats::Summary(double simulated_seconds) const {
                 solver.steps, solver.rejected_steps, solver.rhs_evals, solver.zero_crossings,
                 major_steps, wall_seconds, rtf);
   std::string line = buf;
+  if (solver.jacobian_evals > 0) {
+    // Where they are (implicit solvers): after f, the cost a run's settings trade against.
+    std::snprintf(buf, sizeof buf, ", Jacobians %ld", solver.jacobian_evals);
+    line.insert(line.find(", zero crossings"), buf);
+  }
   if (!std::isnan(solver.stiff_since)) line += "; " + StiffnessHint(solver.stiff_since);
   return line;
 }

@@ -102,6 +102,20 @@ TEST(SimulatorStiffness, Ode45SaysWhenItsStepsAreBoundedByStability) {
   EXPECT_THAT(implicit_run.stats.Summary(1.0), ::testing::Not(HasSubstr("stiff")));
 }
 
+// The stats line counts the Jacobians of the solvers that form them, and says nothing of them
+// for the ones that do not.
+TEST(SimulatorStiffness, StatsLineCountsJacobiansWhereTheSolverFormsThem) {
+  const RunResult implicit_run = RunModel(ProtheroRobinson("ode23s"));
+  ASSERT_TRUE(implicit_run.outcome.ok);
+  const long jacobians = implicit_run.stats.solver.jacobian_evals;
+  EXPECT_EQ(jacobians, implicit_run.stats.solver.steps + implicit_run.stats.solver.rejected_steps);
+  EXPECT_THAT(implicit_run.stats.Summary(1.0),
+              HasSubstr("), f-evals " + std::to_string(implicit_run.stats.solver.rhs_evals) +
+                        ", Jacobians " + std::to_string(jacobians) + ", zero crossings"));
+  const RunResult explicit_run = RunModel(ProtheroRobinson("ode45"));
+  EXPECT_THAT(explicit_run.stats.Summary(1.0), ::testing::Not(HasSubstr("Jacobians")));
+}
+
 // A model that is not stiff (a lightly damped oscillator, accuracy bounding every step) gets
 // no such line from ode45, nor from its stiffness test after the transient.
 TEST(SimulatorStiffness, Ode45SaysNothingOfANonStiffModel) {
