@@ -69,12 +69,9 @@ std::string ValidNames() {
                               "'; valid solvers: " + ValidNames());
 }
 
-bool UsesJacobian(const std::string& name) {
-  for (const char* n : {"ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk"}) {
-    if (name == n) return true;
-  }
-  return false;
-}
+// The solvers that take jacobian_steps: those that use a Jacobian and have a rule for its age.
+constexpr std::array<std::string_view, 6> kJacobianSolvers = {
+    "ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk"};
 
 // A setting the solver would ignore is refused: the user meant it to change the run.
 void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacobian_steps) {
@@ -83,12 +80,14 @@ void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacob
   if (*jacobian_steps < 1) {
     throw std::invalid_argument(setting + ": expected a whole number of steps >= 1");
   }
-  if (UsesJacobian(name)) return;
+  std::string names;
+  for (std::string_view n : kJacobianSolvers) {
+    if (n == name) return;
+    names += (names.empty() ? "" : ", ") + std::string(n);
+  }
   throw std::invalid_argument(
-      setting +
-      " is for the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf, cvode-adams, "
-      "arkode-dirk); " +
-      name + (name == "ida" ? " re-forms its own when its step or order changes" : " forms none"));
+      setting + " is for the solvers that use a Jacobian (" + names + "); " + name +
+      (name == "ida" ? " re-forms its own when its step or order changes" : " forms none"));
 }
 
 }  // namespace
