@@ -15,6 +15,7 @@
 #include "blocks/signal/pulse.h"
 #include "blocks/signal/ramp.h"
 #include "blocks/signal/saturation.h"
+#include "blocks/signal/second_order_integrator.h"
 #include "blocks/signal/sign.h"
 #include "blocks/signal/sine.h"
 #include "blocks/signal/state_space.h"
@@ -44,6 +45,7 @@ void RegisterSignalBlocks(BlockRegistry& registry) {
   registry.Add(DeadZoneType());
   registry.Add(ExpressionType());
   registry.Add(IntegratorType());
+  registry.Add(SecondOrderIntegratorType());
   registry.Add(DerivativeType());
   registry.Add(TransferFunctionType());
   registry.Add(StateSpaceType());
