@@ -12,7 +12,8 @@ namespace twinblocks::blocks {
 Integrator::Integrator(const Params& params)
     : x0_param_(params.Vector("x0")),
       lower_param_(params.Vector("lower")),
-      upper_param_(params.Vector("upper")) {
+      upper_param_(params.Vector("upper")),
+      reset_(params.Word("reset")) {
   const int wl = internal::CommonParamWidth({{"lower", &lower_param_}, {"upper", &upper_param_}});
   const std::vector<double> lo = internal::Expand(lower_param_, wl);
   const std::vector<double> hi = internal::Expand(upper_param_, wl);
@@ -21,11 +22,6 @@ Integrator::Integrator(const Params& params)
     limited_ = limited_ || std::isfinite(lo[i]) || std::isfinite(hi[i]);
   }
   if (x0_param_.size() == 0) throw BlockError("parameter 'x0' is empty", "x0");
-  const std::string& reset = params.Word("reset");
-  if (reset == "rising") reset_ = Reset::kRising;
-  if (reset == "falling") reset_ = Reset::kFalling;
-  if (reset == "either") reset_ = Reset::kEither;
-  if (reset == "level") reset_ = Reset::kLevel;
   const bool external_x0 = params.Word("x0_source") == "external";
   const bool state_port = params.Bool("state_port");
 
@@ -34,7 +30,7 @@ Integrator::Integrator(const Params& params)
   // directly: it only drives the derivative.
   const int y_stage = state_port ? 1 : 0;
   DeclareInput("u", kDynamicWidth, kNoFeedthrough);
-  if (reset_ != Reset::kNone) {
+  if (reset_.enabled()) {
     in_reset_ = DeclareInput("reset", kDynamicWidth, FeedthroughToStage(y_stage));
   }
   if (external_x0) in_x0_ = DeclareInput("x0", kDynamicWidth, FeedthroughToStage(y_stage));
@@ -74,7 +70,7 @@ void Integrator::DoConfigure(const std::vector<int>& input_widths) {
   SetOutputWidth(out_y_, w);
   if (out_state_ >= 0) SetOutputWidth(out_state_, w);
   DeclareContinuousStates(w);
-  const int level_modes = reset_ == Reset::kLevel ? reset_width_ : 0;
+  const int level_modes = reset_.level() ? reset_width_ : 0;
   DeclareModes((limited_ ? w : 0) + level_modes);
   DeclareDWork(1 + reset_width_);
   DeclareZeroCrossings((limited_ ? 3 * w : 0) + reset_width_);
@@ -88,32 +84,6 @@ void Integrator::DoInitialize(Context& c) const {
   for (int i = 0; i < num_dwork(); ++i) dw[i] = 0.0;
   int* mode = modes(c);
   for (int i = 0; i < num_modes(); ++i) mode[i] = 0;
-}
-
-bool Integrator::ResetFires(double prev, double now, bool first, bool located) const {
-  if (reset_ == Reset::kLevel) return now != 0.0;
-  bool rising = false, falling = false;
-  if (located) {
-    // The solver saw the function change sign in the step just ended, which ends on the far
-    // side: below 0 is falling, above rising (exactly 0, the other side of prev). The previous
-    // major step's value alone misses the edge when it was a rounding error past 0 (the last
-    // reset's own crossing, a bounce); where it does not, both say the same.
-    falling = now < 0.0 || (now == 0.0 && prev > 0.0);
-    rising = !falling;
-  } else if (!first) {  // an edge needs a previous value
-    rising = (prev < 0.0 && now >= 0.0) || (prev == 0.0 && now > 0.0);
-    falling = (prev > 0.0 && now <= 0.0) || (prev == 0.0 && now < 0.0);
-  }
-  switch (reset_) {
-    case Reset::kRising:
-      return rising;
-    case Reset::kFalling:
-      return falling;
-    case Reset::kEither:
-      return rising || falling;
-    default:
-      return false;
-  }
 }
 
 void Integrator::DoCalcOutputs(Context& c, int stage) const {
@@ -142,12 +112,12 @@ void Integrator::DoCalcOutputs(Context& c, int stage) const {
       const int first_reset_zc = limited_ ? 3 * width_ : 0;
       for (int i = 0; i < width_; ++i) {
         const int j = i * reset_stride_;
-        if (ResetFires(prev[j], r[j], first, zc_crossed(c, first_reset_zc + j))) {
+        if (reset_.Fires(prev[j], r[j], first, zc_crossed(c, first_reset_zc + j))) {
           x[i] = Clamp(InitialValue(c, i), i);
           changed = true;
         }
       }
-      if (reset_ == Reset::kLevel) {
+      if (reset_.level()) {
         int* active = modes(c) + (limited_ ? width_ : 0);
         for (int j = 0; j < reset_width_; ++j) active[j] = r[j] != 0.0 ? 1 : 0;
       }
@@ -206,7 +176,7 @@ void Integrator::DoCalcDerivatives(Context& c) const {
       if (mode[i] != 0) xdot[i] = 0.0;
     }
   }
-  if (reset_ == Reset::kLevel) {
+  if (reset_.level()) {
     const int* active = modes(c) + (limited_ ? width_ : 0);
     for (int i = 0; i < width_; ++i) {
       if (active[i * reset_stride_] != 0) xdot[i] = 0.0;  // held at x0 while the level is on
@@ -266,11 +236,8 @@ BlockType IntegratorType() {
       {"x0", ParamKind::kVector, "0", "initial state, scalar or per element"},
       {"lower", ParamKind::kVector, "-inf", "lower limit of the state, scalar or per element"},
       {"upper", ParamKind::kVector, "inf", "upper limit of the state, scalar or per element"},
-      {"reset",
-       ParamKind::kWord,
-       "none",
-       "external reset trigger",
-       {"none", "rising", "falling", "either", "level"}},
+      {"reset", ParamKind::kWord, "none", "external reset trigger",
+       internal::ResetTrigger::Words()},
       {"x0_source",
        ParamKind::kWord,
        "internal",

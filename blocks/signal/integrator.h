@@ -5,6 +5,7 @@
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
 #include "blocks/param.h"
+#include "blocks/signal/detail/reset_trigger.h"
 
 namespace twinblocks::blocks {
 
@@ -33,11 +34,6 @@ class Integrator final : public Block {
   void DoCalcZeroCrossings(Context& c) const override;
 
  private:
-  enum class Reset { kNone, kRising, kFalling, kEither, kLevel };
-  /// An edge from the values at this major step and the last (every solver), or, when the
-  /// variable-step solver `located` the function's crossing in the step just ended
-  /// (Context::zc_crossed), in the direction `now` shows.
-  bool ResetFires(double prev, double now, bool first, bool located) const;
   double InitialValue(const Context& c, int i) const {
     return in_x0_ >= 0 ? in(c, in_x0_)[i * x0_stride_] : x0_[i];
   }
@@ -46,7 +42,7 @@ class Integrator final : public Block {
   }
 
   Eigen::VectorXd x0_param_, lower_param_, upper_param_;
-  Reset reset_ = Reset::kNone;
+  internal::ResetTrigger reset_;
   bool limited_ = false;
   int in_reset_ = -1, in_x0_ = -1;  ///< input port indices, -1 when absent
   int out_y_ = 0, out_state_ = -1;  ///< output port indices

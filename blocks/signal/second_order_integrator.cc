@@ -29,7 +29,8 @@ SecondOrderIntegrator::SecondOrderIntegrator(const Params& params)
       lower_dx_param_(params.Vector("lower_dx")),
       upper_dx_param_(params.Vector("upper_dx")),
       reinit_(params.Bool("reinit_dx")),
-      min_flight_(params.Scalar("min_flight")) {
+      min_flight_(params.Scalar("min_flight")),
+      reset_(params.Word("reset")) {
   width_param_ = internal::CommonParamWidth({{"x0", &x0_param_},
                                              {"dx0", &dx0_param_},
                                              {"lower", &lower_param_},
@@ -70,10 +71,19 @@ SecondOrderIntegrator::SecondOrderIntegrator(const Params& params)
                      "min_flight");
   }
 
-  // Neither input is needed directly: u drives the derivative, and dx_reinit is read at the
-  // major step's update, after the outputs, so that dx may feed it (a ball's -e dx).
+  // u drives the derivative only, and dx_reinit is read at the major step's update, after
+  // the outputs, so that dx may feed it (a ball's -e dx): neither is needed directly. A reset
+  // and the external initial conditions are, as in the Integrator: the outputs at the step
+  // where they act show the new state.
   DeclareInput("u", kDynamicWidth, kNoFeedthrough);
   if (reinit_) in_reinit_ = DeclareInput("dx_reinit", kDynamicWidth, kNoFeedthrough);
+  if (reset_.enabled()) in_reset_ = DeclareInput("reset", kDynamicWidth, kFeedthrough);
+  if (params.Word("x0_source") == "external") {
+    in_x0_ = DeclareInput("x0", kDynamicWidth, kFeedthrough);
+  }
+  if (params.Word("dx0_source") == "external") {
+    in_dx0_ = DeclareInput("dx0", kDynamicWidth, kFeedthrough);
+  }
   out_x_ = DeclareOutput("x", kDynamicWidth, 0);
   out_dx_ = DeclareOutput("dx", kDynamicWidth, 0);
   DeclareSampleTime(SampleTime::Continuous());
@@ -91,15 +101,21 @@ void SecondOrderIntegrator::DoConfigure(const std::vector<int>& input_widths) {
     }
   }
   const int w = wu != 1 ? wu : width_param_;
-  if (in_reinit_ >= 0) {
-    const int wr = input_widths[in_reinit_];
-    if (wr != 1 && wr != w) {
-      throw BlockError("input 'dx_reinit' has width " + std::to_string(wr) +
+  auto check_input = [&](int port, const char* name) {
+    if (port < 0) return 0;
+    const int wi = input_widths[port];
+    if (wi != 1 && wi != w) {
+      throw BlockError(std::string("input '") + name + "' has width " + std::to_string(wi) +
                            ", expected 1 or the state width " + std::to_string(w),
-                       {}, "dx_reinit");
+                       {}, name);
     }
-    reinit_stride_ = internal::StrideOf(wr);
-  }
+    return wi;
+  };
+  reinit_stride_ = internal::StrideOf(check_input(in_reinit_, "dx_reinit"));
+  reset_width_ = check_input(in_reset_, "reset");
+  reset_stride_ = internal::StrideOf(reset_width_);
+  x0_stride_ = internal::StrideOf(check_input(in_x0_, "x0"));
+  dx0_stride_ = internal::StrideOf(check_input(in_dx0_, "dx0"));
   width_ = w;
   u_stride_ = internal::StrideOf(wu);
   x0_ = internal::Expand(x0_param_, w);
@@ -111,25 +127,72 @@ void SecondOrderIntegrator::DoConfigure(const std::vector<int>& input_widths) {
   SetOutputWidth(out_x_, w);
   SetOutputWidth(out_dx_, w);
   DeclareContinuousStates(2 * w);
-  DeclareModes((limited_x_ ? w : 0) + (limited_dx_ ? w : 0));
-  DeclareDWork(limited_x_ ? w : 0);
-  DeclareZeroCrossings(3 * w * ((limited_x_ ? 1 : 0) + (limited_dx_ ? 1 : 0)));
+  const int level_modes = reset_.level() ? reset_width_ : 0;
+  DeclareModes((limited_x_ ? w : 0) + (limited_dx_ ? w : 0) + level_modes);
+  DeclareDWork((limited_x_ ? w : 0) + 1 + reset_width_);
+  DeclareZeroCrossings(3 * w * ((limited_x_ ? 1 : 0) + (limited_dx_ ? 1 : 0)) + reset_width_);
 }
 
 void SecondOrderIntegrator::DoInitialize(Context& c) const {
   double* x = this->x(c);
   double* dx = x + width_;
+  // External initial conditions are read at the first major step, when the signals that
+  // drive them exist (x and dx are 0 before).
   for (int i = 0; i < width_; ++i) {
-    x[i] = std::clamp(x0_[i], lower_[i], upper_[i]);
-    dx[i] = std::clamp(dx0_[i], lower_dx_[i], upper_dx_[i]);
+    x[i] = in_x0_ >= 0 ? 0.0 : std::clamp(x0_[i], lower_[i], upper_[i]);
+    dx[i] = in_dx0_ >= 0 ? 0.0 : std::clamp(dx0_[i], lower_dx_[i], upper_dx_[i]);
   }
   int* mode = modes(c);
   for (int i = 0; i < num_modes(); ++i) mode[i] = 0;
-  double* bounced = dwork(c);
-  for (int i = 0; i < num_dwork(); ++i) bounced[i] = 0.0;
+  double* dw = dwork(c);
+  for (int i = 0; i < num_dwork(); ++i) dw[i] = 0.0;
+}
+
+void SecondOrderIntegrator::SetInitialConditions(const Context& c, int i, double* x,
+                                                 double* dx) const {
+  x[i] = std::clamp(in_x0_ >= 0 ? in(c, in_x0_)[i * x0_stride_] : x0_[i], lower_[i], upper_[i]);
+  const double v = in_dx0_ >= 0 ? in(c, in_dx0_)[i * dx0_stride_] : dx0_[i];
+  dx[i] = std::clamp(v, lower_dx_[i], upper_dx_[i]);
+}
+
+void SecondOrderIntegrator::ApplyInitialConditionsAndReset(Context& c) const {
+  double* x = this->x(c);
+  double* dx = x + width_;
+  double* dw = dwork(c) + (limited_x_ ? width_ : 0);  // [started][reset inputs before]
+  const bool first = dw[0] == 0.0;
+  bool changed = false;
+  if (first) {
+    dw[0] = 1.0;
+    if (in_x0_ >= 0 || in_dx0_ >= 0) {
+      for (int i = 0; i < width_; ++i) SetInitialConditions(c, i, x, dx);
+      changed = true;
+    }
+  }
+  if (in_reset_ >= 0) {
+    const double* r = in(c, in_reset_);
+    double* prev = dw + 1;
+    const int first_reset_zc = 3 * width_ * ((limited_x_ ? 1 : 0) + (limited_dx_ ? 1 : 0));
+    for (int i = 0; i < width_; ++i) {
+      const int j = i * reset_stride_;
+      if (reset_.Fires(prev[j], r[j], first, zc_crossed(c, first_reset_zc + j))) {
+        SetInitialConditions(c, i, x, dx);
+        if (limited_x_) dwork(c)[i] = 0.0;  // no bounce to follow up
+        changed = true;
+      }
+    }
+    if (reset_.level()) {
+      int* active = modes(c) + width_ * ((limited_x_ ? 1 : 0) + (limited_dx_ ? 1 : 0));
+      for (int j = 0; j < reset_width_; ++j) active[j] = r[j] != 0.0 ? 1 : 0;
+    }
+    for (int j = 0; j < reset_width_; ++j) prev[j] = r[j];
+  }
+  if (changed) c.states_reset = true;
 }
 
 void SecondOrderIntegrator::DoCalcOutputs(Context& c, int /*stage*/) const {
+  if (c.major && (in_reset_ >= 0 || in_x0_ >= 0 || in_dx0_ >= 0)) {
+    ApplyInitialConditionsAndReset(c);
+  }
   // A step may end past a limit (a fixed step overshoots; a located crossing ends a rounding
   // error beyond it): the outputs show the limit, and the update moves the state there.
   const double* x = this->x(c);
@@ -258,6 +321,12 @@ void SecondOrderIntegrator::DoCalcDerivatives(Context& c) const {
       if (mode_dx[i] != 0) dxdot[i] = 0.0;
     }
   }
+  if (reset_.level()) {
+    const int* active = mode_x + width_ * ((limited_x_ ? 1 : 0) + (limited_dx_ ? 1 : 0));
+    for (int i = 0; i < width_; ++i) {
+      if (active[i * reset_stride_] != 0) xdot[i] = dxdot[i] = 0.0;  // held while it is on
+    }
+  }
 }
 
 void SecondOrderIntegrator::DoCalcZeroCrossings(Context& c) const {
@@ -295,6 +364,10 @@ void SecondOrderIntegrator::DoCalcZeroCrossings(Context& c) const {
       }
     }
   }
+  if (in_reset_ >= 0) {
+    const double* r = in(c, in_reset_);
+    for (int j = 0; j < reset_width_; ++j) z[j] = r[j];
+  }
 }
 
 BlockType SecondOrderIntegratorType() {
@@ -327,7 +400,14 @@ BlockType SecondOrderIntegratorType() {
       "Events: zero-crossing functions x - lower, x - upper (free) or u (held), and likewise "
       "for dx, so variable-step solvers locate hits, and leaving a limit; modes are chosen and "
       "dx_reinit is read at major steps, after the outputs: the row at an impact shows dx "
-      "just before it, and dx may feed dx_reinit without an algebraic loop.";
+      "just before it, and dx may feed dx_reinit without an algebraic loop. (Simulink "
+      "reinitializes dx to its initial condition instead; a separate input keeps the two "
+      "apart and the feedback free of a loop.)\n"
+      "Extensions, as the Integrator's: reset = rising | falling | either | level adds input "
+      "`reset` (scalar or per element); where it fires, x = x0 and dx = dx0 and the outputs "
+      "show them; level holds both (x' = dx' = 0) while reset != 0. x0_source / dx0_source "
+      "= external add inputs `x0` / `dx0`, read at the first major step (the states are 0 "
+      "before) and at every reset.";
   t.reference =
       "Simulink Second-Order Integrator (limits on x and dx/dt, 'Reinitialize dx/dt when x "
       "reaches saturation'); the resting rule is twinblocks' own, stated above";
@@ -343,9 +423,24 @@ BlockType SecondOrderIntegratorType() {
                "true: at an impact on an x limit, dx takes input dx_reinit's value",
                {"false", "true"}},
               {"min_flight", ParamKind::kScalar, "0",
-               "s, bounces no longer than this (or than the clock resolves) are not begun"}};
+               "s, bounces no longer than this (or than the clock resolves) are not begun"},
+              {"reset", ParamKind::kWord, "none", "external reset trigger",
+               internal::ResetTrigger::Words()},
+              {"x0_source",
+               ParamKind::kWord,
+               "internal",
+               "internal: parameter x0; external: input x0",
+               {"internal", "external"}},
+              {"dx0_source",
+               ParamKind::kWord,
+               "internal",
+               "internal: parameter dx0; external: input dx0",
+               {"internal", "external"}}};
   t.inputs = {{"u", "the second derivative of x"},
-              {"dx_reinit", "dx after an impact on an x limit (reinit_dx = true)"}};
+              {"dx_reinit", "dx after an impact on an x limit (reinit_dx = true)"},
+              {"reset", "reset trigger (reset != none), scalar or per element"},
+              {"x0", "initial x (x0_source = external), scalar or per element"},
+              {"dx0", "initial dx (dx0_source = external), scalar or per element"}};
   t.outputs = {{"x", "the position state"}, {"dx", "its derivative, the velocity state"}};
   t.create = [](const Params& p) { return std::make_unique<SecondOrderIntegrator>(p); };
   return t;

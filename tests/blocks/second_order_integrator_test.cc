@@ -150,6 +150,46 @@ TEST(SecondOrderIntegratorTest, VelocityLimitHoldsDxWhileXMovesOn) {
   EXPECT_THAT(h.Derivatives(), ElementsAre(2.0, -1.0));
 }
 
+// External initial conditions are read at the first major step; a reset sets both states
+// back to them and shows them in the outputs at once.
+TEST(SecondOrderIntegratorTest, ExternalInitialConditionsAndRisingReset) {
+  BlockHarness h("SecondOrderIntegrator",
+                 {{"reset", "rising"}, {"x0_source", "external"}, {"dx0_source", "external"}},
+                 {1, 1, 1, 1});
+  EXPECT_EQ(h.block().input_port(h.block().FindInput("reset")).feedthrough, kFeedthrough);
+  EXPECT_EQ(h.block().input_port(h.block().FindInput("x0")).feedthrough, kFeedthrough);
+  h.Initialize();
+  h.SetInput("u", {1.0});
+  h.SetInput("reset", {-1.0});
+  h.SetInput("x0", {2.0});
+  h.SetInput("dx0", {-3.0});
+  EXPECT_TRUE(h.MajorStep(0.0));
+  EXPECT_EQ(h.Out(0), 2.0);
+  EXPECT_EQ(h.Out(1), -3.0);
+  h.SetState({5.0, 7.0});
+  h.SetInput("x0", {0.5});
+  h.SetInput("dx0", {0.25});
+  EXPECT_FALSE(h.MajorStep(1.0));  // reset still below 0: no edge
+  EXPECT_EQ(h.Out(0), 5.0);
+  h.SetInput("reset", {1.0});
+  EXPECT_GT(h.ZeroCrossings().back(), 0.0);  // the reset input is a zero-crossing function
+  EXPECT_TRUE(h.MajorStep(2.0));
+  EXPECT_EQ(h.Out(0), 0.5);
+  EXPECT_EQ(h.Out(1), 0.25);
+  EXPECT_THAT(h.Derivatives(), ElementsAre(0.25, 1.0));
+}
+
+TEST(SecondOrderIntegratorTest, LevelResetHoldsBothStates) {
+  BlockHarness h("SecondOrderIntegrator", {{"x0", "1"}, {"dx0", "2"}, {"reset", "level"}}, {1, 1});
+  h.Initialize();
+  h.SetInputs({4.0, 1.0});
+  h.MajorStep(0.0);
+  EXPECT_THAT(h.Derivatives(), ElementsAre(0.0, 0.0));
+  h.SetInputs({4.0, 0.0});
+  h.MajorStep(0.1);
+  EXPECT_THAT(h.Derivatives(), ElementsAre(2.0, 4.0));
+}
+
 TEST(SecondOrderIntegratorTest, DocumentsItsRestingRule) {
   const BlockType& t = testing::TypeOf("SecondOrderIntegrator");
   EXPECT_THAT(t.doc, HasSubstr("Zeno time"));
