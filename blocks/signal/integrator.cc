@@ -191,16 +191,7 @@ void Integrator::DoCalcZeroCrossings(Context& c) const {
     const double* x = this->x(c);
     const int* mode = modes(c);
     for (int i = 0; i < width_; ++i, z += 3) {
-      if (mode[i] == 0) {
-        z[0] = x[i] - lower_[i];
-        z[1] = x[i] - upper_[i];
-        z[2] = 1.0;
-      } else {
-        // Held: leave when u stops pushing outward.
-        z[0] = 1.0;
-        z[1] = 1.0;
-        z[2] = u[i * u_stride_];
-      }
+      internal::LimitZeroCrossings(mode[i] != 0, x[i], lower_[i], upper_[i], u[i * u_stride_], z);
     }
   }
   if (in_reset_ >= 0) {

@@ -337,15 +337,7 @@ void SecondOrderIntegrator::DoCalcZeroCrossings(Context& c) const {
   double* z = zc(c);
   if (limited_x_) {
     for (int i = 0; i < width_; ++i, z += 3) {
-      if (mode_x[i] == 0) {
-        z[0] = x[i] - lower_[i];
-        z[1] = x[i] - upper_[i];
-        z[2] = 1.0;
-      } else {
-        // Held: leave when u stops pushing outward.
-        z[0] = z[1] = 1.0;
-        z[2] = u[i * u_stride_];
-      }
+      internal::LimitZeroCrossings(mode_x[i] != 0, x[i], lower_[i], upper_[i], u[i * u_stride_], z);
     }
   }
   if (limited_dx_) {
@@ -354,13 +346,9 @@ void SecondOrderIntegrator::DoCalcZeroCrossings(Context& c) const {
       const bool x_held = limited_x_ && mode_x[i] != 0;
       if (x_held) {
         z[0] = z[1] = z[2] = 1.0;  // dx is 0 with x; x's own functions watch u
-      } else if (mode_dx[i] == 0) {
-        z[0] = dx[i] - lower_dx_[i];
-        z[1] = dx[i] - upper_dx_[i];
-        z[2] = 1.0;
       } else {
-        z[0] = z[1] = 1.0;
-        z[2] = u[i * u_stride_];
+        internal::LimitZeroCrossings(mode_dx[i] != 0, dx[i], lower_dx_[i], upper_dx_[i],
+                                     u[i * u_stride_], z);
       }
     }
   }

@@ -54,6 +54,21 @@ inline bool ZeroCrossingsActive(const Block& b) {
   return b.rate_index() < 0 && !b.sample_time().is_constant() && !b.sample_time().is_discrete();
 }
 
+/// The three zero-crossing functions of a state `v` limited to [lower, upper] (the
+/// integrators' limits): while free, v - lower and v - upper, which change sign where it hits
+/// a limit; while held on one, u, which changes sign where it stops pushing outward.
+inline void LimitZeroCrossings(bool held, double v, double lower, double upper, double u,
+                               double* z) {
+  if (held) {
+    z[0] = z[1] = 1.0;
+    z[2] = u;
+  } else {
+    z[0] = v - lower;
+    z[1] = v - upper;
+    z[2] = 1.0;
+  }
+}
+
 /// The common width of named vector parameters, where 1-element vectors expand.
 /// @throws BlockError naming the first parameter that disagrees.
 inline int CommonParamWidth(const std::vector<std::pair<const char*, const Eigen::VectorXd*>>& ps) {
