@@ -145,6 +145,8 @@ class Block {
   int num_dwork() const { return ndwork_; }
   int num_modes() const { return nmodes_; }
   int num_zero_crossings() const { return nzc_; }
+  /// Where the block's zero-crossing functions start in the model's (Context::zc).
+  int zc_offset() const { return zc_offset_; }
   /// Algebraic variables of the block's DAE form (0: the block is an ODE only).
   int num_algebraic_variables() const { return nz_; }
   bool has_update() const { return has_update_; }

@@ -28,7 +28,7 @@ struct RunArgs {
   std::string model;
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
-  std::optional<int> jacobian_steps;
+  std::optional<int> jacobian_steps, max_consecutive_zc;
   std::optional<std::string> sample_hits;
   std::vector<std::string> sets;
   UrdfArgs urdf;
@@ -160,6 +160,7 @@ int Run(const RunArgs& args) {
   if (args.max_step) settings.max_step = *args.max_step;
   if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
   if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
+  if (args.max_consecutive_zc) settings.max_consecutive_zc = *args.max_consecutive_zc;
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
   {
@@ -276,6 +277,10 @@ Runner AddRunCommand(CLI::App& app) {
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "
                   "step_over (steps pass hits that change nothing the solver reads)")
       ->check(CLI::IsMember({"land", "step_over"}));
+  cmd->add_option("--max-consecutive-zc", args->max_consecutive_zc,
+                  "Variable-step solvers: fail after this many zero crossings in a row, each "
+                  "within zc_time_tolerance max(1, t) of the one before (default 1000)")
+      ->check(CLI::Range(1, 1000000000));
   cmd->add_option("--output-interval", args->output_interval,
                   "Write a row every this many seconds (default: every step)");
   cmd->add_option("--set", args->sets,

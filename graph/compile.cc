@@ -58,10 +58,20 @@ double Compiler::EvaluateSettingScalar(const std::string& attribute, const std::
 
 void Compiler::EvaluateSettings() {
   SimulationSettingsValues& s = system_.settings_;
-  static const char* const kKnown[] = {"solver",         "t_start",        "t_end",
-                                       "step",           "rtol",           "atol",
-                                       "max_step",       "initial_step",   "output_interval",
-                                       "zero_crossings", "jacobian_steps", "sample_hits"};
+  static const char* const kKnown[] = {"solver",
+                                       "t_start",
+                                       "t_end",
+                                       "step",
+                                       "rtol",
+                                       "atol",
+                                       "max_step",
+                                       "initial_step",
+                                       "output_interval",
+                                       "zero_crossings",
+                                       "jacobian_steps",
+                                       "sample_hits",
+                                       "max_consecutive_zc",
+                                       "zc_time_tolerance"};
   for (const Parameter& a : model_.simulation.attributes) {
     const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
                                    [&](const char* k) { return a.name == k; });
@@ -104,6 +114,21 @@ void Compiler::EvaluateSettings() {
         s.jacobian_steps = static_cast<int>(v);
       }
       if (a.name == "output_interval") s.output_interval = v;
+      if (a.name == "max_consecutive_zc") {
+        if (!(v >= 1.0 && v <= 1e9 && v == std::floor(v))) {
+          FailAt(model_.simulation.where,
+                 "simulation attribute 'max_consecutive_zc' must be a whole number >= 1, got " +
+                     a.value);
+        }
+        s.max_consecutive_zc = static_cast<int>(v);
+      }
+      if (a.name == "zc_time_tolerance") {
+        if (!(v >= 0.0 && v < 1.0)) {
+          FailAt(model_.simulation.where,
+                 "simulation attribute 'zc_time_tolerance' must be in [0, 1), got " + a.value);
+        }
+        s.zc_time_tolerance = v;
+      }
     }
   }
 }

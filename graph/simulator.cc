@@ -316,6 +316,14 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   positive("rtol", opt.rtol);
   positive("atol", opt.atol);
   if (s.output_interval) positive("output_interval", *s.output_interval);
+  if (s.max_consecutive_zc < 1) {
+    throw std::invalid_argument("max_consecutive_zc must be a whole number >= 1, got " +
+                                std::to_string(s.max_consecutive_zc));
+  }
+  if (!(s.zc_time_tolerance >= 0.0 && s.zc_time_tolerance < 1.0)) {
+    throw std::invalid_argument("zc_time_tolerance must be in [0, 1), got " +
+                                FormatNumber(s.zc_time_tolerance));
+  }
   problem_ = std::make_unique<Problem>(this);
   // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.
   if (s.solver == "ida" && system.num_continuous_states() > 0) {
@@ -831,6 +839,10 @@ bool Simulator::LocateStatelessCrossing(double t0, double t1, double* t_cross) {
     }
   }
   *t_cross = hi;
+  // Which functions crossed, for the consecutive-crossings guard's message only: the blocks
+  // of a model without states are not told (Context::zc_crossed stays unset).
+  eval(hi, gm);
+  for (int i = 0; i < nzc; ++i) zc_crossed_[i] = crossed(g0[i], gm[i]) ? 1 : 0;
   return true;
 }
 
@@ -867,7 +879,8 @@ void Simulator::Advance() {
     }
   }
   MajorStep(/*first=*/false);
-  if (ctx_.zc_crossed != nullptr) {
+  if (crossing) {
+    CountConsecutiveCrossing();
     std::fill(zc_crossed_.begin(), zc_crossed_.end(), 0);
     ctx_.zc_crossed = nullptr;
   }
@@ -913,6 +926,43 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     }
   }
   return false;
+}
+
+void Simulator::CountConsecutiveCrossing() {
+  const double t = state_.t;
+  // A switch that reverses the input it switches on (x' = -sign(x) at x = 0) or a bounce past
+  // its Zeno time crosses again a few ulps later, forever, and each crossing moves time on
+  // by just enough to pass the crawl guard: Simulink's consecutive zero crossings stop it.
+  const double window = settings_.zc_time_tolerance * std::max(1.0, std::abs(t));
+  consecutive_crossings_ = t - last_crossing_t_ < window ? consecutive_crossings_ + 1 : 1;
+  last_crossing_t_ = t;
+  if (consecutive_crossings_ >= settings_.max_consecutive_zc) ThrowChattering(window);
+}
+
+void Simulator::ThrowChattering(double window) const {
+  // Where: the blocks whose functions the last step crossed.
+  std::string where;
+  for (const blocks::Block* b : system_.zero_crossing_blocks()) {
+    const auto first = zc_crossed_.begin() + b->zc_offset();
+    if (std::none_of(first, first + b->num_zero_crossings(), [](unsigned char f) { return f; })) {
+      continue;
+    }
+    where += where.empty() ? " at " : ", ";
+    where +=
+        "block '" + system_.block_path(b->index()) + "' (" + system_.block_type(b->index()) + ")";
+  }
+  char within[32];
+  std::snprintf(within, sizeof within, "%.3g", window);
+  throw solvers::SolverError(
+      std::to_string(consecutive_crossings_) + " zero crossings in a row" + where +
+          ", each within " + within +
+          " s of the one before: the model switches faster than time can resolve (a switch "
+          "that reverses the input it switches on, a bounce at its Zeno time). Give the "
+          "switch a dead band or a delay, let the bounce come to rest (a "
+          "SecondOrderIntegrator's limit), turn zero_crossings off, or raise the "
+          "simulation's max_consecutive_zc (" +
+          std::to_string(settings_.max_consecutive_zc) + ") or zc_time_tolerance",
+      state_.t);
 }
 
 void Simulator::ThrowCrawling() const {

@@ -269,6 +269,11 @@ class Simulator {
   /// The crawl guard's failure (Advance): steps that no longer advance time.
   [[noreturn]] void ThrowCrawling() const;
   static constexpr long kCrawlingStepsLimit = 10000;
+  /// The consecutive-crossings guard (Advance, after a step that located a crossing):
+  /// counts crossings each within zc_time_tolerance max(1, |t|) of the one before, and fails
+  /// the run at max_consecutive_zc of them.
+  void CountConsecutiveCrossing();
+  [[noreturn]] void ThrowChattering(double window) const;
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
   /// a solver restart there.
@@ -326,6 +331,9 @@ class Simulator {
   /// Advance), and that resolution: 16 eps max(|t_start|, |t_end|), s.
   long crawling_steps_ = 0;
   double time_resolution_ = 0.0;
+  /// Located crossings in a row, each close to the one before, and the time of the last.
+  int consecutive_crossings_ = 0;
+  double last_crossing_t_ = -std::numeric_limits<double>::infinity();
   /// SampleHits::kStepOver in effect (a variable-step ODE solver with dense output).
   bool step_over_hits_ = false;
   /// The last sample hit changed nothing the solver reads: the next step may pass hits.

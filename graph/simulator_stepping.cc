@@ -261,6 +261,8 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
   CopyState(system_, snapshot.state_, &state_);
   next_breakpoint_ = snapshot.next_breakpoint_;
   crawling_steps_ = 0;
+  consecutive_crossings_ = 0;
+  last_crossing_t_ = -std::numeric_limits<double>::infinity();
   next_output_ = snapshot.next_output_;
   output_index_ = snapshot.output_index_;
   last_major_hit_ = snapshot.last_major_hit_;

@@ -27,7 +27,12 @@ struct SimulationSettingsValues {
   std::optional<double> initial_step;     ///< s
   std::optional<double> output_interval;  ///< s; unset: a row per major step
   bool zero_crossings = true;             ///< locate zero crossings (variable-step solvers)
-  std::optional<int> jacobian_steps;      ///< ode23s: accepted steps one Jacobian serves
+  /// Simulink's consecutive zero crossings: located crossings each within
+  /// zc_time_tolerance max(1, |t|) of the one before are consecutive, and
+  /// max_consecutive_zc of them in a row fail the run (a switch chattering at one instant).
+  int max_consecutive_zc = 1000;
+  double zc_time_tolerance = 10.0 * 128.0 * 2.220446049250313e-16;
+  std::optional<int> jacobian_steps;  ///< ode23s: accepted steps one Jacobian serves
   /// Where a variable-step solver's steps end around discrete sample hits: kLand, every hit
   /// ends a step (Simulink's way); kStepOver, a step may pass over hits whose updates leave
   /// everything the solver reads unchanged, those hits' major steps taken at the solver's

@@ -12,7 +12,7 @@ namespace {
 
 const char kSettingNames[] =
     "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings, jacobian_steps, sample_hits";
+    "zero_crossings, jacobian_steps, sample_hits, max_consecutive_zc, zc_time_tolerance";
 
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
@@ -83,6 +83,20 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       } catch (const std::invalid_argument& e) {
         throw py::value_error(std::string("setting ") + e.what());
       }
+    } else if (name == "max_consecutive_zc") {
+      const double n = Number(value, name);
+      if (!(n >= 1.0 && n <= 1e9 && n == static_cast<double>(static_cast<int>(n)))) {
+        throw py::value_error("setting 'max_consecutive_zc': expected a whole number >= 1, got " +
+                              std::string(py::repr(value)));
+      }
+      s.max_consecutive_zc = static_cast<int>(n);
+    } else if (name == "zc_time_tolerance") {
+      const double v = Number(value, name);
+      if (!(v >= 0.0 && v < 1.0)) {
+        throw py::value_error("setting 'zc_time_tolerance': expected a number in [0, 1), got " +
+                              std::string(py::repr(value)));
+      }
+      s.zc_time_tolerance = v;
     } else {
       throw py::type_error("unknown simulation setting '" + name +
                            "'; expected one of: " + kSettingNames);
@@ -110,6 +124,8 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
       s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
   d["sample_hits"] =
       s.sample_hits == graph::SimulationSettingsValues::SampleHits::kLand ? "land" : "step_over";
+  d["max_consecutive_zc"] = s.max_consecutive_zc;
+  d["zc_time_tolerance"] = s.zc_time_tolerance;
   return d;
 }
 

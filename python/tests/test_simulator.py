@@ -182,3 +182,26 @@ def test_simulators_run_in_threads(decay):
         t.join()
     for x in out:
         assert np.array_equal(x, alone)
+
+
+def test_consecutive_zero_crossings_stop_a_chattering_switch():
+    # x' = -sign(x): at t = 1 the switch reverses its own input. The run fails there, with
+    # the block named, after max_consecutive_zc crossings, and keeps what it computed.
+    model = tb.Model("chatter")
+    model.add_block("", "Integrator", "x", x0=1)
+    model.add_block("", "Sign", "s")
+    model.add_block("", "Gain", "k", k=-1)
+    model.connect("", "x.y", "s.u")
+    model.connect("", "s.y", "k.u")
+    model.connect("", "k.y", "x.u")
+    model.add_log("x.y", "x")
+    system = tb.compile(model)
+    sim = tb.Simulator(system, solver="cvode-bdf", t_end=3, max_consecutive_zc=30)
+    assert sim.settings["max_consecutive_zc"] == 30
+    assert sim.settings["zc_time_tolerance"] == pytest.approx(10 * 128 * np.finfo(float).eps)
+    results = sim.run()
+    assert not results.ok
+    assert "30 zero crossings in a row at block 's' (Sign)" in results.error
+    assert abs(results.time[-1] - 1.0) < 1e-9
+    with pytest.raises(ValueError, match="max_consecutive_zc"):
+        tb.Simulator(system, max_consecutive_zc=0)

@@ -74,6 +74,14 @@ TEST(CliUsage, JacobianStepsForASolverWithoutJacobianIsOneLineAndStatus2) {
   EXPECT_EQ(ok.status, 0) << ok.text;
 }
 
+TEST(CliUsage, MaxConsecutiveZcBelowOneIsOneLineAndStatus2) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  const CliResult r = RunCli("run " + model + " --max-consecutive-zc 0 -o /dev/null");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+  EXPECT_NE(r.text.find("--max-consecutive-zc"), std::string::npos) << r.text;
+}
+
 TEST(CliUsage, UnknownBlockTypeDocIsStatus2WithSuggestion) {
   const CliResult r = RunCli("blocks Gian");
   EXPECT_EQ(r.status, 2);

@@ -256,5 +256,35 @@ TEST(CompileTest, JacobianStepsIsAWholeNumberOfSteps) {
   }
 }
 
+// The consecutive-crossings guard's settings reach the simulation; values it cannot use are
+// one line with the file and line.
+TEST(CompileTest, ConsecutiveZeroCrossingSettings) {
+  const std::string model = R"(
+    <block type="Constant" name="c" value="1"/><block type="Integrator" name="x"/>
+    <connect from="c.y" to="x.u"/><log signal="x.y" as="x"/>)";
+  const System sys = CompileText(
+      R"(<simulation t_end="1" max_consecutive_zc="20" zc_time_tolerance="1e-10"/>)" + model);
+  EXPECT_EQ(sys.settings().max_consecutive_zc, 20);
+  EXPECT_EQ(sys.settings().zc_time_tolerance, 1e-10);
+  for (const char* bad : {"0", "2.5", "-1"}) {
+    const std::string error =
+        CompileError(std::string(R"(<simulation max_consecutive_zc=")") + bad + R"("/>)" + model);
+    EXPECT_NE(error.find("m.xml:1: simulation attribute 'max_consecutive_zc' must be a whole "
+                         "number >= 1, got " +
+                         std::string(bad)),
+              std::string::npos)
+        << error;
+  }
+  for (const char* bad : {"-1e-12", "1"}) {
+    const std::string error =
+        CompileError(std::string(R"(<simulation zc_time_tolerance=")") + bad + R"("/>)" + model);
+    EXPECT_NE(error.find("m.xml:1: simulation attribute 'zc_time_tolerance' must be in [0, 1), "
+                         "got " +
+                         std::string(bad)),
+              std::string::npos)
+        << error;
+  }
+}
+
 }  // namespace
 }  // namespace twinblocks::graph

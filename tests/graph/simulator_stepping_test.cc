@@ -194,6 +194,72 @@ TEST(SimulatorStepping, StepsThatNoLongerAdvanceTimeFailTheRunInsteadOfCrawling)
   EXPECT_GT(sim.recording().num_rows(), 1);  // what it did is kept
 }
 
+// x' = -sign(x) from x = 1: at t = 1 the switch reverses the input it switches on. The
+// SUNDIALS solvers locate a crossing, step a few ulps past it, and locate the next one, each
+// step just long enough to pass the crawl guard: without the consecutive-crossings guard,
+// 24 million crossings in a minute at t = 1.
+constexpr const char* kChatteringSign = R"xml(<model name="chatter">
+    <simulation solver="cvode-bdf" t_end="3"/>
+    <block type="Integrator" name="x" x0="1"/>
+    <block type="Sign" name="s"/>
+    <block type="Gain" name="k" k="-1"/>
+    <connect from="x.y" to="s.u"/>
+    <connect from="s.y" to="k.u"/>
+    <connect from="k.y" to="x.u"/>
+    <log signal="x.y" as="x"/>
+  </model>)xml";
+
+TEST(SimulatorStepping, ConsecutiveZeroCrossingsFailTheRunAtTheSwitch) {
+  const System system = CompileText(kChatteringSign);
+  EXPECT_EQ(system.settings().max_consecutive_zc, 1000);
+  EXPECT_DOUBLE_EQ(system.settings().zc_time_tolerance,
+                   10 * 128 * std::numeric_limits<double>::epsilon());
+  for (const char* solver : {"cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"}) {
+    SCOPED_TRACE(solver);
+    SimulationSettingsValues settings = system.settings();
+    settings.solver = solver;
+    Simulator sim(system, settings);
+    const SimulationOutcome outcome = sim.Run();
+    ASSERT_FALSE(outcome.ok);
+    // When: at the switching time, to within the crossings' window.
+    EXPECT_NEAR(outcome.t, 1.0, 1e-9);
+    // Where, and what to do.
+    EXPECT_THAT(outcome.error, HasSubstr("1000 zero crossings in a row at block 's' (Sign), "
+                                         "each within 2.84e-13 s of the one before"));
+    EXPECT_THAT(outcome.error, HasSubstr("max_consecutive_zc (1000)"));
+    EXPECT_EQ(sim.stats().solver.zero_crossings, 1000);
+    // What it did is kept: x falls at unit rate to 0.
+    const Recording& rec = sim.recording();
+    ASSERT_GT(rec.num_rows(), 1000);
+    EXPECT_NEAR(rec.value(rec.num_rows() - 1, 0), 0.0, 1e-9);
+  }
+}
+
+TEST(SimulatorStepping, ConsecutiveZeroCrossingsLimitAndWindowAreSettings) {
+  const System system = CompileText(kChatteringSign);
+  SimulationSettingsValues settings = system.settings();
+  settings.max_consecutive_zc = 50;
+  Simulator fewer(system, settings);
+  const SimulationOutcome outcome = fewer.Run();
+  ASSERT_FALSE(outcome.ok);
+  EXPECT_THAT(outcome.error, HasSubstr("50 zero crossings in a row at block 's' (Sign)"));
+  EXPECT_EQ(fewer.stats().solver.zero_crossings, 50);
+  // A window of 0 counts no two crossings as consecutive: even a limit of 2 never fires,
+  // and the run chatters on (bounded here by a target a few picoseconds past the switch).
+  settings.max_consecutive_zc = 2;
+  settings.zc_time_tolerance = 0.0;
+  Simulator unguarded(system, settings);
+  const SimulationOutcome at = unguarded.AdvanceTo(1.0 + 2e-12);
+  EXPECT_TRUE(at.ok) << at.error;
+  EXPECT_GT(unguarded.stats().solver.zero_crossings, 50);
+  // Out of range: refused by the simulator, before anything runs.
+  settings.zc_time_tolerance = -1.0;
+  EXPECT_THROW(Simulator(system, settings), std::invalid_argument);
+  settings.zc_time_tolerance = 1e-12;
+  settings.max_consecutive_zc = 0;
+  EXPECT_THROW(Simulator(system, settings), std::invalid_argument);
+}
+
 TEST(SimulatorStepping, MisuseThrowsWithTheReason) {
   const System system = CompileText(kIntegratedInput);
   Simulator sim(system, system.settings());
