@@ -105,23 +105,17 @@ void Compiler::EvaluateSettings() {
       if (a.name == "atol") s.atol = v;
       if (a.name == "max_step") s.max_step = v;
       if (a.name == "initial_step") s.initial_step = v;
-      if (a.name == "jacobian_steps") {
-        if (!(v >= 1.0 && v <= 1e6 && v == std::floor(v))) {
-          FailAt(
-              model_.simulation.where,
-              "simulation attribute 'jacobian_steps' must be a whole number >= 1, got " + a.value);
+      // Counts: whole numbers from 1.
+      auto whole_number = [&](double most) {
+        if (!(v >= 1.0 && v <= most && v == std::floor(v))) {
+          FailAt(model_.simulation.where, "simulation attribute '" + a.name +
+                                              "' must be a whole number >= 1, got " + a.value);
         }
-        s.jacobian_steps = static_cast<int>(v);
-      }
+        return static_cast<int>(v);
+      };
+      if (a.name == "jacobian_steps") s.jacobian_steps = whole_number(1e6);
+      if (a.name == "max_consecutive_zc") s.max_consecutive_zc = whole_number(1e9);
       if (a.name == "output_interval") s.output_interval = v;
-      if (a.name == "max_consecutive_zc") {
-        if (!(v >= 1.0 && v <= 1e9 && v == std::floor(v))) {
-          FailAt(model_.simulation.where,
-                 "simulation attribute 'max_consecutive_zc' must be a whole number >= 1, got " +
-                     a.value);
-        }
-        s.max_consecutive_zc = static_cast<int>(v);
-      }
       if (a.name == "zc_time_tolerance") {
         if (!(v >= 0.0 && v < 1.0)) {
           FailAt(model_.simulation.where,

@@ -23,6 +23,16 @@ double Number(py::handle value, const std::string& name) {
   return py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
 }
 
+/// A count such as jacobian_steps: a whole number from 1 to `most`.
+int WholeNumber(py::handle value, const std::string& name, double most) {
+  const double n = Number(value, name);
+  if (!(n >= 1.0 && n <= most && n == static_cast<double>(static_cast<int>(n)))) {
+    throw py::value_error("setting '" + name + "': expected a whole number >= 1, got " +
+                          std::string(py::repr(value)));
+  }
+  return static_cast<int>(n);
+}
+
 std::optional<double> OptionalNumber(py::handle value, const std::string& name) {
   if (value.is_none()) return std::nullopt;
   return Number(value, name);
@@ -66,12 +76,7 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       if (value.is_none()) {
         s.jacobian_steps.reset();
       } else {
-        const double n = Number(value, name);
-        if (!(n >= 1.0 && n <= 1e6 && n == static_cast<double>(static_cast<int>(n)))) {
-          throw py::value_error("setting 'jacobian_steps': expected a whole number >= 1, got " +
-                                std::string(py::repr(value)));
-        }
-        s.jacobian_steps = static_cast<int>(n);
+        s.jacobian_steps = WholeNumber(value, name, 1e6);
       }
     } else if (name == "sample_hits") {
       if (!py::isinstance<py::str>(value)) {
@@ -84,12 +89,7 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
         throw py::value_error(std::string("setting ") + e.what());
       }
     } else if (name == "max_consecutive_zc") {
-      const double n = Number(value, name);
-      if (!(n >= 1.0 && n <= 1e9 && n == static_cast<double>(static_cast<int>(n)))) {
-        throw py::value_error("setting 'max_consecutive_zc': expected a whole number >= 1, got " +
-                              std::string(py::repr(value)));
-      }
-      s.max_consecutive_zc = static_cast<int>(n);
+      s.max_consecutive_zc = WholeNumber(value, name, 1e9);
     } else if (name == "zc_time_tolerance") {
       const double v = Number(value, name);
       if (!(v >= 0.0 && v < 1.0)) {
