@@ -7,6 +7,8 @@
 
 #include "blocks/math_expression.h"
 #include "graph/detail/compiler.h"
+#include "graph/suggest.h"
+#include "solvers/integrator.h"
 
 namespace twinblocks::graph {
 
@@ -81,6 +83,13 @@ void Compiler::EvaluateSettings() {
              "unknown simulation attribute '" + a.name + "'; valid attributes: " + Join(names));
     }
     if (a.name == "solver") {
+      // Found here, where the file and line are known, not when the run makes its solver.
+      const std::vector<std::string>& solvers = solvers::IntegratorNames();
+      if (std::find(solvers.begin(), solvers.end(), a.value) == solvers.end()) {
+        FailAt(model_.simulation.where, "simulation attribute 'solver': unknown solver '" +
+                                            a.value + "'" + SuggestionFor(a.value, solvers) +
+                                            "; valid solvers: " + Join(solvers));
+      }
       s.solver = a.value;
     } else if (a.name == "zero_crossings") {
       if (a.value != "on" && a.value != "off") {
@@ -98,6 +107,18 @@ void Compiler::EvaluateSettings() {
       }
     } else {
       const double v = EvaluateSettingScalar(a.name, a.value);
+      // Found here, with the file's line, rather than when the run starts.
+      if (!std::isfinite(v)) {
+        FailAt(model_.simulation.where,
+               "simulation attribute '" + a.name + "' must be a finite number, got " + a.value);
+      }
+      const bool positive = a.name == "step" || a.name == "rtol" || a.name == "atol" ||
+                            a.name == "max_step" || a.name == "initial_step" ||
+                            a.name == "output_interval";
+      if (positive && !(v > 0.0)) {
+        FailAt(model_.simulation.where,
+               "simulation attribute '" + a.name + "' must be a positive number, got " + a.value);
+      }
       if (a.name == "t_start") s.t_start = v;
       if (a.name == "t_end") s.t_end = v;
       if (a.name == "step") s.step = v;
@@ -124,6 +145,15 @@ void Compiler::EvaluateSettings() {
         s.zc_time_tolerance = v;
       }
     }
+  }
+  // Only an end the file gives: a start after the default end may await --t-end.
+  const bool end_given =
+      std::any_of(model_.simulation.attributes.begin(), model_.simulation.attributes.end(),
+                  [](const Parameter& a) { return a.name == "t_end"; });
+  if (end_given && !(s.t_end > s.t_start)) {
+    FailAt(model_.simulation.where, "simulation attribute 't_end' (" + FormatNumber(s.t_end) +
+                                        ") must be after t_start (" + FormatNumber(s.t_start) +
+                                        ")");
   }
 }
 

@@ -127,10 +127,12 @@ SolidElement::SolidElement(const Params& p) {
       throw BlockError("parameter 'mass' must be zero or positive, got " + std::to_string(m),
                        "mass");
     }
-    if (props.mass > 0.0) {
+    if (props.mass > 0.0 && m > 0.0) {
       props = ScaledToMass(props, m);
     } else {
+      // A massless solid (a contact geometry, a frame marker): no inertia either.
       props.mass = m;
+      if (m == 0.0) props.inertia_com.setZero();
     }
   }
   if (p.has("com") && p.Get("com").is_set()) props.com = Vector3(p, "com");

@@ -103,6 +103,14 @@ TEST(SolidBlock, MeshFileGivesVolumeAndInertia) {
   EXPECT_NEAR(solid.inertia.inertia_com()(0, 0), solid.inertia.inertia_com()(1, 1), 1e-12);
 }
 
+// mass = 0 with a shape: a massless contact geometry (it had thrown from the scaling, with
+// neither the block nor the parameter named).
+TEST(SolidBlock, ZeroMassWithAShapeIsMassless) {
+  auto s = MakeBlock("Solid", {{"shape", "sphere"}, {"radius", "0.1"}, {"mass", "0"}});
+  EXPECT_EQ(As<SolidElement>(s).inertia.mass(), 0.0);
+  EXPECT_EQ(As<SolidElement>(s).inertia.inertia_com(), Eigen::Matrix3d::Zero());
+}
+
 TEST(SolidBlock, RefusesWhatNoRigidBodyHas) {
   auto message = [](const testing::ParamTexts& p) {
     return std::string(CatchBlockError([&] { MakeBlock("Solid", p); }).what());

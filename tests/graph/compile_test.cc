@@ -286,5 +286,38 @@ TEST(CompileTest, ConsecutiveZeroCrossingSettings) {
   }
 }
 
+// An unknown solver in the file is found with its line, not later when the run makes it.
+TEST(CompileTest, UnknownSolverInTheFileIsOneLineWithItsLine) {
+  const std::string model = R"(
+    <block type="Constant" name="c" value="1"/><block type="Integrator" name="x"/>
+    <connect from="c.y" to="x.u"/><log signal="x.y" as="x"/>)";
+  const std::string error = CompileError(R"(<simulation solver="ode54" t_end="1"/>)" + model);
+  EXPECT_NE(error.find("m.xml:1: simulation attribute 'solver': unknown solver 'ode54'"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("valid solvers: ode1, ode2"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+// Run settings the simulator cannot use are found in the file, with their line.
+TEST(CompileTest, RunSettingsOutOfRangeAreOneLineWithTheirLine) {
+  const std::string model = R"(
+    <block type="Constant" name="c" value="1"/><block type="Integrator" name="x"/>
+    <connect from="c.y" to="x.u"/><log signal="x.y" as="x"/>)";
+  const std::pair<const char*, const char*> cases[] = {
+      {R"(step="0")", "simulation attribute 'step' must be a positive number, got 0"},
+      {R"(atol="-1e-9")", "simulation attribute 'atol' must be a positive number, got -1e-9"},
+      {R"(rtol="0/0")", "simulation attribute 'rtol' must be a finite number, got 0/0"},
+      {R"(max_step="1/0")", "simulation attribute 'max_step' must be a finite number, got 1/0"},
+      {R"(t_end="-1")", "simulation attribute 't_end' (-1) must be after t_start (0)"},
+  };
+  for (const auto& [attribute, expected] : cases) {
+    const std::string error = CompileError(std::string("<simulation ") + attribute + "/>" + model);
+    EXPECT_NE(error.find(std::string("m.xml:1: ") + expected), std::string::npos) << error;
+  }
+  // A start after the default end, with no end in the file, waits for the run's t_end.
+  EXPECT_EQ(CompileText(R"(<simulation t_start="20"/>)" + model).settings().t_start, 20.0);
+}
+
 }  // namespace
 }  // namespace twinblocks::graph
