@@ -1,5 +1,7 @@
 #include "graph/simulator.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -332,6 +334,7 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   } else {
     integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
   }
+  CheckResultsFit(opt.fixed_step);
   // A continuous block that updates at major steps (a limited integrator choosing its limit
   // mode, a mechanism projecting its loops) changes what its outputs or derivatives would be
   // after the major step computed them: no reuse then.
@@ -659,7 +662,9 @@ void Simulator::Initialize() {
   // (recording then grows geometrically).
   const double span = settings_.t_end - settings_.t_start;
   if (settings_.output_interval) {
-    recording_.Reserve(static_cast<int>(std::min(1e8, span / *settings_.output_interval)) + 3);
+    // At most 256 MB up front: past that the recording grows as it goes.
+    const double most = 256e6 / (8.0 * (recording_.num_columns() + 1));
+    recording_.Reserve(static_cast<int>(std::min(most, span / *settings_.output_interval)) + 3);
   } else {
     recording_.Reserve(4096);
   }
@@ -926,6 +931,46 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     }
   }
   return false;
+}
+
+void Simulator::CheckResultsFit(double fixed_step) const {
+  // Rows the run will record, where the settings tell: one per output time, or one per step
+  // of a fixed-step solver. A run whose results cannot be held would end in an out-of-memory
+  // kill hours in, with nothing written: refuse it before it starts.
+  const SimulationSettingsValues& s = settings_;
+  const double span = s.t_end - s.t_start;
+  double rows = 0.0;
+  const char* why = nullptr;
+  if (s.output_interval) {
+    rows = span / *s.output_interval;
+    why = "output_interval";
+  } else if (integrator_->is_fixed_step()) {
+    rows = span / fixed_step;
+    why = "step";
+  } else {
+    return;
+  }
+  const double columns = recording_.num_columns() + 1.0;  // and time
+  const double bytes = rows * columns * sizeof(double);
+  // Half the machine's memory: the run and the results' writing need their share too.
+  const double memory = 0.5 * static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  const double most_rows = std::numeric_limits<int>::max();
+  if (rows <= most_rows && (memory <= 0.0 || bytes <= memory)) return;
+  char limit[64];
+  if (rows > most_rows) {
+    std::snprintf(limit, sizeof limit, "a run can record (2^31 - 1 rows)");
+  } else {
+    std::snprintf(limit, sizeof limit, "half this machine's memory (%.3g GB)", memory / 1e9);
+  }
+  const bool by_step = s.output_interval == std::nullopt;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s = %s s over [%s, %s] s gives %.3g rows of results (%.3g GB), more than %s: "
+                "give a longer %s",
+                why, FormatNumber(by_step ? fixed_step : *s.output_interval).c_str(),
+                FormatNumber(s.t_start).c_str(), FormatNumber(s.t_end).c_str(), rows, bytes / 1e9,
+                limit, by_step ? "step, or an output_interval" : "output_interval");
+  throw std::invalid_argument(text);
 }
 
 void Simulator::CountConsecutiveCrossing() {

@@ -273,6 +273,8 @@ class Simulator {
   /// counts crossings each within zc_time_tolerance max(1, |t|) of the one before, and fails
   /// the run at max_consecutive_zc of them.
   void CountConsecutiveCrossing();
+  /// Refuses settings whose results could not be held (std::invalid_argument).
+  void CheckResultsFit(double fixed_step) const;
   [[noreturn]] void ThrowChattering(double window) const;
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and

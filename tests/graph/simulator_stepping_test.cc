@@ -260,6 +260,34 @@ TEST(SimulatorStepping, ConsecutiveZeroCrossingsLimitAndWindowAreSettings) {
   EXPECT_THROW(Simulator(system, settings), std::invalid_argument);
 }
 
+// Results that could not be held are refused before the run, not found by the kernel's
+// out-of-memory kill hours in.
+TEST(SimulatorStepping, ResultsThatCannotBeHeldAreRefusedBeforeTheRun) {
+  const System system = CompileText(kIntegratedInput);
+  SimulationSettingsValues settings = system.settings();
+  settings.output_interval = 1e-12;  // 2e12 rows of time and x (width 2) over [0, 2] s
+  try {
+    Simulator sim(system, settings);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("output_interval = 1e-12 s over [0, 2] s gives 2e+12 rows of "
+                                    "results (4.8e+04 GB), more than a run can record"));
+  }
+  settings.output_interval.reset();
+  settings.solver = "ode3";
+  settings.step = 1e-11;
+  try {
+    Simulator sim(system, settings);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("step = 1e-11 s over [0, 2] s gives 2e+11 rows"));
+    EXPECT_THAT(e.what(), HasSubstr("give a longer step, or an output_interval"));
+  }
+  // Variable steps cannot be counted ahead: only the settings that fix the rows are refused.
+  settings.solver = "ode45";
+  EXPECT_NO_THROW(Simulator(system, settings));
+}
+
 TEST(SimulatorStepping, MisuseThrowsWithTheReason) {
   const System system = CompileText(kIntegratedInput);
   Simulator sim(system, system.settings());
