@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "graph/compile.h"
+#include "graph/simulator.h"
 #include "graph/suggest.h"
 #include "graph/summary.h"
 
@@ -33,6 +34,7 @@ int Check(const std::string& path, const std::vector<std::string>& sets) {
   const graph::Model model = LoadModel(path, sets);
   const graph::System sys = graph::Compile(model);
   const graph::SimulationSettingsValues& s = sys.settings();
+  MakeSimulator(model, path, sys, s);  // the settings as a run would take them
   std::printf("model %s: ok\n", model.name.c_str());
   std::printf("blocks: %d, continuous states: %d, discrete states: %d, zero crossings: %d\n",
               sys.num_blocks(), sys.num_continuous_states(), sys.num_discrete_states(),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph/model.h"
+#include "graph/system.h"
 #include "xml/urdf_reader.h"
 
 namespace twinblocks::graph {
@@ -58,6 +59,15 @@ xml::UrdfImportOptions UrdfOptionsFrom(const UrdfArgs& args);
 /// @throws graph::ModelError, UsageError
 graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets,
                        const UrdfArgs& urdf = {});
+
+/// The run of `system` with `settings`. Settings the simulator refuses (a step that is not
+/// positive, results that could not be held) came from the model file, or from options that
+/// passed their own checks combined with it: the error names the file, at its <simulation>
+/// when it has one (`path` when it has none).
+/// @throws graph::ModelError
+std::unique_ptr<graph::Simulator> MakeSimulator(const graph::Model& model, const std::string& path,
+                                                const graph::System& system,
+                                                const graph::SimulationSettingsValues& settings);
 
 /// Each command adds its subcommand to `app` and returns the function that runs it after
 /// parsing (returning the exit status).

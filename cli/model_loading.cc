@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "graph/model_error.h"
+#include "graph/simulator.h"
 #include "graph/suggest.h"
 #include "xml/model_reader.h"
 #include "xml/urdf_reader.h"
@@ -71,6 +72,18 @@ graph::Model LoadModel(const std::string& path, const std::vector<std::string>& 
     }
   }
   return model;
+}
+
+std::unique_ptr<graph::Simulator> MakeSimulator(const graph::Model& model, const std::string& path,
+                                                const graph::System& system,
+                                                const graph::SimulationSettingsValues& settings) {
+  try {
+    return std::make_unique<graph::Simulator>(system, settings);
+  } catch (const std::invalid_argument& e) {
+    graph::SourceLocation where = model.simulation.where;
+    if (!where.known()) where.file = path;
+    throw graph::ModelError(where, e.what());
+  }
 }
 
 }  // namespace twinblocks::cli

@@ -15,6 +15,7 @@
 #include "cli/stop_on_signals.h"
 #include "graph/compile.h"
 #include "graph/mat_writer.h"
+#include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "graph/summary.h"
 #include "graph/svg_plot.h"
@@ -23,6 +24,16 @@
 namespace twinblocks::cli {
 
 namespace {
+
+// A step or tolerance: CLI11's own PositiveNumber names the whole range of doubles.
+const CLI::Validator kPositive(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v > 0.0) return {};
+      return "expected a positive number, got '" + text + "'";
+    },
+    "POSITIVE");
 
 struct RunArgs {
   std::string model;
@@ -193,7 +204,8 @@ int Run(const RunArgs& args) {
   std::unique_ptr<RunReport> report;
   if (!args.report.empty()) report = std::make_unique<RunReport>(args.report, system);
 
-  graph::Simulator sim(system, settings);
+  const std::unique_ptr<graph::Simulator> made = MakeSimulator(model, args.model, system, settings);
+  graph::Simulator& sim = *made;
   if (report) report->Attach(&sim);
   const bool tty = isatty(STDERR_FILENO) != 0;
   bool progress_shown = false;
@@ -264,10 +276,13 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--solver", args->solver, "Solver: " + solvers);
   cmd->add_option("--t-start", args->t_start, "Start time, s");
   cmd->add_option("--t-end", args->t_end, "End time, s");
-  cmd->add_option("--step", args->step, "Step of fixed-step solvers, s");
-  cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers");
-  cmd->add_option("--atol", args->atol, "Absolute tolerance of variable-step solvers");
-  cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s");
+  cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(kPositive);
+  cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers")
+      ->check(kPositive);
+  cmd->add_option("--atol", args->atol, "Absolute tolerance of variable-step solvers")
+      ->check(kPositive);
+  cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s")
+      ->check(kPositive);
   cmd->add_option(
          "--jacobian-steps", args->jacobian_steps,
          "Solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-*, arkode-dirk): accepted "

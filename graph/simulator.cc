@@ -934,22 +934,38 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
 }
 
 void Simulator::CheckResultsFit(double fixed_step) const {
-  // Rows the run will record, where the settings tell: one per output time, or one per step
-  // of a fixed-step solver. A run whose results cannot be held would end in an out-of-memory
-  // kill hours in, with nothing written: refuse it before it starts.
+  // Rows the run will record, where the settings tell: one per output time; else at least
+  // one per step of a fixed-step solver and one per hit of the fastest discrete rate. A run
+  // whose results cannot be held would end in an out-of-memory kill hours in, with nothing
+  // written: refuse it before it starts.
   const SimulationSettingsValues& s = settings_;
   const double span = s.t_end - s.t_start;
-  double rows = 0.0;
-  const char* why = nullptr;
+  double rows = 0.0, per = 0.0;
+  std::string what, remedy;
   if (s.output_interval) {
-    rows = span / *s.output_interval;
-    why = "output_interval";
-  } else if (integrator_->is_fixed_step()) {
-    rows = span / fixed_step;
-    why = "step";
+    per = *s.output_interval;
+    what = "output_interval";
+    remedy = "a longer output_interval";
   } else {
-    return;
+    if (integrator_->is_fixed_step()) {
+      per = fixed_step;
+      what = "step";
+      remedy = "a longer step, or an output_interval";
+    }
+    const std::vector<blocks::SampleTime>& rates = system_.rates();
+    if (!rates.empty() && (per == 0.0 || rates.front().period < per)) {
+      per = rates.front().period;
+      what = "the fastest sample time";
+      for (int i = 0; i < system_.num_blocks(); ++i) {
+        if (system_.block(i).rate_index() != 0) continue;
+        what += " (block '" + system_.block_path(i) + "')";
+        break;
+      }
+      remedy = "an output_interval, or a longer sample time";
+    }
+    if (per == 0.0) return;
   }
+  rows = span / per;
   const double columns = recording_.num_columns() + 1.0;  // and time
   const double bytes = rows * columns * sizeof(double);
   // Half the machine's memory: the run and the results' writing need their share too.
@@ -962,14 +978,12 @@ void Simulator::CheckResultsFit(double fixed_step) const {
   } else {
     std::snprintf(limit, sizeof limit, "half this machine's memory (%.3g GB)", memory / 1e9);
   }
-  const bool by_step = s.output_interval == std::nullopt;
   char text[400];
   std::snprintf(text, sizeof text,
                 "%s = %s s over [%s, %s] s gives %.3g rows of results (%.3g GB), more than %s: "
-                "give a longer %s",
-                why, FormatNumber(by_step ? fixed_step : *s.output_interval).c_str(),
-                FormatNumber(s.t_start).c_str(), FormatNumber(s.t_end).c_str(), rows, bytes / 1e9,
-                limit, by_step ? "step, or an output_interval" : "output_interval");
+                "give %s",
+                what.c_str(), FormatNumber(per).c_str(), FormatNumber(s.t_start).c_str(),
+                FormatNumber(s.t_end).c_str(), rows, bytes / 1e9, limit, remedy.c_str());
   throw std::invalid_argument(text);
 }
 

@@ -39,7 +39,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{"undefined_variable.xml", 5, "unknown name 'gain_value'"},
                       BadCase{"missing_include.xml", 3, "no_such_library.xml"},
                       BadCase{"duplicate_name.xml", 4, "duplicate"},
-                      BadCase{"recursive_define.xml", 7, "recursive define"}),
+                      BadCase{"recursive_define.xml", 7, "recursive define"},
+                      BadCase{"results_too_large.xml", 4,
+                              "the fastest sample time (block 'd') = 1e-12 s"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));
@@ -72,6 +74,16 @@ TEST(CliUsage, JacobianStepsForASolverWithoutJacobianIsOneLineAndStatus2) {
   const CliResult ok =
       RunCli("run " + model + " --solver ros2 --jacobian-steps 3 -q --no-plots -o /dev/null");
   EXPECT_EQ(ok.status, 0) << ok.text;
+}
+
+TEST(CliUsage, StepThatIsNotPositiveIsOneLineAndStatus2) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  for (const char* option : {"--step 0", "--rtol -1e-3", "--atol abc", "--max-step inf"}) {
+    const CliResult r = RunCli("run " + model + " " + option + " -o /dev/null");
+    EXPECT_EQ(r.status, 2) << option;
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+    EXPECT_NE(r.text.find("expected a positive number"), std::string::npos) << r.text;
+  }
 }
 
 TEST(CliUsage, MaxConsecutiveZcBelowOneIsOneLineAndStatus2) {

@@ -286,6 +286,25 @@ TEST(SimulatorStepping, ResultsThatCannotBeHeldAreRefusedBeforeTheRun) {
   // Variable steps cannot be counted ahead: only the settings that fix the rows are refused.
   settings.solver = "ode45";
   EXPECT_NO_THROW(Simulator(system, settings));
+  // A discrete rate's every hit is a row.
+  const System sampled = CompileText(R"xml(<model name="sampled">
+    <simulation solver="ode45" t_end="2"/>
+    <block type="Constant" name="c" value="1"/>
+    <block type="UnitDelay" name="d" Ts="1e-10"/>
+    <connect from="c.y" to="d.u"/>
+    <log signal="d.y" as="d"/>
+  </model>)xml");
+  try {
+    Simulator sim(sampled, sampled.settings());
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("the fastest sample time (block 'd') = 1e-10 s over [0, 2] s "
+                                    "gives 2e+10 rows"));
+    EXPECT_THAT(e.what(), HasSubstr("give an output_interval, or a longer sample time"));
+  }
+  SimulationSettingsValues thinned = sampled.settings();
+  thinned.output_interval = 0.01;
+  EXPECT_NO_THROW(Simulator(sampled, thinned));
 }
 
 TEST(SimulatorStepping, MisuseThrowsWithTheReason) {
