@@ -272,10 +272,10 @@ class Simulator {
   /// The consecutive-crossings guard (Advance, after a step that located a crossing):
   /// counts crossings each within zc_time_tolerance max(1, |t|) of the one before, and fails
   /// the run at max_consecutive_zc of them.
-  void CountConsecutiveCrossing();
+  [[gnu::cold, gnu::noinline]] void CountConsecutiveCrossing();
   /// Refuses settings whose results could not be held (std::invalid_argument).
-  void CheckResultsFit(double fixed_step) const;
-  [[noreturn]] void ThrowChattering(double window) const;
+  [[gnu::cold]] void CheckResultsFit(double fixed_step) const;
+  [[noreturn, gnu::cold]] void ThrowChattering(double window) const;
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
   /// a solver restart there.
