@@ -265,6 +265,9 @@ class FileReader {
                     " in <model>; expected one of: " + JoinNames(kModelChildren));
       }
     }
+    // Without a <simulation>, the run's defaults are the model's: problems with them are
+    // placed at its <model> element.
+    if (!has_simulation) model->simulation.where = Where(root);
     for (const graph::Include& include : model->includes) LoadInclude(include, model);
   }
 

@@ -44,6 +44,8 @@ STRAY_ATTRIBUTES = ["x0", "k", "value", "Ts", "n", "width", "lower", "upper", "m
                     "stiffness", "period", "axis", "radius", "commented"]
 # Simulation settings a scaled number may not touch: the run's horizon is the harness's.
 HORIZON = {"t_end", "t_start", "format"}
+# Attributes that name things rather than hold values.
+NAMES = {"name", "type", "from", "to", "signal", "as", "file", "tag", "ref", "source", "path"}
 
 
 class Mutator:
@@ -65,8 +67,10 @@ class Mutator:
         return f"<{e.tag} {e.get('name', '')}> {name}={e.get(name)!r}"
 
     def edge(self, root):
+        # Values, not names: a number, a vector or matrix, or an expression of variables.
         numeric = [(e, k) for e in root.iter() for k, v in sorted(e.attrib.items())
-                   if re.search(r"\d", v) and k not in HORIZON]
+                   if re.search(r"\d", v) and k not in HORIZON and k not in NAMES
+                   and re.fullmatch(r"[-+*/^()\[\],;.\w\s]+", v) and "." not in v.strip("0123456789.eE+-")]
         if not numeric:
             return "nothing"
         e, name = self.rng.choice(numeric)

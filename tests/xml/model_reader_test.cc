@@ -139,6 +139,9 @@ TEST(ModelReaderTest, DefaultsAndIgnoredMarkup) {
   EXPECT_EQ(m.GetParam("g", "k"), "");  // an empty value is kept; compile judges it
   EXPECT_EQ(m.root.blocks[0].where.line, 6);
   EXPECT_EQ(m.root.blocks[0].where.file, "<string>");
+  // Without a <simulation>, the run's default settings are placed at <model>.
+  EXPECT_TRUE(m.simulation.attributes.empty());
+  EXPECT_EQ(m.simulation.where.line, 4);
 }
 
 TEST(ModelReaderTest, CommentedFalseAndUnknownTypesAreAccepted) {
