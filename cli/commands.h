@@ -69,6 +69,10 @@ std::unique_ptr<graph::Simulator> MakeSimulator(const graph::Model& model, const
                                                 const graph::System& system,
                                                 const graph::SimulationSettingsValues& settings);
 
+/// The check of an option that must be a positive, finite number (a step, a tolerance):
+/// "expected a positive number, got 'TEXT'".
+const CLI::Validator& PositiveNumber();
+
 /// Each command adds its subcommand to `app` and returns the function that runs it after
 /// parsing (returning the exit status).
 using Runner = std::function<int()>;

@@ -23,17 +23,20 @@
 
 namespace twinblocks::cli {
 
-namespace {
+const CLI::Validator& PositiveNumber() {
+  // CLI11's own PositiveNumber names the whole range of doubles in its message.
+  static const CLI::Validator check(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v > 0.0) return {};
+        return "expected a positive number, got '" + text + "'";
+      },
+      "POSITIVE");
+  return check;
+}
 
-// A step or tolerance: CLI11's own PositiveNumber names the whole range of doubles.
-const CLI::Validator kPositive(
-    [](std::string& text) -> std::string {
-      char* end = nullptr;
-      const double v = std::strtod(text.c_str(), &end);
-      if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v > 0.0) return {};
-      return "expected a positive number, got '" + text + "'";
-    },
-    "POSITIVE");
+namespace {
 
 struct RunArgs {
   std::string model;
@@ -276,13 +279,13 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--solver", args->solver, "Solver: " + solvers);
   cmd->add_option("--t-start", args->t_start, "Start time, s");
   cmd->add_option("--t-end", args->t_end, "End time, s");
-  cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(kPositive);
+  cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(PositiveNumber());
   cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers")
-      ->check(kPositive);
+      ->check(PositiveNumber());
   cmd->add_option("--atol", args->atol, "Absolute tolerance of variable-step solvers")
-      ->check(kPositive);
+      ->check(PositiveNumber());
   cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s")
-      ->check(kPositive);
+      ->check(PositiveNumber());
   cmd->add_option(
          "--jacobian-steps", args->jacobian_steps,
          "Solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-*, arkode-dirk): accepted "
@@ -297,7 +300,8 @@ Runner AddRunCommand(CLI::App& app) {
                   "within zc_time_tolerance max(1, t) of the one before (default 1000)")
       ->check(CLI::Range(1, 1000000000));
   cmd->add_option("--output-interval", args->output_interval,
-                  "Write a row every this many seconds (default: every step)");
+                  "Write a row every this many seconds (default: every step)")
+      ->check(PositiveNumber());
   cmd->add_option("--set", args->sets,
                   "Override a model variable (NAME=VALUE) or a block parameter "
                   "(block/path.param=VALUE); repeatable");

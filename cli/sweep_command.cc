@@ -242,7 +242,7 @@ Runner AddSweepCommand(CLI::App& app) {
   cmd->add_option("--seed", args->seed,
                   "Seed of the draws (run i draws from a generator seeded with seed and i)");
   cmd->add_option("-j,--jobs", args->jobs, "Worker threads (per MPI rank)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("-o,--output-dir", args->output_dir,
                   "Directory of the summary, plots and run files; default: MODEL_sweep "
                   "(the model file's name), in the current directory");
@@ -260,12 +260,17 @@ Runner AddSweepCommand(CLI::App& app) {
   cmd->add_option("--solver", args->settings.solver, "Solver of every run: " + solvers);
   cmd->add_option("--t-start", args->settings.t_start, "Start time, s");
   cmd->add_option("--t-end", args->settings.t_end, "End time, s");
-  cmd->add_option("--step", args->settings.step, "Step of fixed-step solvers, s");
-  cmd->add_option("--rtol", args->settings.rtol, "Relative tolerance of variable-step solvers");
-  cmd->add_option("--atol", args->settings.atol, "Absolute tolerance of variable-step solvers");
-  cmd->add_option("--max-step", args->settings.max_step, "Largest step, s");
+  cmd->add_option("--step", args->settings.step, "Step of fixed-step solvers, s")
+      ->check(PositiveNumber());
+  cmd->add_option("--rtol", args->settings.rtol, "Relative tolerance of variable-step solvers")
+      ->check(PositiveNumber());
+  cmd->add_option("--atol", args->settings.atol, "Absolute tolerance of variable-step solvers")
+      ->check(PositiveNumber());
+  cmd->add_option("--max-step", args->settings.max_step, "Largest step, s")
+      ->check(PositiveNumber());
   cmd->add_option("--output-interval", args->settings.output_interval,
-                  "Write a row every this many seconds (default: every step)");
+                  "Write a row every this many seconds (default: every step)")
+      ->check(PositiveNumber());
   cmd->add_flag("--no-run-files", args->no_run_files,
                 "Do not write DIR/run_NNNN.csv (the summary and plots are still written)");
   cmd->add_flag("--quiet,-q", args->quiet, "No line per finished run");

@@ -86,6 +86,17 @@ TEST(CliUsage, StepThatIsNotPositiveIsOneLineAndStatus2) {
   }
 }
 
+TEST(CliUsage, SweepStepsAndJobsOutOfRangeAreOneLineAndStatus2) {
+  const std::string model = std::string(TWINBLOCKS_TEST_DATA) + "/sweep/growth.xml";
+  for (const char* option : {"--step 0", "--output-interval -1", "--atol nan", "-j 0"}) {
+    const CliResult r = RunCli("sweep " + model + " --set k=0.1,0.2 " + option + " -o " +
+                               ::testing::TempDir() + "/sweep_bad_option");
+    EXPECT_EQ(r.status, 2) << option;
+    EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+    EXPECT_EQ(r.text.find("1797"), std::string::npos) << "no range of doubles: " << r.text;
+  }
+}
+
 TEST(CliUsage, MaxConsecutiveZcBelowOneIsOneLineAndStatus2) {
   const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
   const CliResult r = RunCli("run " + model + " --max-consecutive-zc 0 -o /dev/null");
