@@ -16,21 +16,49 @@ using blocks::ExpressionError;
 using internal::Join;
 
 System Compiler::Run() {
-  EvaluateVariables();
-  EvaluateSettings();
-  std::vector<std::string> define_stack;
-  AddExternalInputs();
-  Flatten(model_.root, "", root_scope_, {}, &define_stack, &model_.root.ports);
-  ResolveGotoFrom();
-  ReducePhysicalNetworks();
-  ResolveInputs();
-  PropagateWidths();
-  ResolveSampleTimes();
-  Order();
-  Layout();
-  ResolveLogs();
-  ResolveExternalInputs();
+  try {
+    EvaluateVariables();
+    EvaluateSettings();
+    std::vector<std::string> define_stack;
+    AddExternalInputs();
+    Flatten(model_.root, "", root_scope_, {}, &define_stack, &model_.root.ports);
+    ResolveGotoFrom();
+    ReducePhysicalNetworks();
+    ResolveInputs();
+    PropagateWidths();
+    ResolveSampleTimes();
+    Order();
+    Layout();
+    ResolveLogs();
+    ResolveExternalInputs();
+  } catch (const ModelError& e) {
+    throw WithPlacement(e);
+  }
   return std::move(system_);
+}
+
+ModelError Compiler::WithPlacement(const ModelError& e) const {
+  if (e.block_path().empty() || !e.where().known()) return e;
+  // Down the block's path from the top: subsystems are written where they stand, so the
+  // first define instance on it is what the user placed.
+  const std::string& path = e.block_path();
+  const Diagram* diagram = &model_.root;
+  for (size_t start = 0;;) {
+    const size_t slash = path.find('/', start);
+    if (slash == std::string::npos) return e;  // the failing block itself
+    const BlockNode* node = diagram->Find(std::string_view(path).substr(start, slash - start));
+    if (node == nullptr) return e;
+    if (node->is_subsystem()) {
+      diagram = node->body.get();
+      start = slash + 1;
+      continue;
+    }
+    // An instance in the same file as the error: the user is already looking at it.
+    if (!node->where.known() || node->where.file == e.where().file) return e;
+    return ModelError(e.where(), e.block_path(), e.block_type(),
+                      e.message() + " (in '" + path.substr(0, slash) + "', placed at " +
+                          node->where.ToString() + ")");
+  }
 }
 
 void Compiler::EvaluateVariables() {

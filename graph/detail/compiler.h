@@ -78,6 +78,9 @@ class Compiler {
 
   /// Runs every phase and hands over the System.
   System Run();
+  /// `e` with where the user placed the failing block, when `e` lies in a library the model
+  /// includes: "(in 'drive6', placed at arm.xml:23)" names the instance whose define it is in.
+  ModelError WithPlacement(const ModelError& e) const;
 
  private:
   using Block = blocks::Block;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "xml/model_reader.h"
@@ -317,6 +320,44 @@ TEST(CompileTest, RunSettingsOutOfRangeAreOneLineWithTheirLine) {
   }
   // A start after the default end, with no end in the file, waits for the run's t_end.
   EXPECT_EQ(CompileText(R"(<simulation t_start="20"/>)" + model).settings().t_start, 20.0);
+}
+
+// An error inside a library's define names the library's line, the block's path, and where
+// the user placed the instance it is in.
+TEST(CompileTest, ErrorInAnIncludedDefineSaysWhereItsInstanceIsPlaced) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "compile_test_placement";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lib.xml") << R"(<model name="lib">
+  <define name="Scaled" params="k">
+    <inport name="u"/><outport name="y"/>
+    <block type="Gain" name="g" k="k"/>
+    <block type="Integrator" name="x" x0="1" lower="k" upper="0"/>
+    <connect from=".u" to="g.u"/><connect from="g.y" to="x.u"/><connect from="x.y" to=".y"/>
+  </define>
+</model>)";
+  std::ofstream(dir / "top.xml") << R"(<model name="top">
+  <include file="lib.xml"/>
+  <block type="Constant" name="c" value="1"/>
+  <subsystem name="plant">
+    <inport name="u"/>
+    <block type="Scaled" name="s" k="2"/>
+    <connect from=".u" to="s.u"/>
+  </subsystem>
+  <connect from="c.y" to="plant.u"/>
+</model>)";
+  try {
+    Compile(xml::ReadModelFile((dir / "top.xml").string()));
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("lib.xml:5: block 'plant/s/x' (Integrator): "), std::string::npos) << text;
+    // Down through the subsystem, to the instance of the define.
+    EXPECT_NE(text.find("(in 'plant/s', placed at " + (dir / "top.xml").string() + ":6)"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+  }
 }
 
 }  // namespace
