@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "blocks/block_error.h"
+#include "blocks/format_value.h"
 
 namespace twinblocks::blocks {
 
@@ -56,7 +57,7 @@ double Params::Scalar(const std::string& name) const {
 int Params::Integer(const std::string& name) const {
   const double v = Scalar(name);
   if (!std::isfinite(v) || v != std::floor(v) || std::abs(v) > 1e9) {
-    throw BlockError("parameter '" + name + "' must be a whole number, got " + std::to_string(v),
+    throw BlockError("parameter '" + name + "' must be a whole number, got " + FormatValue(v),
                      name);
   }
   return static_cast<int>(v);

@@ -4,10 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "blocks/format_value.h"
+
 namespace twinblocks::contact {
 
 using blocks::BlockError;
 using blocks::BlockType;
+using blocks::FormatValue;
 using blocks::ParamKind;
 using blocks::Params;
 
@@ -71,7 +74,7 @@ SpatialContactForceElement::SpatialContactForceElement(const Params& p) {
       HertzStiffness(m.E[0], m.nu[0], m.E[1], m.nu[1], m.radius > 0.0 ? m.radius : 1.0);
       HertzDamping(m.gamma, 1.0);
       if (IsSet(p, "radius") && !(m.radius > 0.0)) {
-        throw std::invalid_argument("radius: must be positive, got " + std::to_string(m.radius));
+        throw std::invalid_argument("radius: must be positive, got " + FormatValue(m.radius));
       }
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "blocks/block_error.h"
+#include "blocks/format_value.h"
 
 namespace twinblocks::drivetrain {
 
 using blocks::BlockError;
 using blocks::BlockType;
+using blocks::FormatValue;
 using blocks::ParamKind;
 using blocks::Params;
 
@@ -19,7 +21,7 @@ double NonNegative(const Params& p, const char* name) {
   const double v = p.Scalar(name);
   if (!(v >= 0.0) || !std::isfinite(v)) {
     throw BlockError(
-        "parameter '" + std::string(name) + "' must be zero or positive, got " + std::to_string(v),
+        "parameter '" + std::string(name) + "' must be zero or positive, got " + FormatValue(v),
         name);
   }
   return v;
@@ -29,7 +31,7 @@ double Positive(const Params& p, const char* name) {
   const double v = p.Scalar(name);
   if (!(v > 0.0) || !std::isfinite(v)) {
     throw BlockError(
-        "parameter '" + std::string(name) + "' must be positive, got " + std::to_string(v), name);
+        "parameter '" + std::string(name) + "' must be positive, got " + FormatValue(v), name);
   }
   return v;
 }

@@ -4,12 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "blocks/format_value.h"
 #include "blocks/multibody/detail/frame_params.h"
 
 namespace twinblocks::multibody {
 
 using blocks::BlockError;
 using blocks::BlockType;
+using blocks::FormatValue;
 using blocks::ParamKind;
 using blocks::Params;
 using namespace internal;
@@ -111,8 +113,8 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     lower = OptionalScalar(p, "lower", lower);
     upper = OptionalScalar(p, "upper", upper);
     if (!(lower < upper)) {
-      throw BlockError("limits need lower < upper, got lower " + std::to_string(lower) +
-                           " and upper " + std::to_string(upper),
+      throw BlockError("limits need lower < upper, got lower " + FormatValue(lower) +
+                           " and upper " + FormatValue(upper),
                        "lower");
     }
     limit_stiffness = p.Scalar("limit_stiffness");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks/format_value.h"
 #include "blocks/multibody/detail/frame_params.h"
 #include "blocks/multibody/mesh.h"
 
@@ -13,6 +14,7 @@ namespace twinblocks::multibody {
 
 using blocks::BlockError;
 using blocks::BlockType;
+using blocks::FormatValue;
 using blocks::ParamKind;
 using blocks::Params;
 using namespace internal;
@@ -112,7 +114,7 @@ SolidElement::SolidElement(const Params& p) {
     throw BlockError(e.what(), "file");
   }
   if (!(density > 0.0) && !mass_given && shape != ShapeKind::kNone && shape != ShapeKind::kPlane) {
-    throw BlockError("parameter 'density' must be positive, got " + std::to_string(density),
+    throw BlockError("parameter 'density' must be positive, got " + FormatValue(density),
                      "density");
   }
   if (shape == ShapeKind::kNone || shape == ShapeKind::kPlane) {
@@ -124,8 +126,7 @@ SolidElement::SolidElement(const Params& p) {
   if (mass_given) {
     const double m = p.Scalar("mass");
     if (!(m >= 0.0) || !std::isfinite(m)) {
-      throw BlockError("parameter 'mass' must be zero or positive, got " + std::to_string(m),
-                       "mass");
+      throw BlockError("parameter 'mass' must be zero or positive, got " + FormatValue(m), "mass");
     }
     if (props.mass > 0.0 && m > 0.0) {
       props = ScaledToMass(props, m);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 
+#include "blocks/format_value.h"
 #include "blocks/multibody/algorithms.h"
 
 namespace twinblocks::blocks {
@@ -27,7 +28,7 @@ Eigen::VectorXd ReadPerJoint(const Params& params, const char* name, Allowed all
       throw BlockError(
           std::string("parameter '") + name + "' must be " +
               (allowed == Allowed::kNonZero ? "finite and non-zero" : "finite and >= 0") +
-              ", got " + std::to_string(v[k]) + " at entry " + std::to_string(k),
+              ", got " + FormatValue(v[k]) + " at entry " + std::to_string(k),
           name);
     }
   }

@@ -5,14 +5,14 @@
 #include <limits>
 #include <memory>
 
+#include "blocks/format_value.h"
 #include "blocks/signal/detail/block_helpers.h"
 
 namespace twinblocks::blocks {
 
 Trajectory::Trajectory(const Params& params) : t0_(params.Scalar("t0")), T_(params.Scalar("T")) {
   if (!(T_ > 0.0) || !std::isfinite(T_)) {
-    throw BlockError("parameter 'T' must be a positive duration in s, got " + std::to_string(T_),
-                     "T");
+    throw BlockError("parameter 'T' must be a positive duration in s, got " + FormatValue(T_), "T");
   }
   if (!std::isfinite(t0_)) throw BlockError("parameter 't0' must be finite", "t0");
   const Eigen::VectorXd q0 = params.Vector("q0");

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "blocks/format_value.h"
+
 namespace twinblocks::blocks {
 
 Selector::Selector(const Params& params) {
@@ -13,7 +15,7 @@ Selector::Selector(const Params& params) {
     const double v = idx(i);
     if (!(v >= 0.0) || v != std::floor(v) || v > 1e9) {
       throw BlockError(
-          "parameter 'indices' must hold whole numbers >= 0 (0-based), got " + std::to_string(v),
+          "parameter 'indices' must hold whole numbers >= 0 (0-based), got " + FormatValue(v),
           "indices");
     }
     indices_.push_back(static_cast<int>(v));

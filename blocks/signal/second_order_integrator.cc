@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "blocks/format_value.h"
 #include "blocks/signal/detail/block_helpers.h"
 
 namespace twinblocks::blocks {
@@ -67,7 +68,7 @@ SecondOrderIntegrator::SecondOrderIntegrator(const Params& params)
     throw BlockError("reinit_dx = true needs a finite 'lower' or 'upper' for x", "reinit_dx");
   }
   if (!(min_flight_ >= 0.0)) {
-    throw BlockError("parameter 'min_flight' must be >= 0, got " + std::to_string(min_flight_),
+    throw BlockError("parameter 'min_flight' must be >= 0, got " + FormatValue(min_flight_),
                      "min_flight");
   }
 
