@@ -189,6 +189,12 @@ class Block {
   /// let the caller say "state i".
   virtual std::string DescribeContinuousState(int i) const { return {}; }
 
+  /// The absolute tolerance of continuous state `i` for the variable-step solvers (Simulink's
+  /// block parameter "Absolute tolerance"), or NaN for "auto": the simulation's atol.
+  double state_abs_tol(int i) const {
+    return abs_tol_.empty() ? std::numeric_limits<double>::quiet_NaN() : abs_tol_[i];
+  }
+
   // ---- Layout, set once by the compiler ----
   struct Layout {
     int index = -1;
@@ -263,6 +269,11 @@ class Block {
   /// Which stages need input `port` directly, when that depends on its width.
   void SetInputFeedthrough(int port, unsigned stages) { inputs_[port].feedthrough = stages; }
   void DeclareContinuousStates(int n) { nx_ = n; }
+  /// Absolute tolerances of the continuous states, one per state (NaN: the simulation's), for
+  /// a block whose states have a scale of their own. Empty (the default): all the simulation's.
+  void DeclareAbsoluteTolerances(std::vector<double> tolerances) {
+    abs_tol_ = std::move(tolerances);
+  }
   /// Algebraic variables of the DAE form (a block that declares them overrides
   /// DoCalcResidual and DoCalcConsistentAlgebraic, and has continuous states).
   void DeclareAlgebraicVariables(int n) { nz_ = n; }
@@ -348,6 +359,7 @@ class Block {
   std::vector<PhysicalPort> physical_;
   int num_stages_ = 1;
   int nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0, nz_ = 0;
+  std::vector<double> abs_tol_;  ///< (nx) or empty
   bool has_update_ = false;
   bool has_breakpoints_ = false;
   bool has_stiff_jacobian_ = false;

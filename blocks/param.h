@@ -26,6 +26,9 @@ struct ParamSpec {
   std::string doc;                 ///< one line, with the unit
   std::vector<std::string> words;  ///< the allowed words of a kWord parameter
   bool required = false;
+  /// A numeric parameter that also takes the word `auto` (Simulink's "auto": the block or
+  /// the simulation chooses); it then evaluates to the text "auto".
+  bool allows_auto = false;
 };
 
 /// A parameter's value after compile: numbers (a matrix; scalars are 1x1, vectors n x 1),

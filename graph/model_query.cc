@@ -113,6 +113,11 @@ Eigen::MatrixXd EvaluateParamOf(const Model& m, std::string_view path, std::stri
   }
   if (!text && spec != nullptr && !spec->default_text.empty()) text = spec->default_text;
   if (!text) throw EditError(block_path, b.type, "parameter '" + name + "' is not set", b.where);
+  if (spec != nullptr && IsAutoValue(*spec, *text)) {
+    throw EditError(block_path, b.type,
+                    "parameter '" + name + "' is auto, not a number (read it with GetParam)",
+                    b.where);
+  }
   const Scope variables = internal::EvaluateVariables(m);
   try {
     return EvaluateNumeric(*text, variables);

@@ -333,6 +333,7 @@ blocks::ParamValue EvaluateParameterText(const std::string& text, const blocks::
                                          const Scope& scope) {
   using blocks::ParamKind;
   using blocks::ParamValue;
+  if (IsAutoValue(spec, text)) return ParamValue::Text("auto");
   switch (spec.kind) {
     case ParamKind::kScalar: {
       Eigen::MatrixXd m = EvaluateNumericText(text, scope);
@@ -366,6 +367,10 @@ blocks::ParamValue EvaluateParameterText(const std::string& text, const blocks::
 }
 
 }  // namespace
+
+bool IsAutoValue(const blocks::ParamSpec& spec, std::string_view text) {
+  return spec.allows_auto && Trim(text) == "auto";
+}
 
 Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope) {
   try {

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "blocks/param.h"
 
@@ -33,8 +34,13 @@ Eigen::MatrixXd EvaluateNumeric(const std::string& text, const Scope& scope);
 /// Evaluates a parameter's text the way its spec says (numbers for kScalar/kVector/kMatrix,
 /// checked words for kWord, text for kString). Shape checks: kScalar must give 1x1, kVector
 /// a row or column.
+/// A parameter that allows `auto` (ParamSpec::allows_auto) evaluates that word to the text
+/// "auto".
 /// @throws blocks::ExpressionError with the reason (and the valid words for a kWord).
 blocks::ParamValue EvaluateParameter(const std::string& text, const blocks::ParamSpec& spec,
                                      const Scope& scope);
+
+/// True when `text` is the word `auto` of a parameter that allows it.
+bool IsAutoValue(const blocks::ParamSpec& spec, std::string_view text);
 
 }  // namespace twinblocks::graph

@@ -326,9 +326,17 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
     throw std::invalid_argument("zc_time_tolerance must be in [0, 1), got " +
                                 FormatNumber(s.zc_time_tolerance));
   }
+  // The blocks' own absolute tolerances (Simulink's block "Absolute tolerance").
+  opt.state_atol = system.StateAbsoluteTolerances(opt.atol);
   problem_ = std::make_unique<Problem>(this);
   // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.
   if (s.solver == "ida" && system.num_continuous_states() > 0) {
+    if (opt.state_atol.size() > 0) {
+      // y = [x; z]: the algebraic variables keep the simulation's atol.
+      const Eigen::Index nx = opt.state_atol.size();
+      opt.state_atol.conservativeResize(nx + system.num_algebraic_variables());
+      opt.state_atol.tail(system.num_algebraic_variables()).setConstant(opt.atol);
+    }
     dae_problem_ = std::make_unique<DaeForm>(this);
     integrator_ = solvers::MakeDaeIntegrator(dae_problem_.get(), opt);
   } else {

@@ -1,5 +1,6 @@
 #include "graph/system.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "graph/detail/tuning.h"
@@ -36,6 +37,22 @@ std::string System::DescribeState(int i) const {
     offset += n;
   }
   return "state " + std::to_string(i);
+}
+
+Eigen::VectorXd System::StateAbsoluteTolerances(double atol) const {
+  Eigen::VectorXd tol;
+  int offset = 0;
+  for (int b = 0; b < num_blocks(); ++b) {
+    const int n = blocks_[b]->num_continuous_states();
+    for (int k = 0; k < n; ++k) {
+      const double own = blocks_[b]->state_abs_tol(k);
+      if (std::isnan(own)) continue;
+      if (tol.size() == 0) tol = Eigen::VectorXd::Constant(num_continuous_states(), atol);
+      tol[offset + k] = own;
+    }
+    offset += n;
+  }
+  return tol;
 }
 
 std::optional<LoggedSignal> System::FindSignal(const std::string& path_port) const {

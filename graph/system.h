@@ -119,6 +119,10 @@ class System {
 
   /// "path.x[j]": which block a continuous state belongs to, for error messages.
   std::string DescribeState(int i) const;
+  /// The absolute tolerance of each continuous state for the variable-step solvers: its
+  /// block's own (an Integrator's abs_tol, ...) or `atol`; empty when no block sets one, so
+  /// that every state has `atol`.
+  Eigen::VectorXd StateAbsoluteTolerances(double atol) const;
 
   /// Every signal a log could name, sorted by name (`twinblocks check` lists them).
   const std::vector<LoggedSignal>& signal_directory() const { return directory_; }

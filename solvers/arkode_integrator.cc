@@ -32,7 +32,11 @@ ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
   CheckFlag(ARKStepSetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
             "ARKStepSetErrHandlerFn");
   CheckFlag(ARKStepSetUserData(mem, this), "ARKStepSetUserData");
-  CheckFlag(ARKStepSStolerances(mem, options_.rtol, options_.atol), "ARKStepSStolerances");
+  if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
+    CheckFlag(ARKStepSVtolerances(mem, options_.rtol, atol.get()), "ARKStepSVtolerances");
+  } else {
+    CheckFlag(ARKStepSStolerances(mem, options_.rtol, options_.atol), "ARKStepSStolerances");
+  }
   if (!explicit_rhs) {
     jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
     linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());

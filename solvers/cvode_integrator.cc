@@ -24,7 +24,11 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
             "CVodeSetErrHandlerFn");
   CheckFlag(CVodeInit(mem, &SundialsIntegrator::RhsCallback, 0.0, y_.get()), "CVodeInit");
   CheckFlag(CVodeSetUserData(mem, this), "CVodeSetUserData");
-  CheckFlag(CVodeSStolerances(mem, options_.rtol, options_.atol), "CVodeSStolerances");
+  if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
+    CheckFlag(CVodeSVtolerances(mem, options_.rtol, atol.get()), "CVodeSVtolerances");
+  } else {
+    CheckFlag(CVodeSStolerances(mem, options_.rtol, options_.atol), "CVodeSStolerances");
+  }
   jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
   linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
   CheckFlag(CVodeSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),

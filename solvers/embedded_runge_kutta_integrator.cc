@@ -59,6 +59,7 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
+  atol_ = internal::AbsoluteTolerances(name_, options, nx_);
   e_ = tableau_.b - tableau_.b_hat;
   const int s = tableau_.num_stages();
   if (tableau_.c(s - 2) == tableau_.c(s - 1)) {
@@ -183,11 +184,10 @@ double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max
   // Hairer's HINIT: a step whose explicit-Euler error is about 1% of the tolerance, refined
   // with a finite-difference estimate of the second derivative.
   const double rtol = options_.rtol;
-  const double atol = options_.atol;
   double dnf = 0.0;
   double dny = 0.0;
   for (int i = 0; i < nx_; ++i) {
-    const double sk = atol + rtol * std::abs(x_[i]);
+    const double sk = atol_[i] + rtol * std::abs(x_[i]);
     dnf += (k_(i, 0) / sk) * (k_(i, 0) / sk);
     dny += (x_[i] / sk) * (x_[i] / sk);
   }
@@ -198,7 +198,7 @@ double EmbeddedRungeKuttaIntegrator::InitialStepSize(double t_stop, double h_max
   if (EvalDerivatives(t_ + h, x_stage_, 1) != 0) return h;
   double der2 = 0.0;
   for (int i = 0; i < nx_; ++i) {
-    const double sk = atol + rtol * std::abs(x_[i]);
+    const double sk = atol_[i] + rtol * std::abs(x_[i]);
     const double d = (k_(i, 1) - k_(i, 0)) / sk;
     der2 += d * d;
   }
@@ -263,7 +263,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       for (int i = 0; i < s; ++i) {
         if (e_[i] != 0.0) err_.noalias() += (h * e_[i]) * k_.col(i);
       }
-      err = internal::WeightedRmsNorm(err_, x_, x_new_, options_.atol, options_.rtol);
+      err = internal::WeightedRmsNorm(err_, x_, x_new_, atol_, options_.rtol);
     }
     if (flag == 0 && err <= 1.0) {
       // Accepted. PI control of the next step (Hairer's DOPRI5 with Lund stabilization).

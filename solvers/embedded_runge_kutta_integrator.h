@@ -96,6 +96,7 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   int nonstiff_steps_ = 0;  // accepted steps in a row below it
   Eigen::VectorXd e_;       // (s x 1) b - b_hat
   int nx_;
+  Eigen::VectorXd atol_;     // (nx x 1) absolute tolerance of each state
   int ng_;                   // zero-crossing functions located (0 when location is off)
   bool fsal_valid_ = false;  // k_.col(0) holds f(t_, x_)
   double h_next_ = 0.0;      // s, proposed size of the next step, 0: estimate it

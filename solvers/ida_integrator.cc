@@ -91,9 +91,12 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
     }
     // Algebraic variables out of every norm (ode_problem.h, DaeProblem::index): an absolute
     // tolerance so large that their weights vanish.
+    const Eigen::VectorXd tolerances = internal::AbsoluteTolerances(name_, options_, nx_);
     internal::NVectorPtr atol = internal::MakeSerialVector(nx_, context_.get());
     Eigen::Map<Eigen::VectorXd> a = internal::AsEigen(atol.get());
-    for (int i = 0; i < nx_; ++i) a[i] = id[i] != 0.0 ? options_.atol : kUnweighted;
+    for (int i = 0; i < nx_; ++i) a[i] = id[i] != 0.0 ? tolerances[i] : kUnweighted;
+    CheckFlag(IDASVtolerances(mem, options_.rtol, atol.get()), "IDASVtolerances");
+  } else if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
     CheckFlag(IDASVtolerances(mem, options_.rtol, atol.get()), "IDASVtolerances");
   } else {
     CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");

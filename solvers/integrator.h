@@ -17,8 +17,12 @@ namespace twinblocks::solvers {
 /// Settings shared by every integrator. Fixed-step integrators use `fixed_step`; the others
 /// use the tolerances and step bounds.
 struct IntegratorOptions {
-  double rtol = 1e-3;                                         ///< relative tolerance
-  double atol = 1e-6;                                         ///< absolute tolerance
+  double rtol = 1e-3;  ///< relative tolerance
+  double atol = 1e-6;  ///< absolute tolerance
+  /// Absolute tolerances state by state (the blocks' own, Simulink's block parameter
+  /// "Absolute tolerance"), each > 0; empty: `atol` for every state. For a residual problem
+  /// (ida), one per entry of y. Fixed-step solvers have no error test and ignore it.
+  Eigen::VectorXd state_atol;
   double fixed_step = 1e-3;                                   ///< s, fixed-step solvers
   double max_step = std::numeric_limits<double>::infinity();  ///< s, 0 or inf: unbounded
   double initial_step = 0.0;                                  ///< s, 0: chosen by the solver

@@ -38,6 +38,7 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument("ode23s: rtol and atol must be >= 0 and not both 0");
   }
+  atol_ = internal::AbsoluteTolerances(name(), options, nx_);
   jacobian_steps_ = options.jacobian_steps.value_or(1);
   if (jacobian_steps_ < 1) {
     throw std::invalid_argument("ode23s: jacobian_steps must be >= 1, got " +
@@ -157,9 +158,9 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
 double ModifiedRosenbrockIntegrator::InitialStepSize(double t_stop, double h_max) const {
   // MATLAB's ode23s start: the step over which f changes x by about rtol^(1/3) of its size,
   // the size counted at least atol / rtol.
-  const double floor = options_.rtol > 0.0 ? options_.atol / options_.rtol : options_.atol;
   double rate = 0.0;
   for (int i = 0; i < nx_; ++i) {
+    const double floor = options_.rtol > 0.0 ? atol_[i] / options_.rtol : atol_[i];
     const double scale = std::max(std::abs(x_[i]), std::max(floor, 1e-300));
     rate = std::max(rate, std::abs(F0_[i]) / scale);
   }
@@ -233,7 +234,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       if (uses_dfdt_) k3_ += (kD * h) * W_.time_derivative();
       W_.Solve(k3_);
       err_ = (h / 6.0) * (k1_ - 2.0 * k2_ + k3_);
-      err = internal::WeightedRmsNorm(err_, x_, x_new_, options_.atol, options_.rtol);
+      err = internal::WeightedRmsNorm(err_, x_, x_new_, atol_, options_.rtol);
     }
     if (flag == 0 && err <= 1.0) {
       double h_new =

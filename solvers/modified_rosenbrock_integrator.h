@@ -88,7 +88,8 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   [[noreturn]] void ThrowFailure(const std::string& what, double t) const;
 
   int nx_;
-  int ng_;  // zero-crossing functions located (0 when location is off)
+  Eigen::VectorXd atol_;  // (nx) absolute tolerance of each state
+  int ng_;                // zero-crossing functions located (0 when location is off)
   /// F0_ holds f(t_, x_), and it (or an evaluation at the same point by the caller between
   /// steps, its major step) was the problem's last evaluation: the Jacobian may be formed.
   bool f_current_ = false;

@@ -48,7 +48,15 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
+  internal::AbsoluteTolerances(name_, options, nx);  // checks state_atol
   x_ = Eigen::VectorXd::Zero(nx);
+}
+
+internal::NVectorPtr SundialsIntegrator::StateAbsoluteTolerances() const {
+  if (options_.state_atol.size() == 0) return nullptr;
+  internal::NVectorPtr atol = internal::MakeSerialVector(nx_, context_.get());
+  internal::AsEigen(atol.get()) = internal::AbsoluteTolerances(name_, options_, nx_);
+  return atol;
 }
 
 SundialsIntegrator::~SundialsIntegrator() = default;

@@ -118,6 +118,10 @@ class SundialsIntegrator : public Integrator {
   /// `work` is a scratch vector of size nx.
   int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h, N_Vector work);
 
+  /// The absolute tolerances as SUNDIALS takes them, one per state (options.state_atol), or
+  /// null when every state has options.atol (the solver then gets the scalar).
+  internal::NVectorPtr StateAbsoluteTolerances() const;
+
   /// Callback bodies: never throw, pass the problem's return codes through, and turn a NaN
   /// or Inf derivative into a recoverable failure (+1) so that the solver retries smaller.
   int EvalRhs(double t, N_Vector y, N_Vector ydot);

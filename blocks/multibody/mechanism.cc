@@ -58,8 +58,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         dqdd_solved(num_free, 1),
         q_posed(tree.nq()),
         v_posed(tree.nv()),
-        contact_modes(num_contacts, 0),
-        geometry_deferred(num_contacts, 0) {}
+        geometry_deferred(num_contacts, 0),
+        contact_modes(num_contacts, 0) {}
   KinematicTreeData data;
   LoopClosureData loops;     ///< closed loops' constraints and multipliers
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system

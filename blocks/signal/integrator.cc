@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "blocks/signal/detail/absolute_tolerance.h"
 #include "blocks/signal/detail/block_helpers.h"
 
 namespace twinblocks::blocks {
@@ -13,6 +14,7 @@ Integrator::Integrator(const Params& params)
     : x0_param_(params.Vector("x0")),
       lower_param_(params.Vector("lower")),
       upper_param_(params.Vector("upper")),
+      abs_tol_param_(internal::ReadAbsoluteTolerance(params, "abs_tol")),
       reset_(params.Word("reset")) {
   const int wl = internal::CommonParamWidth({{"lower", &lower_param_}, {"upper", &upper_param_}});
   const std::vector<double> lo = internal::Expand(lower_param_, wl);
@@ -70,6 +72,10 @@ void Integrator::DoConfigure(const std::vector<int>& input_widths) {
   SetOutputWidth(out_y_, w);
   if (out_state_ >= 0) SetOutputWidth(out_state_, w);
   DeclareContinuousStates(w);
+  if (abs_tol_param_.size() > 0) {
+    DeclareAbsoluteTolerances(
+        internal::ExpandAbsoluteTolerance(abs_tol_param_, "abs_tol", w, "the state width"));
+  }
   const int level_modes = reset_.level() ? reset_width_ : 0;
   DeclareModes((limited_ ? w : 0) + level_modes);
   DeclareDWork(1 + reset_width_);
@@ -234,7 +240,8 @@ BlockType IntegratorType() {
        "internal",
        "internal: parameter x0; external: input x0",
        {"internal", "external"}},
-      {"state_port", ParamKind::kWord, "false", "adds output `state`", {"false", "true"}}};
+      {"state_port", ParamKind::kWord, "false", "adds output `state`", {"false", "true"}},
+      internal::AbsoluteToleranceParam("abs_tol", "the state")};
   t.inputs = {{"u", "the derivative of the state"},
               {"reset", "reset trigger (reset != none), scalar or per element"},
               {"x0", "initial state (x0_source = external), scalar or per element"}};

@@ -42,6 +42,7 @@ class Integrator final : public Block {
   }
 
   Eigen::VectorXd x0_param_, lower_param_, upper_param_;
+  Eigen::VectorXd abs_tol_param_;  ///< empty: auto
   internal::ResetTrigger reset_;
   bool limited_ = false;
   int in_reset_ = -1, in_x0_ = -1;  ///< input port indices, -1 when absent

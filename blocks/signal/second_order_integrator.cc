@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "blocks/format_value.h"
+#include "blocks/signal/detail/absolute_tolerance.h"
 #include "blocks/signal/detail/block_helpers.h"
 
 namespace twinblocks::blocks {
@@ -29,6 +30,8 @@ SecondOrderIntegrator::SecondOrderIntegrator(const Params& params)
       upper_param_(params.Vector("upper")),
       lower_dx_param_(params.Vector("lower_dx")),
       upper_dx_param_(params.Vector("upper_dx")),
+      abs_tol_x_param_(internal::ReadAbsoluteTolerance(params, "abs_tol_x")),
+      abs_tol_dx_param_(internal::ReadAbsoluteTolerance(params, "abs_tol_dx")),
       reinit_(params.Bool("reinit_dx")),
       min_flight_(params.Scalar("min_flight")),
       reset_(params.Word("reset")) {
@@ -128,6 +131,14 @@ void SecondOrderIntegrator::DoConfigure(const std::vector<int>& input_widths) {
   SetOutputWidth(out_x_, w);
   SetOutputWidth(out_dx_, w);
   DeclareContinuousStates(2 * w);
+  if (abs_tol_x_param_.size() > 0 || abs_tol_dx_param_.size() > 0) {
+    std::vector<double> tol =
+        internal::ExpandAbsoluteTolerance(abs_tol_x_param_, "abs_tol_x", w, "the state width");
+    const std::vector<double> tol_dx =
+        internal::ExpandAbsoluteTolerance(abs_tol_dx_param_, "abs_tol_dx", w, "the state width");
+    tol.insert(tol.end(), tol_dx.begin(), tol_dx.end());
+    DeclareAbsoluteTolerances(std::move(tol));
+  }
   const int level_modes = reset_.level() ? reset_width_ : 0;
   DeclareModes((limited_x_ ? w : 0) + (limited_dx_ ? w : 0) + level_modes);
   DeclareDWork((limited_x_ ? w : 0) + 1 + reset_width_);
@@ -424,7 +435,9 @@ BlockType SecondOrderIntegratorType() {
                ParamKind::kWord,
                "internal",
                "internal: parameter dx0; external: input dx0",
-               {"internal", "external"}}};
+               {"internal", "external"}},
+              internal::AbsoluteToleranceParam("abs_tol_x", "x"),
+              internal::AbsoluteToleranceParam("abs_tol_dx", "dx")};
   t.inputs = {{"u", "the second derivative of x"},
               {"dx_reinit", "dx after an impact on an x limit (reinit_dx = true)"},
               {"reset", "reset trigger (reset != none), scalar or per element"},

@@ -51,6 +51,7 @@ class SecondOrderIntegrator final : public Block {
 
   Eigen::VectorXd x0_param_, dx0_param_, lower_param_, upper_param_, lower_dx_param_,
       upper_dx_param_;
+  Eigen::VectorXd abs_tol_x_param_, abs_tol_dx_param_;  ///< empty: auto
   int width_param_ = 1;
   bool limited_x_ = false, limited_dx_ = false, reinit_ = false;
   double min_flight_ = 0.0;

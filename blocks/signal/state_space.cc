@@ -3,6 +3,8 @@
 #include <memory>
 #include <string>
 
+#include "blocks/signal/detail/absolute_tolerance.h"
+
 namespace twinblocks::blocks {
 
 namespace {
@@ -70,6 +72,11 @@ StateSpace::StateSpace(const Params& params)
   DeclareOutput("y", p);
   DeclareSampleTime(SampleTime::Continuous());
   DeclareContinuousStates(n);
+  const Eigen::VectorXd abs_tol = internal::ReadAbsoluteTolerance(params, "abs_tol");
+  if (abs_tol.size() > 0) {
+    DeclareAbsoluteTolerances(
+        internal::ExpandAbsoluteTolerance(abs_tol, "abs_tol", n, "the rows of A"));
+  }
 }
 
 void StateSpace::DoConfigure(const std::vector<int>& input_widths) {}
@@ -112,7 +119,8 @@ BlockType StateSpaceType() {
               {"B", ParamKind::kMatrix, "1", "input matrix, n x m"},
               {"C", ParamKind::kMatrix, "1", "output matrix, p x n"},
               {"D", ParamKind::kMatrix, "0", "feedthrough matrix, p x m (0: none)"},
-              {"x0", ParamKind::kVector, "0", "initial state, scalar or n values"}};
+              {"x0", ParamKind::kVector, "0", "initial state, scalar or n values"},
+              internal::AbsoluteToleranceParam("abs_tol", "the states")};
   t.inputs = {{"u", "input, width m"}};
   t.outputs = {{"y", "output, width p"}};
   t.create = [](const Params& p) { return std::make_unique<StateSpace>(p); };

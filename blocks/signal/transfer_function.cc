@@ -3,6 +3,8 @@
 #include <memory>
 #include <string>
 
+#include "blocks/signal/detail/absolute_tolerance.h"
+
 namespace twinblocks::blocks {
 
 namespace {
@@ -38,6 +40,11 @@ TransferFunction::TransferFunction(const Params& params) {
   DeclareOutput("y", 1);
   DeclareSampleTime(SampleTime::Continuous());
   DeclareContinuousStates(n);
+  const Eigen::VectorXd abs_tol = internal::ReadAbsoluteTolerance(params, "abs_tol");
+  if (abs_tol.size() > 0) {
+    DeclareAbsoluteTolerances(
+        internal::ExpandAbsoluteTolerance(abs_tol, "abs_tol", n, "the order of den"));
+  }
 }
 
 void TransferFunction::DoConfigure(const std::vector<int>& input_widths) {}
@@ -83,7 +90,8 @@ BlockType TransferFunctionType() {
   t.reference = "Simulink Transfer Fcn";
   t.params = {
       {"num", ParamKind::kVector, "1", "numerator coefficients, highest power first"},
-      {"den", ParamKind::kVector, "[1, 1]", "denominator coefficients, highest power first"}};
+      {"den", ParamKind::kVector, "[1, 1]", "denominator coefficients, highest power first"},
+      internal::AbsoluteToleranceParam("abs_tol", "the states")};
   t.inputs = {{"u", "input, scalar"}};
   t.outputs = {{"y", "output, scalar"}};
   t.create = [](const Params& p) { return std::make_unique<TransferFunction>(p); };

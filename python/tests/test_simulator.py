@@ -205,3 +205,29 @@ def test_consecutive_zero_crossings_stop_a_chattering_switch():
     assert abs(results.time[-1] - 1.0) < 1e-9
     with pytest.raises(ValueError, match="max_consecutive_zc"):
         tb.Simulator(system, max_consecutive_zc=0)
+
+
+def test_a_state_of_its_own_scale_takes_its_own_absolute_tolerance():
+    """x = 1e-9 exp(-2 t) under atol 1e-6: loose with auto, within rtol with abs_tol."""
+    def run(abs_tol):
+        m = tb.Model("small")
+        m.add_block("", "Gain", "rate", k=-2)
+        m.add_block("", "Integrator", "state", x0=1e-9, abs_tol=abs_tol)
+        m.connect("", "state.y", "rate.u")
+        m.connect("", "rate.y", "state.u")
+        m.add_log("state.y", "x")
+        m.set_simulation(solver="ode45", t_end=3, rtol=1e-6, atol=1e-6, max_step=1)
+        results = tb.simulate(m)
+        assert results.ok
+        x = results["x"][:, 0]
+        return np.max(np.abs(x - 1e-9 * np.exp(-2.0 * results.time)))
+
+    assert run("auto") > 5e-12  # measured 1.4e-11 (4 steps)
+    assert run(1e-18) < 1e-14   # measured 4.1e-17 (30 steps)
+    m = tb.Model("m")
+    m.add_block("", "Integrator", "state", abs_tol="auto")
+    assert m.get_param("state", "abs_tol") == "auto"
+    with pytest.raises(tb.ModelError, match="parameter 'abs_tol' is auto, not a number"):
+        m.get_param_value("state", "abs_tol")
+    m.set_param("state", "abs_tol", [1e-9, 1e-8])
+    assert list(m.get_param_vector("state", "abs_tol")) == [1e-9, 1e-8]

@@ -14,6 +14,26 @@ std::string NonFiniteStateMessage(std::string_view solver, int index, double val
   return os.str();
 }
 
+Eigen::VectorXd AbsoluteTolerances(std::string_view solver, const IntegratorOptions& options,
+                                   int nx) {
+  if (options.state_atol.size() == 0) return Eigen::VectorXd::Constant(nx, options.atol);
+  if (options.state_atol.size() != nx) {
+    throw std::invalid_argument(std::string(solver) + ": state_atol has " +
+                                std::to_string(options.state_atol.size()) +
+                                " entries, the problem has " + std::to_string(nx) + " states");
+  }
+  for (Eigen::Index i = 0; i < nx; ++i) {
+    const double a = options.state_atol[i];
+    if (!(a > 0.0) || !std::isfinite(a)) {
+      std::ostringstream os;
+      os << solver << ": the absolute tolerance of state " << i
+         << " must be a positive number, got " << a;
+      throw std::invalid_argument(os.str());
+    }
+  }
+  return options.state_atol;
+}
+
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx) {
   if (size != nx) {
     throw std::invalid_argument(std::string(solver) + ": Reset got " + std::to_string(size) +

@@ -37,6 +37,13 @@ inline bool SignStrictlyChanged(double g0, double g1) {
 std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
                                   double t_to);
 
+/// The absolute tolerance of each of `nx` states: options.state_atol, or options.atol for
+/// every state when that is empty.
+/// @throws std::invalid_argument when state_atol has another size or an entry that is not a
+/// positive number.
+Eigen::VectorXd AbsoluteTolerances(std::string_view solver, const IntegratorOptions& options,
+                                   int nx);
+
 /// Throws std::invalid_argument when `x` does not have `nx` entries.
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx);
 

@@ -9,14 +9,15 @@
 
 namespace twinblocks::solvers::internal {
 
-/// sqrt(mean((e_i / (atol + rtol max(|x_i|, |x_new_i|)))^2)): a step is accepted when <= 1.
+/// sqrt(mean((e_i / (atol_i + rtol max(|x_i|, |x_new_i|)))^2)): a step is accepted when <= 1.
 inline double WeightedRmsNorm(const Eigen::VectorXd& e, const Eigen::VectorXd& x,
-                              const Eigen::VectorXd& x_new, double atol, double rtol) {
+                              const Eigen::VectorXd& x_new, const Eigen::VectorXd& atol,
+                              double rtol) {
   const Eigen::Index n = e.size();
   if (n == 0) return 0.0;
   double sum = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const double sk = atol + rtol * std::max(std::abs(x[i]), std::abs(x_new[i]));
+    const double sk = atol[i] + rtol * std::max(std::abs(x[i]), std::abs(x_new[i]));
     const double r = e[i] / sk;
     sum += r * r;
   }

@@ -91,6 +91,7 @@ Eigen::MatrixXd EvaluateNumeric(const std::string& raw,
 
 ParamValue EvaluateText(const std::string& text, const ParamSpec& spec,
                         const std::vector<std::pair<std::string, double>>& variables) {
+  if (spec.allows_auto && Trim(text) == "auto") return ParamValue::Text("auto");
   switch (spec.kind) {
     case ParamKind::kScalar:
     case ParamKind::kVector:

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -71,6 +72,42 @@ TEST(IntegratorFactoryTest, FixedStepMustBePositive) {
 
 // jacobian_steps is taken by the solvers that use a Jacobian and refused by the others, which
 // would ignore it; the unknown-name message comes first.
+// Per-state absolute tolerances: one per state, each a positive number, for the solvers with
+// an error test; the fixed-step ones have none and take any.
+TEST(IntegratorFactoryTest, StateAbsoluteTolerancesAreOnePositiveNumberPerState) {
+  testing::HarmonicOscillator problem;  // two states
+  for (const std::string& name : {"ode23", "ode45", "ode23s", "cvode-bdf", "cvode-adams",
+                                  "arkode-erk", "arkode-dirk", "ida"}) {
+    IntegratorOptions options;
+    options.state_atol = Eigen::VectorXd::Constant(3, 1e-8);
+    try {
+      MakeIntegrator(name, &problem, options);
+      ADD_FAILURE() << name << ": three tolerances for two states";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_THAT(e.what(), HasSubstr(name + ": state_atol has 3 entries, the problem has 2"));
+    }
+    for (double bad : {0.0, -1e-9, std::numeric_limits<double>::quiet_NaN()}) {
+      options.state_atol = Eigen::Vector2d(1e-8, bad);
+      try {
+        MakeIntegrator(name, &problem, options);
+        ADD_FAILURE() << name << ": tolerance " << bad;
+      } catch (const std::invalid_argument& e) {
+        EXPECT_THAT(e.what(), HasSubstr("the absolute tolerance of state 1 must be a positive"));
+      }
+    }
+    options.state_atol = Eigen::Vector2d(1e-8, 1e-10);
+    std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, options);
+    integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
+    double t = 0.0;
+    while (t < 1.0) t = integrator->Step(1.0).t;
+    const Eigen::Vector2d exact = problem.Exact(1.0, Eigen::Vector2d(1.0, 0.0));
+    EXPECT_LT((integrator->state() - exact).norm(), 1e-2) << name;
+  }
+  IntegratorOptions fixed;
+  fixed.state_atol = Eigen::VectorXd::Constant(5, -1.0);
+  EXPECT_NO_THROW(MakeIntegrator("ode4", &problem, fixed));
+}
+
 TEST(IntegratorFactoryTest, JacobianStepsIsForTheSolversThatUseAJacobian) {
   testing::HarmonicOscillator problem;
   IntegratorOptions options;
