@@ -39,26 +39,37 @@ System Compiler::Run() {
 
 ModelError Compiler::WithPlacement(const ModelError& e) const {
   if (e.block_path().empty() || !e.where().known()) return e;
-  // Down the block's path from the top: subsystems are written where they stand, so the
-  // first define instance on it is what the user placed.
+  // Down the block's path from the top, through subsystems (written where they stand) and
+  // into the body of each define instance on it: every instance written in another file than
+  // the error's line is a place the user may look for the cause, innermost first, as a
+  // compiler's "required from" trace.
   const std::string& path = e.block_path();
   const Diagram* diagram = &model_.root;
+  std::vector<std::string> placements;
   for (size_t start = 0;;) {
     const size_t slash = path.find('/', start);
-    if (slash == std::string::npos) return e;  // the failing block itself
+    if (slash == std::string::npos) break;  // the failing block itself
     const BlockNode* node = diagram->Find(std::string_view(path).substr(start, slash - start));
-    if (node == nullptr) return e;
+    if (node == nullptr) break;
+    start = slash + 1;
     if (node->is_subsystem()) {
       diagram = node->body.get();
-      start = slash + 1;
       continue;
     }
-    // An instance in the same file as the error: the user is already looking at it.
-    if (!node->where.known() || node->where.file == e.where().file) return e;
-    return ModelError(e.where(), e.block_path(), e.block_type(),
-                      e.message() + " (in '" + path.substr(0, slash) + "', placed at " +
-                          node->where.ToString() + ")");
+    const Define* define = model_.FindDefine(node->type);
+    if (define == nullptr) break;
+    if (node->where.known() && node->where.file != e.where().file) {
+      placements.push_back("in '" + path.substr(0, slash) + "', placed at " +
+                           node->where.ToString());
+    }
+    diagram = &define->body;
   }
+  if (placements.empty()) return e;
+  std::string trace;
+  for (auto it = placements.rbegin(); it != placements.rend(); ++it) {
+    trace += (trace.empty() ? "" : "; ") + *it;
+  }
+  return ModelError(e.where(), e.block_path(), e.block_type(), e.message() + " (" + trace + ")");
 }
 
 void Compiler::EvaluateVariables() {

@@ -360,5 +360,48 @@ TEST(CompileTest, ErrorInAnIncludedDefineSaysWhereItsInstanceIsPlaced) {
   }
 }
 
+// Through nested libraries: every instance on the way that is written in another file than
+// the error, innermost first.
+TEST(CompileTest, ErrorInANestedDefineTracesEveryPlacement) {
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "compile_test_nested_placement";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lib.xml") << R"(<model name="lib">
+  <define name="Scaled" params="k">
+    <inport name="u"/><outport name="y"/>
+    <block type="Integrator" name="x" x0="1" lower="k" upper="0"/>
+    <connect from=".u" to="x.u"/><connect from="x.y" to=".y"/>
+  </define>
+</model>)";
+  std::ofstream(dir / "mid.xml") << R"(<model name="mid">
+  <include file="lib.xml"/>
+  <define name="Pair" params="k">
+    <inport name="u"/>
+    <block type="Scaled" name="first" k="-1"/>
+    <block type="Scaled" name="second" k="k"/>
+    <connect from=".u" to="first.u"/><connect from=".u" to="second.u"/>
+  </define>
+</model>)";
+  std::ofstream(dir / "top.xml") << R"(<model name="top">
+  <include file="mid.xml"/>
+  <block type="Constant" name="c" value="1"/>
+  <block type="Pair" name="pair" k="2"/>
+  <connect from="c.y" to="pair.u"/>
+</model>)";
+  try {
+    Compile(xml::ReadModelFile((dir / "top.xml").string()));
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("lib.xml:4: block 'pair/second/x' (Integrator): "), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(in 'pair/second', placed at " + (dir / "mid.xml").string() +
+                        ":6; in 'pair', placed at " + (dir / "top.xml").string() + ":4)"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace twinblocks::graph
