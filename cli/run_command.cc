@@ -43,7 +43,7 @@ struct RunArgs {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
   std::optional<int> jacobian_steps, max_consecutive_zc;
-  std::optional<std::string> sample_hits;
+  std::optional<std::string> sample_hits, fixed_step_zc;
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -175,6 +175,7 @@ int Run(const RunArgs& args) {
   if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
   if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
   if (args.max_consecutive_zc) settings.max_consecutive_zc = *args.max_consecutive_zc;
+  if (args.fixed_step_zc) settings.fixed_step_zero_crossings = *args.fixed_step_zc == "on";
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
   {
@@ -295,9 +296,13 @@ Runner AddRunCommand(CLI::App& app) {
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "
                   "step_over (steps pass hits that change nothing the solver reads)")
       ->check(CLI::IsMember({"land", "step_over"}));
+  cmd->add_option("--fixed-step-zc", args->fixed_step_zc,
+                  "Fixed-step solvers: on locates zero crossings inside the steps, ending a "
+                  "step just past each (default off, as in Simulink)")
+      ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--max-consecutive-zc", args->max_consecutive_zc,
-                  "Variable-step solvers: fail after this many zero crossings in a row, each "
-                  "within zc_time_tolerance max(1, t) of the one before (default 1000)")
+                  "Fail after this many located zero crossings in a row, each within "
+                  "zc_time_tolerance max(1, t) of the one before (default 1000)")
       ->check(CLI::Range(1, 1000000000));
   cmd->add_option("--output-interval", args->output_interval,
                   "Write a row every this many seconds (default: every step)")

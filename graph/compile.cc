@@ -109,6 +109,7 @@ void Compiler::EvaluateSettings() {
                                        "initial_step",
                                        "output_interval",
                                        "zero_crossings",
+                                       "fixed_step_zero_crossings",
                                        "jacobian_steps",
                                        "sample_hits",
                                        "max_consecutive_zc",
@@ -130,14 +131,13 @@ void Compiler::EvaluateSettings() {
                                             "; valid solvers: " + Join(solvers));
       }
       s.solver = a.value;
-    } else if (a.name == "zero_crossings") {
+    } else if (a.name == "zero_crossings" || a.name == "fixed_step_zero_crossings") {
       if (a.value != "on" && a.value != "off") {
         FailAt(model_.simulation.where,
-               "simulation attribute 'zero_crossings' must be on or "
-               "off, got '" +
-                   a.value + "'");
+               "simulation attribute '" + a.name + "' must be on or off, got '" + a.value + "'");
       }
-      s.zero_crossings = a.value == "on";
+      (a.name == "zero_crossings" ? s.zero_crossings : s.fixed_step_zero_crossings) =
+          a.value == "on";
     } else if (a.name == "sample_hits") {
       try {
         s.sample_hits = ParseSampleHits(a.value);

@@ -300,6 +300,7 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   if (s.atol) opt.atol = *s.atol;
   if (s.initial_step) opt.initial_step = *s.initial_step;
   opt.locate_zero_crossings = s.zero_crossings;
+  opt.fixed_step_zero_crossings = s.fixed_step_zero_crossings;
   if (s.jacobian_steps) {
     if (*s.jacobian_steps < 1) {
       throw std::invalid_argument("jacobian_steps must be a whole number >= 1, got " +

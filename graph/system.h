@@ -27,6 +27,9 @@ struct SimulationSettingsValues {
   std::optional<double> initial_step;     ///< s
   std::optional<double> output_interval;  ///< s; unset: a row per major step
   bool zero_crossings = true;             ///< locate zero crossings (variable-step solvers)
+  /// Locate zero crossings inside the steps of the fixed-step solvers too (Simulink's "Enable
+  /// zero-crossing detection for fixed-step simulation"); off, as in Simulink.
+  bool fixed_step_zero_crossings = false;
   /// Simulink's consecutive zero crossings: located crossings each within
   /// zc_time_tolerance max(1, |t|) of the one before are consecutive, and
   /// max_consecutive_zc of them in a row fail the run (a switch chattering at one instant).

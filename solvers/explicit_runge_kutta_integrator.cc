@@ -21,7 +21,8 @@ ExplicitRungeKuttaIntegrator::ExplicitRungeKuttaIntegrator(std::string name, But
     : Integrator(problem, options),
       name_(std::move(name)),
       tableau_(std::move(tableau)),
-      nx_(problem->num_states()) {
+      nx_(problem->num_states()),
+      crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0) {
   tableau_.Validate();
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(name_ + ": fixed_step must be positive and finite, got " +
@@ -36,21 +37,25 @@ ExplicitRungeKuttaIntegrator::ExplicitRungeKuttaIntegrator(std::string name, But
 void ExplicitRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
   grid_.Restart(t);
+  crossings_.Start(problem_, name_, t_, x_, options_.fixed_step, &stats_);
 }
 
 void ExplicitRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) const {
   internal::MemoryWriter out(memory);
   out << (started_ ? 1.0 : 0.0);
   grid_.Save(out);
+  crossings_.Save(out);
 }
 
 void ExplicitRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
-  internal::MemoryReader in(memory, 1 + internal::FixedStepGrid::kMemorySize, name_);
+  internal::MemoryReader in(
+      memory, 1 + internal::FixedStepGrid::kMemorySize + crossings_.memory_size(), name_);
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
   grid_.Restore(in);
+  crossings_.Restore(in);
 }
 
 std::string ExplicitRungeKuttaIntegrator::UnboundedGrowthHint(const Eigen::VectorXd& x,
@@ -112,9 +117,21 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
                           UnboundedGrowthHint(x_new_, h),
                       t_);
   }
+  double t_reached = t_new;
+  const Eigen::Ref<const Eigen::VectorXd> f0 = k_.col(0);  // the first stage: f(t, x)
+  if (crossings_.Check(problem_, name_, t_, x_, &f0, h, &t_reached, &x_new_, &stats_)) {
+    result.zero_crossing = true;
+    result.crossed = crossings_.crossed();
+  }
   x_.swap(x_new_);
-  t_ = t_new;
-  grid_.Taken(step);
+  t_ = t_reached;
+  if (result.zero_crossing) {
+    // Cut short inside the step: the grid starts again here, as after a landing.
+    grid_.Restart(t_);
+    crossings_.Start(problem_, name_, t_, x_, options_.fixed_step, &stats_);
+  } else {
+    grid_.Taken(step);
+  }
   ++stats_.steps;
   result.t = t_;
   return result;

@@ -6,6 +6,7 @@
 
 #include "solvers/butcher_tableau.h"
 #include "solvers/detail/fixed_step_grid.h"
+#include "solvers/detail/fixed_step_zero_crossings.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -16,7 +17,9 @@ namespace twinblocks::solvers {
 /// 1e-9 h of t_stop is stretched or shortened to end on it, so no sliver step is ever taken,
 /// and t_stop is then returned bitwise. Between two landings the times are computed as
 /// t_base + n h rather than accumulated, so a long run does not drift off the grid.
-/// Zero crossings are not located (as in Simulink's fixed-step solvers).
+/// Zero crossings are located only with options.fixed_step_zero_crossings (off by default, as
+/// in Simulink's fixed-step solvers): a step that crosses then ends just past the crossing
+/// (internal::FixedStepZeroCrossings).
 class ExplicitRungeKuttaIntegrator final : public Integrator {
  public:
   /// @param name the solver's user-facing name ("ode4").
@@ -46,9 +49,10 @@ class ExplicitRungeKuttaIntegrator final : public Integrator {
   ButcherTableau tableau_;
   int nx_;
   internal::FixedStepGrid grid_;  // where the steps end
-  Eigen::MatrixXd k_;             // (nx x s) stage derivatives
-  Eigen::VectorXd x_stage_;       // (nx x 1) argument of the current stage
-  Eigen::VectorXd x_new_;         // (nx x 1) candidate state at the end of the step
+  internal::FixedStepZeroCrossings crossings_;
+  Eigen::MatrixXd k_;        // (nx x s) stage derivatives
+  Eigen::VectorXd x_stage_;  // (nx x 1) argument of the current stage
+  Eigen::VectorXd x_new_;    // (nx x 1) candidate state at the end of the step
 };
 
 }  // namespace twinblocks::solvers

@@ -29,6 +29,11 @@ struct IntegratorOptions {
   double min_step = 0.0;                                      ///< s, below this a step fails
   long max_steps = 0;                                         ///< per Step call, 0: default
   bool locate_zero_crossings = true;                          ///< variable-step only
+  /// Fixed-step solvers: locate zero crossings inside the steps too, ending a step just past
+  /// each (Simulink's "Enable zero-crossing detection for fixed-step simulation"). Off by
+  /// default, as in Simulink: the steps then all lie on the grid, and a crossing takes effect
+  /// at the end of the step it falls in.
+  bool fixed_step_zero_crossings = false;
   /// The solvers that use a Jacobian: accepted steps one Jacobian serves at most, >= 1.
   /// Unset, each keeps its own rule: ode23s, ros2 and ode1be form a new one every step (as
   /// MATLAB's ode23s); CVODE and ARKODE's DIRK form one every 51 steps or sooner when their

@@ -33,7 +33,8 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
       method_(method),
       nx_(problem->num_states()),
       uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
-      W_(*problem) {
+      W_(*problem),
+      crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(std::string(name()) +
                                 ": fixed_step must be positive and finite, got " +
@@ -57,12 +58,14 @@ std::string_view RosenbrockIntegrator::name() const {
 void RosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
   grid_.Restart(t);
+  crossings_.Start(problem_, name(), t_, x_, options_.fixed_step, &stats_);
 }
 
 void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
   internal::MemoryWriter out(memory);
   out << (started_ ? 1.0 : 0.0);
   grid_.Save(out);
+  crossings_.Save(out);
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
   if (jacobian_steps_ > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
@@ -73,13 +76,14 @@ void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
   const size_t kept_jacobian =
       jacobian_steps_ > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   internal::MemoryReader in(memory,
-                            1 + internal::FixedStepGrid::kMemorySize +
+                            1 + internal::FixedStepGrid::kMemorySize + crossings_.memory_size() +
                                 internal::IterationMatrix::memory_size(nx_) + kept_jacobian,
                             name());
   t_ = t;
   x_ = x;
   started_ = in.Next() != 0.0;
   grid_.Restore(in);
+  crossings_.Restore(in);
   W_.RestoreMemory(in);
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
@@ -184,9 +188,21 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   if (bad >= 0) {
     throw SolverError(internal::NonFiniteStateMessage(name(), bad, x_stage_[bad], t_, t_new), t_);
   }
+  double t_reached = t_new;
+  // f at the step's start is not kept (ode1be evaluates at its end, ros2 solves in place).
+  if (crossings_.Check(problem_, name(), t_, x_, nullptr, h, &t_reached, &x_stage_, &stats_)) {
+    result.zero_crossing = true;
+    result.crossed = crossings_.crossed();
+  }
   x_.swap(x_stage_);
-  t_ = t_new;
-  grid_.Taken(step);
+  t_ = t_reached;
+  if (result.zero_crossing) {
+    // Cut short inside the step: the grid starts again here, as after a landing.
+    grid_.Restart(t_);
+    crossings_.Start(problem_, name(), t_, x_, options_.fixed_step, &stats_);
+  } else {
+    grid_.Taken(step);
+  }
   ++jacobian_age_;
   ++stats_.steps;
   result.t = t_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solvers/detail/fixed_step_grid.h"
+#include "solvers/detail/fixed_step_zero_crossings.h"
 #include "solvers/detail/iteration_matrix.h"
 #include "solvers/integrator.h"
 
@@ -44,7 +45,8 @@ enum class RosenbrockMethod {
 /// velocities, whatever the size of the diagram.
 ///
 /// Steps and landings as ExplicitRungeKuttaIntegrator: h = min(options.fixed_step, t_stop -
-/// t), no sliver steps, times t_base + n h between landings. Zero crossings are not located.
+/// t), no sliver steps, times t_base + n h between landings. Zero crossings are located only with
+/// options.fixed_step_zero_crossings (internal::FixedStepZeroCrossings).
 class RosenbrockIntegrator final : public Integrator {
  public:
   /// @throws std::invalid_argument when options.fixed_step is not positive and finite.
@@ -76,9 +78,10 @@ class RosenbrockIntegrator final : public Integrator {
 
   RosenbrockMethod method_;
   int nx_;
-  bool uses_dfdt_;                 // ros2 on a problem that may depend on t itself
-  internal::FixedStepGrid grid_;   // where the steps end
-  internal::IterationMatrix W_;    // J and the factors of I - gamma h J
+  bool uses_dfdt_;                // ros2 on a problem that may depend on t itself
+  internal::FixedStepGrid grid_;  // where the steps end
+  internal::IterationMatrix W_;   // J and the factors of I - gamma h J
+  internal::FixedStepZeroCrossings crossings_;
   Eigen::VectorXd k1_, k2_;        // (nx) stage slopes
   Eigen::VectorXd x_stage_;        // (nx) argument of the second stage
   int jacobian_steps_ = 1;         // accepted steps one J serves (options.jacobian_steps, unset: 1)

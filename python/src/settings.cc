@@ -12,7 +12,8 @@ namespace {
 
 const char kSettingNames[] =
     "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings, jacobian_steps, sample_hits, max_consecutive_zc, zc_time_tolerance";
+    "zero_crossings, fixed_step_zero_crossings, jacobian_steps, sample_hits, max_consecutive_zc, "
+    "zc_time_tolerance";
 
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
@@ -66,12 +67,13 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       s.initial_step = OptionalNumber(value, name);
     } else if (name == "output_interval") {
       s.output_interval = OptionalNumber(value, name);
-    } else if (name == "zero_crossings") {
+    } else if (name == "zero_crossings" || name == "fixed_step_zero_crossings") {
       if (!py::isinstance<py::bool_>(value)) {
-        throw py::type_error("setting 'zero_crossings': expected True or False, got " +
+        throw py::type_error("setting '" + name + "': expected True or False, got " +
                              std::string(py::repr(value)));
       }
-      s.zero_crossings = value.cast<bool>();
+      (name == "zero_crossings" ? s.zero_crossings : s.fixed_step_zero_crossings) =
+          value.cast<bool>();
     } else if (name == "jacobian_steps") {
       if (value.is_none()) {
         s.jacobian_steps.reset();
@@ -120,6 +122,7 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
   d["initial_step"] = optional(s.initial_step);
   d["output_interval"] = optional(s.output_interval);
   d["zero_crossings"] = s.zero_crossings;
+  d["fixed_step_zero_crossings"] = s.fixed_step_zero_crossings;
   d["jacobian_steps"] =
       s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
   d["sample_hits"] =

@@ -72,6 +72,7 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     rtol, atol, max_step, initial_step: variable-step solvers.
     output_interval: s between recorded rows (None: a row per major step).
     zero_crossings: bool, locate zero crossings (variable-step solvers).
+    fixed_step_zero_crossings: bool, locate them inside fixed steps too (default False).
     jacobian_steps: the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf,
         cvode-adams, arkode-dirk): accepted steps one Jacobian serves at most (None: every step
         for ode23s, ros2, ode1be; SUNDIALS' own rule for CVODE and ARKODE).

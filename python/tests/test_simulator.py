@@ -231,3 +231,21 @@ def test_a_state_of_its_own_scale_takes_its_own_absolute_tolerance():
         m.get_param_value("state", "abs_tol")
     m.set_param("state", "abs_tol", [1e-9, 1e-8])
     assert list(m.get_param_vector("state", "abs_tol")) == [1e-9, 1e-8]
+
+
+def test_fixed_step_zero_crossings_stop_a_limited_integrator_at_its_limit():
+    m = tb.Model("limit")
+    m.add_block("", "Constant", "rate", value=1)
+    m.add_block("", "Integrator", "x", upper=0.55)
+    m.connect("", "rate.y", "x.u")
+    m.add_log("x.y", "x")
+    m.set_simulation(solver="ode4", step=0.1, t_end=1)
+    system = tb.compile(m)
+    assert tb.Simulator(system).settings["fixed_step_zero_crossings"] is False
+    off = tb.Simulator(system).run()
+    on = tb.Simulator(system, fixed_step_zero_crossings=True).run()
+    assert np.min(np.abs(off.time - 0.55)) > 0.04
+    row = np.argmin(np.abs(on.time - 0.55))  # the located crossing is a row, a hair past 0.55
+    assert abs(on.time[row] - 0.55) < 1e-12 and on["x"][row, 0] == 0.55
+    with pytest.raises(TypeError, match="fixed_step_zero_crossings"):
+        tb.Simulator(system, fixed_step_zero_crossings="on")

@@ -483,6 +483,26 @@ TEST(SimulatorSnapshot, FixedStepSolverRepeatsBitwise) {
   ExpectRestoreRepeatsTheRun(system, system.settings(), 0.3, 0.7);
 }
 
+// Fixed steps with zero crossings located inside them (Saturation modes): the functions' last
+// values are part of the saved memory, for ode4 and for ros2.
+TEST(SimulatorSnapshot, FixedStepSolverWithCrossingsRepeatsBitwise) {
+  const System system = CompileText(R"xml(<model name="limited">
+    <simulation solver="ode4" step="1e-2" t_end="4" fixed_step_zero_crossings="on"/>
+    <block type="Sine" name="drive" amplitude="2" frequency="5"/>
+    <block type="Saturation" name="limit" lower="-1" upper="1"/>
+    <block type="Integrator" name="x"/>
+    <connect from="drive.y" to="limit.u"/>
+    <connect from="limit.y" to="x.u"/>
+    <log signal="x.y" as="x"/>
+  </model>)xml");
+  for (const char* solver : {"ode4", "ros2"}) {
+    SCOPED_TRACE(solver);
+    SimulationSettingsValues settings = system.settings();
+    settings.solver = solver;
+    ExpectRestoreRepeatsTheRun(system, settings, 1.234, 2.5);
+  }
+}
+
 // Discrete controller, zero-order holds, the arm's mechanism with PMSM drives and friction.
 TEST(SimulatorSnapshot, DiscreteBlocksAndMechanismRepeatBitwise) {
   const System system =
