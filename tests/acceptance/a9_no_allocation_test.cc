@@ -119,6 +119,23 @@ TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 
+// Zero crossings located inside fixed steps (the contacts' distances of G2): the check at each
+// step's end, the Hermite interpolant and the search allocate nothing either.
+TEST(A9NoAllocationFixedStepCrossings, GraspStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
+  for (const char* solver : {"ode4", "ros2"}) {
+    SCOPED_TRACE(solver);
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = solver;
+    settings.step = 5e-5;
+    settings.t_end = 0.08;
+    settings.output_interval = 0.005;
+    settings.fixed_step_zero_crossings = true;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 // The step-by-step API of co-simulation (E6): after the handles are made, a loop of
 // SetInput, AdvanceTo and Read allocates nothing; nor do saving into an existing snapshot
 // and restoring it (with the Runge-Kutta solvers, which restore their memory; SUNDIALS
