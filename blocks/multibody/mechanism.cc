@@ -10,156 +10,12 @@
 #include <stdexcept>
 
 #include "blocks/block_error.h"
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/jacobian.h"
-#include "blocks/multibody/loop_closure.h"
+#include "blocks/multibody/detail/mechanism_workspace.h"
 
 namespace twinblocks::multibody {
 
 using blocks::BlockError;
 using blocks::Context;
-
-struct Mechanism::Workspace final : blocks::BlockWorkspace {
-  Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
-            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free,
-            const std::vector<JointCoupling>& couplings, int num_dae_rows)
-      : data(tree),
-        loops(tree, cut_joints, num_free, couplings),
-        loop_rhs(loops.phi.size()),
-        cut_force(cut_joints.size(), Vector6d::Zero()),
-        q(tree.nq()),
-        v(tree.nv()),
-        u(tree.nv()),
-        passive(tree.nv()),
-        qdot(tree.nq()),
-        f_ext(tree.num_bodies(), Vector6d::Zero()),
-        cluster_angle(num_clusters),
-        cluster_speed(num_clusters),
-        cluster_force(num_clusters),
-        motor_drive(num_motors),
-        contact(num_contacts),
-        contact_forces(max_contact_forces),
-        dae_rows(num_dae_rows, -1),
-        row_order(loop_rhs.size()),
-        Ks(num_dae_rows, num_dae_rows),
-        Ks_llt(num_dae_rows),
-        Ks_ldlt(num_dae_rows),
-        lambda_s(num_dae_rows),
-        mu_v(tree.nv()),
-        qdot_mu(tree.nq()),
-        J_rel(3, tree.nv()),
-        J_rel_free(3, num_free),
-        JfT_dFv(num_free, 3),
-        JfT_dFx(num_free, 3),
-        dqdd(num_free, 2 * tree.nv()),
-        M_free(num_free, num_free),
-        M_free_llt(num_free),
-        M_free_inverse(num_free, num_free),
-        dqdd_solved(num_free, 1),
-        q_posed(tree.nq()),
-        v_posed(tree.nv()),
-        geometry_deferred(num_contacts, 0),
-        contact_modes(num_contacts, 0) {}
-  KinematicTreeData data;
-  LoopClosureData loops;     ///< closed loops' constraints and multipliers
-  Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
-  /// Per cut joint: its own force (spring, damper, stops, actuation) on F, [torque; force] in
-  /// W at F's origin.
-  std::vector<Vector6d> cut_force;
-  Eigen::VectorXd q, v;
-  Eigen::VectorXd u;        ///< tau of free coordinates, qdd of prescribed ones
-  Eigen::VectorXd passive;  ///< spring, damper and stop forces per coordinate
-  Eigen::VectorXd qdot;
-  std::vector<Vector6d> f_ext;
-  /// Per drivetrain cluster: its coordinate (rad), rate (rad/s) and generalized force (N m).
-  Eigen::VectorXd cluster_angle, cluster_speed, cluster_force;
-  /// Per motor: what its PMSM drive applies, once per evaluation, for the applied-voltage
-  /// output and the current rates alike.
-  std::vector<MotorDrive> motor_drive;
-  /// Per contact: its geometry and the force it applies, once per evaluation.
-  std::vector<ContactResult> contact;
-  /// Every point force of every contact, [0, num_contact_forces): sized once for the most
-  /// points the contacts can report, so that the loop never allocates.
-  std::vector<PointForce> contact_forces;
-  int num_contact_forces = 0;
-  /// As a DAE: the loop rows (into G's m rows) whose multipliers are the algebraic variables,
-  /// independent ones chosen by the pivoted factorization of K; `stale` when they must be
-  /// chosen again at the next (re)start.
-  std::vector<int> dae_rows;
-  bool dae_rows_stale = true;
-  Eigen::VectorXd row_order;  ///< m: K's rows in pivot order (as numbers), scratch
-  Eigen::MatrixXd Ks;         ///< r x r: K on the chosen rows
-  Eigen::LLT<Eigen::MatrixXd> Ks_llt;
-  Eigen::LDLT<Eigen::MatrixXd> Ks_ldlt;
-  Eigen::VectorXd lambda_s;  ///< r
-  Eigen::VectorXd mu_v;      ///< nv: G_s^T mu on the free coordinates
-  Eigen::VectorXd qdot_mu;   ///< nq: Qdot(q) G_s^T mu
-  // The Jacobian (DoCalcStiffJacobian), nf the number of free coordinates. Three rows (or
-  // columns) fixed, so that the products over them unroll.
-  Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel;       ///< 3 x nv: velocity of f relative to b
-  Eigen::Matrix<double, 3, Eigen::Dynamic> J_rel_free;  ///< 3 x nf: J_rel's free columns
-  /// nf x 3: J_rel_free^T d(point force)/dv and /dx. These two and J_rel_free serve
-  /// mechanisms with other than one free object (6 free coordinates: fixed-size matrices).
-  Eigen::Matrix<double, Eigen::Dynamic, 3> JfT_dFv, JfT_dFx;
-  /// nf x 2 nv: d(free generalized forces, then accelerations)/d(v), then d/d(q tangent
-  /// coordinates), side by side so that one solve with M_ff serves both.
-  Eigen::MatrixXd dqdd;
-  Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
-  Eigen::LLT<Eigen::MatrixXd> M_free_llt;
-  Eigen::MatrixXd M_free_inverse;         ///< nf x nf
-  Eigen::MatrixXd dqdd_solved;            ///< nf: one column of M_free^-1 dqdd
-  bool free_mass_factored = false;        ///< M_free_inverse is current (once for a constant M_ff)
-  std::vector<Pose> contact_frame_poses;  ///< per Mechanism::contact_frames_: X_WF
-  bool kinematics_valid = false;
-  bool dynamics_valid = false;
-  // The point of the last ForwardKinematics and the contacts evaluated there, so that an
-  // evaluation at the same q and v (a major step's, right after the step's last evaluation)
-  // keeps both. Only for mechanisms without loops (cache_evaluations_).
-  Eigen::VectorXd q_posed;        ///< nq: the q of data's X_WB, X_PB and V when posed
-  Eigen::VectorXd v_posed;        ///< nv
-  bool posed = false;             ///< data's kinematics are those of q_posed, v_posed
-  bool contacts_current = false;  ///< contact, contact_forces: at q_posed, v_posed
-  /// Per contact: its geometry was left out (EvaluateContacts), its distance is NaN.
-  std::vector<char> geometry_deferred;
-  bool any_geometry_deferred = false;
-  std::vector<int> contact_modes;  ///< the modes the contacts were evaluated with
-  /// Counts new poses and new contact forces: what the articulated-body pass reads besides
-  /// the joints' forces.
-  long forces_generation = 0;
-  // The last articulated-body pass (only for reuse_dynamics_): the generation and joint
-  // forces it used, and whether its free bodies' accelerations leave out the driven joints'
-  // (no free subtree hangs below a driven body, and their forces were skipped).
-  long dynamics_generation = -1;
-  Eigen::VectorXd dynamics_u;
-  bool dynamics_reusable = false;
-
-  void CopyFrom(const blocks::BlockWorkspace& other) override {
-    *this = static_cast<const Workspace&>(other);
-  }
-};
-
-namespace {
-
-/// R of a [w, x, y, z] quaternion, normalized.
-Eigen::Matrix3d RotationOf(const double* wxyz) {
-  return Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).normalized().toRotationMatrix();
-}
-
-void WriteNormalizedQuaternion(const double* wxyz, double* out) {
-  const double n =
-      std::sqrt(wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] + wxyz[3] * wxyz[3]);
-  for (int k = 0; k < 4; ++k) out[k] = wxyz[k] / n;
-}
-
-/// Force of a stop beyond a limit: a stiff spring, and a damper that ramps in over the
-/// transition width so that the force does not jump when the stop is reached.
-double StopForce(double penetration, double velocity_into, const MechanismJoint& j) {
-  if (penetration <= 0.0) return 0.0;
-  const double ramp = std::min(penetration / j.limit_transition, 1.0);
-  return j.limit_stiffness * penetration + ramp * j.limit_damping * velocity_into;
-}
-
-}  // namespace
 
 Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   for (const MechanismPort& p : m_.inputs) DeclareInput(p.name, p.width, p.feedthrough);
@@ -657,87 +513,6 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
   ++ws.forces_generation;
 }
 
-void Mechanism::NodeMotion(const Workspace& ws, const drivetrain::NodeCoordinate& R,
-                           const drivetrain::NodeCoordinate& C, double* phi, double* w) const {
-  auto angle = [&ws](const drivetrain::NodeCoordinate& n) {
-    return n.cluster < 0 ? 0.0 : n.k * ws.cluster_angle[n.cluster];
-  };
-  auto speed = [&ws](const drivetrain::NodeCoordinate& n) {
-    return n.cluster < 0 ? 0.0 : n.k * ws.cluster_speed[n.cluster];
-  };
-  *phi = angle(R) - angle(C);
-  *w = speed(R) - speed(C);
-}
-
-void Mechanism::DrivetrainForces(const Context& c, Workspace& ws) const {
-  ws.cluster_force.setZero();
-  for (size_t i = 0; i < m_.drivetrain.forces.size(); ++i) {
-    const drivetrain::RotationalForce& f = m_.drivetrain.forces[i];
-    double phi, w;
-    NodeMotion(ws, f.R, f.C, &phi, &w);
-    const double input = m_.force_input[i] >= 0 ? in(c, m_.force_input[i])[0] : 0.0;
-    const double T = drivetrain::RotationalForceTorque(f, phi, w, input);
-    // Virtual work: T on R, -T on C, each turning at k times its cluster's coordinate.
-    if (f.R.cluster >= 0) ws.cluster_force[f.R.cluster] += f.R.k * T;
-    if (f.C.cluster >= 0) ws.cluster_force[f.C.cluster] -= f.C.k * T;
-  }
-  // A motor's case is fixed: its torque acts on the rotor's cluster alone.
-  for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
-    const drivetrain::NodeCoordinate& R = m_.drivetrain.motors[k].R;
-    if (R.cluster >= 0) ws.cluster_force[R.cluster] += R.k * MotorTorque(c, static_cast<int>(k));
-  }
-}
-
-double Mechanism::MotorTorque(const Context& c, int k) const {
-  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
-  const double* s = x(c) + motor_x_[k];
-  if (motor.kind == drivetrain::MotorKind::kDC) return drivetrain::Torque(motor.dc, s[0]);
-  return drivetrain::Torque(motor.pmsm, Eigen::Vector2d(s[0], s[1]));
-}
-
-Mechanism::MotorDrive Mechanism::PmsmDrive(const Context& c, const Workspace& ws, int k) const {
-  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
-  const double* s = x(c) + motor_x_[k];
-  const double* command = in(c, m_.motor_ports[k].command);
-  MotorDrive drive;
-  double phi;
-  NodeMotion(ws, motor.R, motor.C, &phi, &drive.w);
-  if (motor.kind == drivetrain::MotorKind::kPmsmFoc) {
-    const drivetrain::FocOutput foc = drivetrain::Foc(
-        motor.pmsm, command[0], Eigen::Vector2d(s[0], s[1]), drive.w, Eigen::Vector2d(s[2], s[3]));
-    drive.vdq = foc.vdq;
-    drive.integrator_rates = foc.integrator_rates;
-  } else {
-    // The averaged inverter cannot apply more than Vdc / sqrt(3): longer commands are scaled
-    // down along their own direction, as in foc mode.
-    drive.vdq = {command[0], command[1]};
-    const double v_max = drivetrain::MaxVoltage(motor.pmsm);
-    if (drive.vdq.norm() > v_max) drive.vdq *= v_max / drive.vdq.norm();
-  }
-  return drive;
-}
-
-void Mechanism::MotorDerivatives(Context& c, const Workspace& ws, int k) const {
-  const drivetrain::RotationalMotor& motor = m_.drivetrain.motors[k];
-  const double* s = x(c) + motor_x_[k];
-  double* ds = xdot(c) + motor_x_[k];
-  if (motor.kind == drivetrain::MotorKind::kDC) {
-    double phi, w;
-    NodeMotion(ws, motor.R, motor.C, &phi, &w);
-    ds[0] = drivetrain::CurrentRate(motor.dc, s[0], in(c, m_.motor_ports[k].command)[0], w);
-    return;
-  }
-  const MotorDrive& drive = ws.motor_drive[k];
-  const Eigen::Vector2d rates =
-      drivetrain::CurrentRates(motor.pmsm, Eigen::Vector2d(s[0], s[1]), drive.vdq, drive.w);
-  ds[0] = rates[0];
-  ds[1] = rates[1];
-  if (motor.kind == drivetrain::MotorKind::kPmsmFoc) {
-    ds[2] = drive.integrator_rates[0];
-    ds[3] = drive.integrator_rates[1];
-  }
-}
-
 void Mechanism::EnsureKinematics(Workspace& ws) const {
   if (ws.kinematics_valid) return;
   ws.kinematics_valid = true;
@@ -798,8 +573,8 @@ void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, d
     case JointKind::kPrismatic: {
       const double q = ws.q[j.q_index], qd = ws.v[j.v_index];
       double f = -j.stiffness[0] * (q - j.q_eq[0]) - j.damping[0] * qd;
-      f -= StopForce(q - j.upper, qd, j);
-      f += StopForce(j.lower - q, -qd, j);
+      f -= internal::StopForce(q - j.upper, qd, j);
+      f += internal::StopForce(j.lower - q, -qd, j);
       u[j.v_index] += f;
       break;
     }
@@ -953,299 +728,6 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   ws.dynamics_valid = true;
 }
 
-void Mechanism::ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W,
-                            const Vector6d& w_W) const {
-  if (body < 0) return;
-  const Pose& X_WB = ws.data.X_WB[body];
-  const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
-  const Eigen::Vector3d f_B = R_BW * w_W.tail<3>();
-  ws.f_ext[body].head<3>() += R_BW * w_W.head<3>() + (R_BW * (p_W - X_WB.translation)).cross(f_B);
-  ws.f_ext[body].tail<3>() += f_B;
-}
-
-Mechanism::CutJointCoordinate Mechanism::CutCoordinate(const Context& c, const LoopConstraint& loop,
-                                                       const RelativeMotion& rel, int k) const {
-  CutJointCoordinate r;
-  if (loop.kind == JointKind::kRevolute) {
-    // The angle that turns n1 to R n1 about the axis, continued from the last major step's.
-    const Eigen::Vector3d t = rel.R * loop.n1;
-    const double angle = std::atan2(loop.n2.dot(t), loop.n1.dot(t));
-    const double last = dwork(c)[k];
-    r.q = last + std::remainder(angle - last, 2.0 * M_PI);
-    r.qd = loop.axis.dot(rel.w);
-    r.qdd = loop.axis.dot(rel.w_dot);
-  } else if (loop.kind == JointKind::kPrismatic) {
-    r.q = loop.axis.dot(rel.e);
-    r.qd = loop.axis.dot(rel.e_dot);
-    r.qdd = loop.axis.dot(rel.e_ddot);
-  }
-  return r;
-}
-
-void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
-  EnsureKinematics(ws);
-  for (size_t k = 0; k < m_.loops.size(); ++k) {
-    const LoopConstraint& loop = m_.loops[k];
-    const FrameMotionW B = CalcFrameMotionW(ws.data, nullptr, loop.B);
-    const FrameMotionW F = CalcFrameMotionW(ws.data, nullptr, loop.F);
-    const RelativeMotion rel = CalcRelativeMotion(B, F);
-    // The joint's own force on F, [torque; force] in B's axes, at F's origin.
-    Vector6d w_B = Vector6d::Zero();
-    if (loop.kind == JointKind::kSpherical) {
-      w_B.head<3>() = -loop.damping.cwiseProduct(rel.w);
-    } else if (loop.kind == JointKind::kBushing) {
-      // The tree bushing's generalized forces on its six coordinates; a force on x, y, z is
-      // the force on F along B's axes, and torques tau on the rotations are the moment
-      // E^-T tau (the same power: tau . (a', b', c') = moment . w_rel).
-      double q[6], qd[6];
-      CalcBushingCoordinates(rel, q, qd);
-      Eigen::Matrix<double, 6, 1> tau;
-      for (int i = 0; i < 6; ++i) {
-        tau[i] = -loop.stiffness[i] * (q[i] - loop.q_eq[i]) - loop.damping[i] * qd[i];
-      }
-      w_B.tail<3>() = tau.head<3>();
-      w_B.head<3>() = BushingRateMatrix(q[3], q[4]).transpose().partialPivLu().solve(tau.tail<3>());
-    } else if (loop.kind == JointKind::kFree) {
-      // Transmits nothing.
-    } else {
-      const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
-      MechanismJoint like;  // the stop law of a tree joint, with the cut joint's parameters
-      like.limit_stiffness = loop.limit_stiffness;
-      like.limit_damping = loop.limit_damping;
-      like.limit_transition = loop.limit_transition;
-      double f = -loop.stiffness[0] * (jc.q - loop.q_eq[0]) - loop.damping[0] * jc.qd;
-      if (std::isfinite(loop.upper)) f -= StopForce(jc.q - loop.upper, jc.qd, like);
-      if (std::isfinite(loop.lower)) f += StopForce(loop.lower - jc.q, -jc.qd, like);
-      if (loop.actuation == Actuation::kTorque) f += in(c, loop.in_actuation)[0];
-      (loop.kind == JointKind::kRevolute ? w_B.head<3>() : w_B.tail<3>()) = f * loop.axis;
-    }
-    const Eigen::Matrix3d& R = B.X_WF.rotation;
-    Vector6d w_W;
-    w_W << R * w_B.head<3>(), R * w_B.tail<3>();
-    ws.cut_force[k] = w_W;
-    ApplyWrench(ws, loop.F.body, F.X_WF.translation, w_W);
-    ApplyWrench(ws, loop.B.body, F.X_WF.translation, -w_W);
-  }
-}
-
-void Mechanism::SolveLoopConstraints(Workspace& ws) const {
-  const KinematicTree& tree = *m_.tree;
-  EnsureKinematics(ws);
-  LoopClosureData& ld = ws.loops;
-  // The motion without the loops, then the multipliers that make G qdd = -G_dot v:
-  // K lambda = -G_dot v - G qdd_0 with K = G_f M_ff^-1 G_f^T over the free coordinates.
-  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
-  CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
-  ws.loop_rhs = -ld.bias;
-  ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
-  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
-  SolveLoopSystem(ws.loop_rhs, &ld);
-  ApplyConstraintForces(ws);
-}
-
-void Mechanism::ApplyConstraintForces(Workspace& ws) const {
-  const LoopClosureData& ld = ws.loops;
-  for (size_t k = 0; k < m_.loops.size(); ++k) {
-    const LoopConstraint& loop = m_.loops[k];
-    const Vector6d w = LoopWrenchW(loop, ld, static_cast<int>(k));
-    ApplyWrench(ws, loop.F.body, ld.p_WF[k], w);
-    ApplyWrench(ws, loop.B.body, ld.p_WF[k], -w);
-  }
-  // A coupling's multiplier is a generalized force on joint A and -ratio times it on B.
-  for (const JointCoupling& coupling : m_.couplings) {
-    const double tau = ld.lambda[coupling.row];
-    ApplyJointForce(ws, m_.joints[coupling.joint_a].body, tau);
-    ApplyJointForce(ws, m_.joints[coupling.joint_b].body, -coupling.ratio * tau);
-  }
-}
-
-void Mechanism::ApplyJointForce(Workspace& ws, int body, double tau) const {
-  // As a pair of wrenches on the joint's two bodies, tau along its motion subspace on the child
-  // and the opposite on the parent: the generalized force tau on this joint's coordinate and
-  // nothing on any other, and, for a motion-driven joint, a load its actuator carries.
-  const KinematicTree& tree = *m_.tree;
-  const Vector6d f = tree.joint(body).motion_subspace().col(0) * tau;
-  ws.f_ext[body] += f;
-  const int parent = tree.parent(body);
-  if (parent >= 0) ws.f_ext[parent] -= ws.data.X_PB[body].ActForce(f);
-}
-
-bool Mechanism::UsesDaeMultipliers(const Context& c, const Workspace& ws) const {
-  // Before the first start has chosen the rows (the outputs of the first major step, which
-  // are computed again once z is consistent) the multipliers are solved for.
-  return c.dae && num_dae_rows_ > 0 && !ws.dae_rows_stale;
-}
-
-void Mechanism::ApplyDaeMultipliers(const Context& c, Workspace& ws) const {
-  EnsureKinematics(ws);
-  LoopClosureData& ld = ws.loops;
-  CalcLoopPositions(*m_.tree, m_.loops, ws.data, &ld);
-  CalcCouplingPositions(ws.q, &ld);
-  // The chosen rows' multipliers; the dependent rows carry none.
-  ld.lambda.setZero();
-  const double* lambda = z(c);
-  for (int i = 0; i < num_dae_rows_; ++i) ld.lambda[ws.dae_rows[i]] = lambda[i];
-  ApplyConstraintForces(ws);
-}
-
-void Mechanism::DoCalcResidual(Context& c) const {
-  Workspace& ws = workspace<Workspace>(c);
-  if (!ws.dynamics_valid) Dynamics(c, ws);
-  ws.dynamics_valid = false;  // the next evaluation starts at stage 0 again
-  WriteDerivatives(c, ws);
-  const double* f = xdot(c);
-  const double* xp_ = xp(c);
-  double* r = residual(c);
-  for (int i = 0; i < num_continuous_states(); ++i) r[i] = xp_[i] - f[i];
-  if (!UsesDaeMultipliers(c, ws)) return;
-  // GGL: q' = Qdot(q) (v + G_s^T mu) on the free coordinates. mu is zero on the exact
-  // solution; it is what lets the position constraints hold along with the velocity ones.
-  const LoopClosureData& ld = ws.loops;  // G and phi at q, from ApplyDaeMultipliers
-  const double* mu = z(c) + num_dae_rows_;
-  ws.mu_v.setZero();
-  for (int j : free_v_) {
-    double sum = 0.0;
-    for (int i = 0; i < num_dae_rows_; ++i) sum += ld.G(ws.dae_rows[i], j) * mu[i];
-    ws.mu_v[j] = sum;
-  }
-  CalcQDot(*m_.tree, ws.q, ws.mu_v, ws.qdot_mu);
-  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
-    if (x_of_q_[i] >= 0) r[x_of_q_[i]] -= ws.qdot_mu[i];
-  }
-  // The constraints on the velocity and on the position level.
-  double* rz = residual_z(c);
-  for (int i = 0; i < num_dae_rows_; ++i) {
-    const int row = ws.dae_rows[i];
-    rz[i] = ld.G.row(row).dot(ws.v);
-    rz[num_dae_rows_ + i] = ld.phi[row];
-  }
-}
-
-void Mechanism::DoCalcConsistentAlgebraic(Context& c) const {
-  if (num_dae_rows_ == 0) return;
-  Workspace& ws = workspace<Workspace>(c);
-  const LoopClosureData& ld = ws.loops;
-  // The ODE form has just factored K = G_f M_ff^-1 G_f^T (pivoted LDL^T) and solved
-  // K lambda = rhs at this point. Its first r pivots are rows that are independent, and well
-  // so (pivoting takes the largest remaining one each time).
-  if (ws.dae_rows_stale) {
-    for (Eigen::Index i = 0; i < ws.row_order.size(); ++i) ws.row_order[i] = i;
-    ws.row_order = ld.ldlt.transpositionsP() * ws.row_order;
-    for (int i = 0; i < num_dae_rows_; ++i) ws.dae_rows[i] = static_cast<int>(ws.row_order[i]);
-    std::sort(ws.dae_rows.begin(), ws.dae_rows.end());
-    ws.dae_rows_stale = false;
-  }
-  // The same constraint force G^T lambda through the chosen rows alone: K_ss lambda_s =
-  // rhs_s (the other rows are combinations of these).
-  for (int a = 0; a < num_dae_rows_; ++a) {
-    for (int b = 0; b < num_dae_rows_; ++b) ws.Ks(a, b) = ld.K(ws.dae_rows[a], ws.dae_rows[b]);
-    ws.lambda_s[a] = ws.loop_rhs[ws.dae_rows[a]];
-  }
-  ws.Ks_llt.compute(ws.Ks);
-  ws.Ks_llt.solveInPlace(ws.lambda_s);
-  double* za = z(c);
-  for (int i = 0; i < num_dae_rows_; ++i) {
-    za[i] = ws.lambda_s[i];
-    za[num_dae_rows_ + i] = 0.0;
-  }
-}
-
-void Mechanism::RecordCutAngles(Context& c, Workspace& ws) const {
-  for (size_t k = 0; k < m_.loops.size(); ++k) {
-    const LoopConstraint& loop = m_.loops[k];
-    const RelativeMotion rel = CalcRelativeMotion(CalcFrameMotionW(ws.data, nullptr, loop.B),
-                                                  CalcFrameMotionW(ws.data, nullptr, loop.F));
-    dwork(c)[k] = CutCoordinate(c, loop, rel, static_cast<int>(k)).q;
-  }
-}
-
-void Mechanism::ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const char* what,
-                                     const char* unit) const {
-  Eigen::Index worst;
-  const double residual = residuals.cwiseAbs().maxCoeff(&worst);
-  char value[32];
-  std::snprintf(value, sizeof value, "%.3g", residual);
-  // A run-time failure, not bad input: the simulator says when, and keeps the results so far.
-  throw std::runtime_error(
-      DescribeConstraintRow(m_, worst).description + " cannot be kept closed: its " + what +
-      " residual stays " + value + " (" + unit +
-      ") after projection onto the constraints. The joints' axes or a motion-driven joint leave "
-      "the loop no way to move (a locked or over-constrained mechanism): check the axes and "
-      "the motion inputs");
-}
-
-void Mechanism::DoUpdate(Context& c) const {
-  if (m_.num_constraint_rows == 0) return;
-  // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
-  // solver, which a multistep method pays for with its order.
-  constexpr double kDriftTolerance = 1e-10;
-  // A projection that leaves more than this has found no closed pose: the loop is locked (a
-  // motion input or the axes allow it no motion). Going on would restart the solver at every
-  // step, with the same drift, and crawl.
-  constexpr double kClosureFailure = 1e-6;
-  const KinematicTree& tree = *m_.tree;
-  Workspace& ws = workspace<Workspace>(c);
-  AssembleCoordinates(c, ws);
-  LoopClosureData& ld = ws.loops;
-  ForwardKinematics(tree, &ws.data, ws.q);
-  CalcLoopPositions(tree, m_.loops, ws.data, &ld);
-  CalcCouplingPositions(ws.q, &ld);
-  if (c.dae && num_dae_rows_ > 0) {
-    // The DAE keeps phi = 0 and G v = 0 itself. Its rows must stay independent: when the
-    // chosen ones come within 1e-3 of the best choice's weakest pivot, restart and choose
-    // again (the factor keeps the choice from flipping back and forth).
-    RecordCutAngles(c, ws);
-    if (ws.dae_rows_stale) return;
-    FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
-    const double best = std::abs(ld.ldlt.vectorD()[num_dae_rows_ - 1]);
-    for (int a = 0; a < num_dae_rows_; ++a) {
-      for (int b = 0; b < num_dae_rows_; ++b) ws.Ks(a, b) = ld.K(ws.dae_rows[a], ws.dae_rows[b]);
-    }
-    ws.Ks_ldlt.compute(ws.Ks);
-    const double chosen = ws.Ks_ldlt.vectorD().cwiseAbs().minCoeff();
-    if (chosen < 1e-3 * best) {
-      ws.dae_rows_stale = true;
-      c.states_reset = true;
-    }
-    ws.kinematics_valid = false;
-    ws.dynamics_valid = false;
-    return;
-  }
-  ws.loop_rhs.noalias() = ld.G * ws.v;
-  if (ld.phi.cwiseAbs().maxCoeff() <= kDriftTolerance &&
-      ws.loop_rhs.cwiseAbs().maxCoeff() <= kDriftTolerance) {
-    RecordCutAngles(c, ws);  // the unwrapped angles of this major step
-    return;
-  }
-  // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
-  // metric: the correction is what constraint impulses would do.
-  double residual =
-      ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 4, &ws.data, &ld, ws.q);
-  if (residual > kClosureFailure) {
-    // Far off (a long step's drift, a near-singular pose): as many iterations as assembly.
-    residual = ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 50, &ws.data,
-                                &ld, ws.q);
-  }
-  if (residual > kClosureFailure) ThrowLoopCannotClose(ld.phi, "position", "m or rad");
-  ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
-  ws.loop_rhs.noalias() = ld.G * ws.v;
-  if (ws.loop_rhs.cwiseAbs().maxCoeff() > kClosureFailure) {
-    ThrowLoopCannotClose(ws.loop_rhs, "velocity", "m/s or rad/s");
-  }
-  double* xs = x(c);
-  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
-    if (x_of_q_[i] >= 0) xs[x_of_q_[i]] = ws.q[i];
-  }
-  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
-    if (x_of_v_[i] >= 0) xs[x_of_v_[i]] = ws.v[i];
-  }
-  ForwardKinematics(tree, &ws.data, ws.q);
-  RecordCutAngles(c, ws);
-  ws.kinematics_valid = false;
-  ws.dynamics_valid = false;
-  c.states_reset = true;
-}
-
 void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
   for (const MechanismJoint& j : m_.joints) {
     const double* q = ws.q.data() + j.q_index;
@@ -1262,15 +744,15 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
         std::copy(v, v + j.nv, out(c, j.out_qd));
         break;
       case JointKind::kSpherical: {
-        WriteNormalizedQuaternion(q, out(c, j.out_quaternion));
-        const Eigen::Vector3d w = RotationOf(q) * Eigen::Map<const Eigen::Vector3d>(v);
+        internal::WriteNormalizedQuaternion(q, out(c, j.out_quaternion));
+        const Eigen::Vector3d w = internal::RotationOf(q) * Eigen::Map<const Eigen::Vector3d>(v);
         std::copy(w.data(), w.data() + 3, out(c, j.out_w));
         break;
       }
       case JointKind::kFree: {
         std::copy(q, q + 3, out(c, j.out_position));
-        WriteNormalizedQuaternion(q + 3, out(c, j.out_quaternion));
-        const Eigen::Matrix3d R = RotationOf(q + 3);
+        internal::WriteNormalizedQuaternion(q + 3, out(c, j.out_quaternion));
+        const Eigen::Matrix3d R = internal::RotationOf(q + 3);
         const Eigen::Vector3d w = R * Eigen::Map<const Eigen::Vector3d>(v);
         const Eigen::Vector3d lin = R * Eigen::Map<const Eigen::Vector3d>(v + 3);
         std::copy(lin.data(), lin.data() + 3, out(c, j.out_v));
@@ -1563,7 +1045,7 @@ void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::Matr
         }
         if (!free) break;
         // p' = R v_B: over v_B, R; over the quaternion, d(R v_B) = R (dtheta x v_B).
-        const Eigen::Matrix3d R = RotationOf(wxyz);
+        const Eigen::Matrix3d R = internal::RotationOf(wxyz);
         const Eigen::Matrix<double, 3, 4> over_quat =
             -R * Skew(ws.v.segment<3>(iv + 3)) * RotationIncrementOfQuaternion(wxyz);
         for (int r = 0; r < 3; ++r) {
@@ -1753,7 +1235,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     const int quat = type == JointType::kFree ? 3 : 0;
     const double* wxyz = ws.q.data() + iq + quat;
     const Eigen::Matrix<double, 3, 4> G = RotationIncrementOfQuaternion(wxyz);
-    const Eigen::Matrix3d R = RotationOf(wxyz);
+    const Eigen::Matrix3d R = internal::RotationOf(wxyz);
     for (int a = 0; a < nf; ++a) {
       const int row = x_of_v_[free_v_[a]];
       const Eigen::RowVector3d over_rotation = dqdd_dq.block<1, 3>(a, iv);
