@@ -119,19 +119,11 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   }
   double t_reached = t_new;
   const Eigen::Ref<const Eigen::VectorXd> f0 = k_.col(0);  // the first stage: f(t, x)
-  if (crossings_.Check(problem_, name_, t_, x_, &f0, h, &t_reached, &x_new_, &stats_)) {
-    result.zero_crossing = true;
-    result.crossed = crossings_.crossed();
-  }
+  result.zero_crossing =
+      crossings_.EndStep(problem_, name_, t_, x_, &f0, step, &grid_, &t_reached, &x_new_, &stats_);
+  if (result.zero_crossing) result.crossed = crossings_.crossed();
   x_.swap(x_new_);
   t_ = t_reached;
-  if (result.zero_crossing) {
-    // Cut short inside the step: the grid starts again here, as after a landing.
-    grid_.Restart(t_);
-    crossings_.Start(problem_, name_, t_, x_, options_.fixed_step, &stats_);
-  } else {
-    grid_.Taken(step);
-  }
   ++stats_.steps;
   result.t = t_;
   return result;

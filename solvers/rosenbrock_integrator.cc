@@ -190,19 +190,11 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   }
   double t_reached = t_new;
   // f at the step's start is not kept (ode1be evaluates at its end, ros2 solves in place).
-  if (crossings_.Check(problem_, name(), t_, x_, nullptr, h, &t_reached, &x_stage_, &stats_)) {
-    result.zero_crossing = true;
-    result.crossed = crossings_.crossed();
-  }
+  result.zero_crossing = crossings_.EndStep(problem_, name(), t_, x_, nullptr, step, &grid_,
+                                            &t_reached, &x_stage_, &stats_);
+  if (result.zero_crossing) result.crossed = crossings_.crossed();
   x_.swap(x_stage_);
   t_ = t_reached;
-  if (result.zero_crossing) {
-    // Cut short inside the step: the grid starts again here, as after a landing.
-    grid_.Restart(t_);
-    crossings_.Start(problem_, name(), t_, x_, options_.fixed_step, &stats_);
-  } else {
-    grid_.Taken(step);
-  }
   ++jacobian_age_;
   ++stats_.steps;
   result.t = t_;

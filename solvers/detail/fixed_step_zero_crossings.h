@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "solvers/detail/fixed_step_grid.h"
 #include "solvers/detail/step_helpers.h"
 #include "solvers/detail/zero_crossing_locator.h"
 #include "solvers/integrator.h"
@@ -89,6 +90,21 @@ class FixedStepZeroCrossings {
     }
     g0_ = locator_.g_at_end();
     ++stats->zero_crossings;
+    return true;
+  }
+
+  /// The end of a fixed step `step` from (t0, x0) to (*t1, *x1), planned on `grid`: Check,
+  /// and where a function crossed, the grid and the functions start again at the crossing (as
+  /// after a landing); otherwise the step counts on the grid. True at a crossing.
+  bool EndStep(OdeProblem* problem, std::string_view solver, double t0, const Eigen::VectorXd& x0,
+               const Eigen::Ref<const Eigen::VectorXd>* f0, const FixedStepGrid::Step& step,
+               FixedStepGrid* grid, double* t1, Eigen::VectorXd* x1, IntegratorStats* stats) {
+    if (!Check(problem, solver, t0, x0, f0, step.h, t1, x1, stats)) {
+      grid->Taken(step);
+      return false;
+    }
+    grid->Restart(*t1);
+    Start(problem, solver, *t1, *x1, step.h, stats);
     return true;
   }
 
