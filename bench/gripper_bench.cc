@@ -231,6 +231,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)
         ->Iterations(s.iterations);
   }
+  benchmark::AddCustomContext("profile_guided_optimization", TWINBLOCKS_PGO_MODE);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
