@@ -43,7 +43,7 @@ struct RunArgs {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;
   std::optional<int> jacobian_steps, max_consecutive_zc;
-  std::optional<std::string> sample_hits, fixed_step_zc;
+  std::optional<std::string> sample_hits, fixed_step_zc, jacobian_method;
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -174,6 +174,9 @@ int Run(const RunArgs& args) {
   if (args.max_step) settings.max_step = *args.max_step;
   if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
   if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
+  if (args.jacobian_method) {
+    settings.jacobian_method = graph::ParseJacobianMethod(*args.jacobian_method);
+  }
   if (args.max_consecutive_zc) settings.max_consecutive_zc = *args.max_consecutive_zc;
   if (args.fixed_step_zc) settings.fixed_step_zero_crossings = *args.fixed_step_zc == "on";
   if (args.output_interval) settings.output_interval = *args.output_interval;
@@ -292,6 +295,11 @@ Runner AddRunCommand(CLI::App& app) {
          "Solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-*, arkode-dirk): accepted "
          "steps one Jacobian serves at most (default: ode23s, ros2, ode1be 1; SUNDIALS' rule)")
       ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--jacobian-method", args->jacobian_method,
+                  "Solvers that use a Jacobian: auto (each solver's own way), perturbation "
+                  "(differences of the whole diagram) or blocks (the blocks' stiff terms, e.g. "
+                  "a mechanism's contacts, for CVODE and ARKODE too)")
+      ->check(CLI::IsMember({"auto", "perturbation", "blocks"}));
   cmd->add_option("--sample-hits", args->sample_hits,
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "
                   "step_over (steps pass hits that change nothing the solver reads)")

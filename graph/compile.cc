@@ -112,6 +112,7 @@ void Compiler::EvaluateSettings() {
                                        "fixed_step_zero_crossings",
                                        "jacobian_steps",
                                        "sample_hits",
+                                       "jacobian_method",
                                        "max_consecutive_zc",
                                        "zc_time_tolerance"};
   for (const Parameter& a : model_.simulation.attributes) {
@@ -138,9 +139,13 @@ void Compiler::EvaluateSettings() {
       }
       (a.name == "zero_crossings" ? s.zero_crossings : s.fixed_step_zero_crossings) =
           a.value == "on";
-    } else if (a.name == "sample_hits") {
+    } else if (a.name == "sample_hits" || a.name == "jacobian_method") {
       try {
-        s.sample_hits = ParseSampleHits(a.value);
+        if (a.name == "sample_hits") {
+          s.sample_hits = ParseSampleHits(a.value);
+        } else {
+          s.jacobian_method = ParseJacobianMethod(a.value);
+        }
       } catch (const std::invalid_argument& e) {
         FailAt(model_.simulation.where, std::string("simulation attribute ") + e.what());
       }

@@ -18,6 +18,28 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// The solvers' Jacobian method for the setting, refused where the diagram cannot serve it.
+solvers::JacobianMethod SolverJacobianMethod(const System& system,
+                                             const SimulationSettingsValues& s) {
+  using Method = SimulationSettingsValues::JacobianMethod;
+  switch (s.jacobian_method) {
+    case Method::kAuto:
+      return solvers::JacobianMethod::kAuto;
+    case Method::kPerturbation:
+      return solvers::JacobianMethod::kPerturbation;
+    case Method::kBlocks:
+      break;
+  }
+  const auto& stiff = system.derivative_blocks();
+  if (std::none_of(stiff.begin(), stiff.end(),
+                   [](const blocks::Block* b) { return b->has_stiff_jacobian(); })) {
+    throw std::invalid_argument(
+        "jacobian_method = blocks: no block of this model gives a Jacobian of its own (a "
+        "Mechanism with contacts does); use auto or perturbation");
+  }
+  return solvers::JacobianMethod::kProblem;
+}
+
 }  // namespace
 
 std::string SimulationStats::Summary(double simulated_seconds) const {
@@ -308,6 +330,7 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
     }
     opt.jacobian_steps = *s.jacobian_steps;
   }
+  opt.jacobian_method = SolverJacobianMethod(system, s);
   auto positive = [](const char* what, double v) {
     if (!(v > 0.0) || !std::isfinite(v)) {
       throw std::invalid_argument(std::string(what) + " must be a positive number, got " +

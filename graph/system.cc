@@ -13,6 +13,27 @@ SimulationSettingsValues::SampleHits ParseSampleHits(const std::string& text) {
   throw std::invalid_argument("'sample_hits' must be land or step_over, got '" + text + "'");
 }
 
+SimulationSettingsValues::JacobianMethod ParseJacobianMethod(const std::string& text) {
+  using Method = SimulationSettingsValues::JacobianMethod;
+  for (Method m : {Method::kAuto, Method::kPerturbation, Method::kBlocks}) {
+    if (text == JacobianMethodWord(m)) return m;
+  }
+  throw std::invalid_argument("'jacobian_method' must be auto, perturbation or blocks, got '" +
+                              text + "'");
+}
+
+const char* JacobianMethodWord(SimulationSettingsValues::JacobianMethod method) {
+  switch (method) {
+    case SimulationSettingsValues::JacobianMethod::kAuto:
+      return "auto";
+    case SimulationSettingsValues::JacobianMethod::kPerturbation:
+      return "perturbation";
+    case SimulationSettingsValues::JacobianMethod::kBlocks:
+      return "blocks";
+  }
+  return "auto";
+}
+
 System::System() = default;
 System::System(System&&) noexcept = default;
 System& System::operator=(System&&) noexcept = default;

@@ -42,7 +42,21 @@ struct SimulationSettingsValues {
   /// interpolated state (docs/simulation.md).
   enum class SampleHits { kLand, kStepOver };
   SampleHits sample_hits = SampleHits::kLand;
+  /// Where the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf, cvode-adams,
+  /// arkode-dirk) get it, Simulink's "Solver Jacobian method": kAuto, each solver's own way
+  /// (the blocks' stiff terms for ode23s, ros2 and ode1be when a block gives them, differences
+  /// for CVODE and ARKODE); kPerturbation, differences of the whole diagram, one evaluation
+  /// per state; kBlocks, the blocks' stiff terms for every one of them (docs/simulation.md).
+  enum class JacobianMethod { kAuto, kPerturbation, kBlocks };
+  JacobianMethod jacobian_method = JacobianMethod::kAuto;
 };
+
+/// "auto", "perturbation" or "blocks" as JacobianMethod.
+/// @throws std::invalid_argument "'jacobian_method' must be auto, perturbation or blocks, got
+/// 'VALUE'".
+SimulationSettingsValues::JacobianMethod ParseJacobianMethod(const std::string& text);
+/// The word ParseJacobianMethod reads.
+const char* JacobianMethodWord(SimulationSettingsValues::JacobianMethod method);
 
 /// "land" or "step_over" as SampleHits.
 /// @throws std::invalid_argument "'sample_hits' must be land or step_over, got 'VALUE'".

@@ -14,6 +14,19 @@
 
 namespace twinblocks::solvers {
 
+/// Where the solvers that use a Jacobian (ode23s, ros2, ode1be, CVODE, ARKODE's DIRK) get
+/// J = df/dx: Simulink's "Solver Jacobian method".
+enum class JacobianMethod {
+  /// Each solver's own way: ode23s, ros2 and ode1be take the problem's Jacobian when it has
+  /// one (OdeProblem::has_jacobian), otherwise differences; CVODE and ARKODE differences.
+  kAuto,
+  /// Forward differences of f, one evaluation per state: the whole J, couplings included.
+  kPerturbation,
+  /// The problem's own (OdeProblem::CalcJacobian), for every solver that uses one: no
+  /// evaluation of f per state. MakeIntegrator refuses it for a problem that has none.
+  kProblem,
+};
+
 /// Settings shared by every integrator. Fixed-step integrators use `fixed_step`; the others
 /// use the tolerances and step bounds.
 struct IntegratorOptions {
@@ -40,7 +53,14 @@ struct IntegratorOptions {
   /// Newton iteration or the step size asks (SUNDIALS' rule). MakeIntegrator refuses it for
   /// the solvers that form none (the explicit ones) and for ida (IDA has no such setting).
   std::optional<int> jacobian_steps;
+  /// Where the solvers that use a Jacobian get it. MakeIntegrator refuses anything but kAuto
+  /// for the solvers that use none (the explicit ones, and ida, whose own differences are
+  /// its only way).
+  JacobianMethod jacobian_method = JacobianMethod::kAuto;
 };
+
+/// "auto", "perturbation" or "problem" (for messages).
+const char* JacobianMethodName(JacobianMethod method);
 
 /// Counters a run reports at its end.
 struct IntegratorStats {

@@ -1,5 +1,6 @@
 // The solver catalog: names, one-line descriptions and construction by name.
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <stdexcept>
@@ -69,28 +70,56 @@ std::string ValidNames() {
                               "'; valid solvers: " + ValidNames());
 }
 
-// The solvers that take jacobian_steps: those that use a Jacobian and have a rule for its age.
+// The solvers that use a Jacobian, with a rule for its age: they take jacobian_steps and
+// jacobian_method.
 constexpr std::array<std::string_view, 6> kJacobianSolvers = {
     "ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk"};
 
-// A setting the solver would ignore is refused: the user meant it to change the run.
+// A Jacobian setting the solver would ignore is refused: the user meant it to change the run.
+void RefuseUnlessJacobianSolver(const std::string& setting, const std::string& name,
+                                const char* what_ida_does) {
+  if (std::find(kJacobianSolvers.begin(), kJacobianSolvers.end(), name) != kJacobianSolvers.end()) {
+    return;
+  }
+  std::string names;
+  for (std::string_view n : kJacobianSolvers) names += (names.empty() ? "" : ", ") + std::string(n);
+  throw std::invalid_argument(setting + " is for the solvers that use a Jacobian (" + names +
+                              "); " + name + (name == "ida" ? what_ida_does : " forms none"));
+}
+
 void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacobian_steps) {
   if (!jacobian_steps) return;
   const std::string setting = "jacobian_steps = " + std::to_string(*jacobian_steps);
   if (*jacobian_steps < 1) {
     throw std::invalid_argument(setting + ": expected a whole number of steps >= 1");
   }
-  std::string names;
-  for (std::string_view n : kJacobianSolvers) {
-    if (n == name) return;
-    names += (names.empty() ? "" : ", ") + std::string(n);
+  RefuseUnlessJacobianSolver(setting, name, " re-forms its own when its step or order changes");
+}
+
+void CheckJacobianMethod(const std::string& name, JacobianMethod method,
+                         const OdeProblem* problem) {
+  if (method == JacobianMethod::kAuto) return;
+  RefuseUnlessJacobianSolver("a jacobian_method other than auto", name,
+                             " forms its own by differences");
+  if (method == JacobianMethod::kProblem && problem != nullptr && !problem->has_jacobian()) {
+    throw std::invalid_argument(std::string("jacobian_method = ") + JacobianMethodName(method) +
+                                ": the problem gives no Jacobian of its own");
   }
-  throw std::invalid_argument(
-      setting + " is for the solvers that use a Jacobian (" + names + "); " + name +
-      (name == "ida" ? " re-forms its own when its step or order changes" : " forms none"));
 }
 
 }  // namespace
+
+const char* JacobianMethodName(JacobianMethod method) {
+  switch (method) {
+    case JacobianMethod::kAuto:
+      return "auto";
+    case JacobianMethod::kPerturbation:
+      return "perturbation";
+    case JacobianMethod::kProblem:
+      return "problem";
+  }
+  return "?";
+}
 
 const std::vector<std::string>& IntegratorNames() {
   static const std::vector<std::string> names = [] {
@@ -114,6 +143,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
   const std::string n(name);
   IntegratorDescription(name);  // an unknown name is named as such first
   CheckJacobianSteps(n, options.jacobian_steps);
+  CheckJacobianMethod(n, options.jacobian_method, problem);
   if (n == "ode1") {
     return std::make_unique<ExplicitRungeKuttaIntegrator>(n, EulerTableau(), problem, options);
   }
@@ -169,6 +199,7 @@ std::unique_ptr<Integrator> MakeDaeIntegrator(DaeProblem* problem,
                                               const IntegratorOptions& options) {
   if (problem == nullptr) throw std::invalid_argument("MakeDaeIntegrator: problem is null");
   CheckJacobianSteps("ida", options.jacobian_steps);
+  CheckJacobianMethod("ida", options.jacobian_method, nullptr);
   return std::make_unique<IdaIntegrator>(problem, options);
 }
 

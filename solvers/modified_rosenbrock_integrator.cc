@@ -33,7 +33,7 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
       nx_(problem->num_states()),
       ng_(options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
       uses_dfdt_(!problem->is_autonomous()),
-      W_(*problem),
+      W_(*problem, options.jacobian_method),
       locator_(ng_) {
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument("ode23s: rtol and atol must be >= 0 and not both 0");

@@ -33,7 +33,7 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
       method_(method),
       nx_(problem->num_states()),
       uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
-      W_(*problem),
+      W_(*problem, options.jacobian_method),
       crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
     throw std::invalid_argument(std::string(name()) +

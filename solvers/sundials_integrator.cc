@@ -141,6 +141,9 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
     return 0;
   }
   CountJacobianEval();
+  if (options_.jacobian_method == JacobianMethod::kProblem) {
+    return CalcProblemJacobian(t, y, jac, work);
+  }
   return Guarded("the Jacobian evaluation", t, [&]() -> int {
     double* yd = N_VGetArrayPointer(y);
     const Eigen::Map<const Eigen::VectorXd> y_map(yd, nx_);
@@ -171,6 +174,36 @@ int SundialsIntegrator::CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUN
         return 1;
       }
       Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (f1 - f0) / inc;
+    }
+    return 0;
+  });
+}
+
+int SundialsIntegrator::CalcProblemJacobian(double t, N_Vector y, SUNMatrix jac, N_Vector work) {
+  return Guarded("the Jacobian evaluation", t, [&]() -> int {
+    const Eigen::Map<const Eigen::VectorXd> x(N_VGetArrayPointer(y), nx_);
+    // The problem's Jacobian reads what its last evaluation of f found (OdeProblem): the
+    // solver's last one may have been at another point (a predictor, a root search).
+    ++own_.rhs_evals;
+    Eigen::Map<Eigen::VectorXd> f = internal::AsEigen(work);
+    int flag = problem_->CalcDerivatives(t, x, f);
+    if (flag == 0) {
+      // Zero outside the structure the problem may declare, as CalcJacobian may assume.
+      SUNMatZero(jac);
+      Eigen::Map<Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
+      flag = problem_->CalcJacobian(t, x, J);
+    }
+    if (flag != 0) {
+      RecordCallbackError("the Jacobian evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(problem_->last_error()));
+      return flag;
+    }
+    const Eigen::Map<const Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
+    if (!J.allFinite()) {
+      int bad = 0;
+      while (J.row(bad).allFinite()) ++bad;
+      RecordCallbackError("row %d of the Jacobian is not finite at t = %.17g s", bad, t);
+      return 1;
     }
     return 0;
   });

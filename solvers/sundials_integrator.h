@@ -111,12 +111,15 @@ class SundialsIntegrator : public Integrator {
     return -1;
   }
 
-  /// Difference-quotient dense Jacobian of f into `jac` (column j = (f(t, y + d_j e_j) -
-  /// f(t, y)) / d_j, with CVODE's increments d_j = max(sqrt(eps) |y_j|, d_min / w_j), w the
-  /// error weights in ewt_, d_min = 1000 |h| eps nx ||f||_w). SUNDIALS 6.4's own dense DQ
-  /// Jacobians allocate an N_Vector header per call, which breaks the allocation-free loop.
-  /// `work` is a scratch vector of size nx.
+  /// Dense Jacobian of f into `jac`. With options.jacobian_method kProblem, the problem's own
+  /// (OdeProblem::CalcJacobian), after an evaluation of f at (t, y) that puts the problem
+  /// there. Otherwise difference quotients (column j = (f(t, y + d_j e_j) - f(t, y)) / d_j,
+  /// with CVODE's increments d_j = max(sqrt(eps) |y_j|, d_min / w_j), w the error weights in
+  /// ewt_, d_min = 1000 |h| eps nx ||f||_w). SUNDIALS 6.4's own dense DQ Jacobians allocate
+  /// an N_Vector header per call, which breaks the allocation-free loop. `work` is a scratch
+  /// vector of size nx.
   int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h, N_Vector work);
+  int CalcProblemJacobian(double t, N_Vector y, SUNMatrix jac, N_Vector work);
 
   /// The absolute tolerances as SUNDIALS takes them, one per state (options.state_atol), or
   /// null when every state has options.atol (the solver then gets the scalar).

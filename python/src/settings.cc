@@ -12,8 +12,8 @@ namespace {
 
 const char kSettingNames[] =
     "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings, fixed_step_zero_crossings, jacobian_steps, sample_hits, max_consecutive_zc, "
-    "zc_time_tolerance";
+    "zero_crossings, fixed_step_zero_crossings, jacobian_steps, jacobian_method, sample_hits, "
+    "max_consecutive_zc, zc_time_tolerance";
 
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
@@ -80,13 +80,20 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       } else {
         s.jacobian_steps = WholeNumber(value, name, 1e6);
       }
-    } else if (name == "sample_hits") {
+    } else if (name == "sample_hits" || name == "jacobian_method") {
+      const bool hits = name == "sample_hits";
       if (!py::isinstance<py::str>(value)) {
-        throw py::type_error("setting 'sample_hits': expected 'land' or 'step_over', got " +
-                             std::string(py::repr(value)));
+        throw py::type_error(
+            "setting '" + name + "': expected " +
+            (hits ? "'land' or 'step_over'" : "'auto', 'perturbation' or 'blocks'") + ", got " +
+            std::string(py::repr(value)));
       }
       try {
-        s.sample_hits = graph::ParseSampleHits(value.cast<std::string>());
+        if (hits) {
+          s.sample_hits = graph::ParseSampleHits(value.cast<std::string>());
+        } else {
+          s.jacobian_method = graph::ParseJacobianMethod(value.cast<std::string>());
+        }
       } catch (const std::invalid_argument& e) {
         throw py::value_error(std::string("setting ") + e.what());
       }
@@ -127,6 +134,7 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
       s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
   d["sample_hits"] =
       s.sample_hits == graph::SimulationSettingsValues::SampleHits::kLand ? "land" : "step_over";
+  d["jacobian_method"] = graph::JacobianMethodWord(s.jacobian_method);
   d["max_consecutive_zc"] = s.max_consecutive_zc;
   d["zc_time_tolerance"] = s.zc_time_tolerance;
   return d;

@@ -76,6 +76,9 @@ Settings (keyword arguments; the model's <simulation> values when not given):
     jacobian_steps: the solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-bdf,
         cvode-adams, arkode-dirk): accepted steps one Jacobian serves at most (None: every step
         for ode23s, ros2, ode1be; SUNDIALS' own rule for CVODE and ARKODE).
+    jacobian_method: where those solvers get their Jacobian: 'auto' (each its own way),
+        'perturbation' (differences of the whole diagram) or 'blocks' (the blocks' stiff
+        terms, e.g. a mechanism's contacts, for CVODE and ARKODE too).
     sample_hits: 'land' (every discrete sample hit ends a solver step, as Simulink) or
         'step_over' (variable-step solvers pass hits that change nothing they read).
     A None unsets an optional setting (the solver's default).

@@ -49,6 +49,28 @@ def test_jacobian_steps_keeps_the_ode23s_jacobian(decay):
     np.testing.assert_allclose(b["x"][-1], a["x"][-1], rtol=1e-5)
 
 
+def test_jacobian_method_differences_for_ode23s_and_refusals(decay):
+    # The decay's blocks give no Jacobian of their own: ode23s differences it under auto and
+    # perturbation alike, and 'blocks' is refused.
+    system = tb.compile(decay)
+    auto = tb.Simulator(system, solver="ode23s", rtol=1e-6, atol=1e-9)
+    diff = tb.Simulator(system, solver="ode23s", rtol=1e-6, atol=1e-9,
+                        jacobian_method="perturbation")
+    assert auto.settings["jacobian_method"] == "auto"
+    assert diff.settings["jacobian_method"] == "perturbation"
+    a, b = auto.run(), diff.run()
+    assert a.ok and b.ok
+    np.testing.assert_array_equal(a["x"], b["x"])
+    with pytest.raises(ValueError, match="must be auto, perturbation or blocks, got 'exact'"):
+        tb.Simulator(system, jacobian_method="exact")
+    with pytest.raises(TypeError, match="setting 'jacobian_method': expected"):
+        tb.Simulator(system, jacobian_method=1)
+    with pytest.raises(ValueError, match="no block of this model gives a Jacobian of its own"):
+        tb.Simulator(system, solver="cvode-bdf", jacobian_method="blocks")
+    with pytest.raises(ValueError, match="ode45 forms none"):
+        tb.Simulator(system, solver="ode45", jacobian_method="perturbation")
+
+
 def test_sample_hits_step_over_passes_samples_that_change_nothing(decay):
     # A sampler of x that nothing continuous reads: stepping over, its 0.01 s hits no longer
     # end solver steps, and each is still a row at its exact time.

@@ -132,10 +132,13 @@ IterationMatrix::IterationMatrix(int nx)
   active_.reserve(nx);
 }
 
-IterationMatrix::IterationMatrix(const OdeProblem& problem)
+IterationMatrix::IterationMatrix(const OdeProblem& problem, JacobianMethod method)
     : IterationMatrix(problem.num_states()) {
+  method_ = method;
+  // Differences fill entries the problem's own Jacobian leaves out: its structure holds
+  // only for its own.
   std::vector<char> structure(pattern_.size(), 0);
-  if (!problem.has_jacobian() || !problem.JacobianStructure(&structure)) return;
+  if (!UsesProblemJacobian(problem) || !problem.JacobianStructure(&structure)) return;
   for (size_t k = 0; k < pattern_.size(); ++k) {
     pattern_[k] = structure[k] != 0 ? ~std::uint64_t{0} : 0;
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/integrator.h"
 #include "solvers/ode_problem.h"
 
 namespace twinblocks::solvers::internal {
@@ -34,18 +35,19 @@ namespace twinblocks::solvers::internal {
 class IterationMatrix {
  public:
   explicit IterationMatrix(int nx);
-  /// For `problem`'s states, with the structure it declares, if any.
-  explicit IterationMatrix(const OdeProblem& problem);
+  /// For `problem`'s states, J formed as `method` says (kAuto: the problem's own when it has
+  /// one), with the structure the problem declares for its own, if any.
+  IterationMatrix(const OdeProblem& problem, JacobianMethod method);
 
   /// Forms J at (t, x), where f0 = f(t, x) was the problem's last evaluation: the problem's
-  /// own Jacobian when it has one, otherwise forward differences over every state, each moved
-  /// by sqrt(eps) of its size (at least of 1). `evaluate(x, out)` writes f(t, x) to `out` and
-  /// throws on failure. Returns the problem's flag (0 for differences).
+  /// own Jacobian when the method takes it, otherwise forward differences over every state,
+  /// each moved by sqrt(eps) of its size (at least of 1). `evaluate(x, out)` writes f(t, x)
+  /// to `out` and throws on failure. Returns the problem's flag (0 for differences).
   template <class Evaluate>
   int Form(OdeProblem* problem, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0,
            Evaluate&& evaluate) {
     pattern_checked_ = false;
-    if (problem->has_jacobian()) return problem->CalcJacobian(t, x, J_);
+    if (UsesProblemJacobian(*problem)) return problem->CalcJacobian(t, x, J_);
     const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
     x_perturbed_ = x;
     for (Eigen::Index j = 0; j < x.size(); ++j) {
@@ -113,6 +115,10 @@ class IterationMatrix {
   void RestoreMemory(MemoryReader& in);
 
  private:
+  bool UsesProblemJacobian(const OdeProblem& problem) const {
+    return method_ == JacobianMethod::kProblem ||
+           (method_ == JacobianMethod::kAuto && problem.has_jacobian());
+  }
   // Adds J_'s nonzeros to pattern_; true when it grew (or was never read).
   bool UpdatePattern();
   // The active states and their block order from pattern_ (order_, block_start_).
@@ -130,6 +136,7 @@ class IterationMatrix {
   std::vector<std::uint64_t> pattern_;
   bool ordered_ = false;               // pattern_ and the order below were computed
   bool structure_declared_ = false;    // pattern_ is the problem's declared structure
+  JacobianMethod method_ = JacobianMethod::kAuto;  // where Form gets J
   int nonfinite_state_ = -1;           // see nonfinite_state()
   bool pattern_checked_ = false;       // J_ has not changed since UpdatePattern read it
   std::vector<char> is_active_;        // (nx) 1 for an active state

@@ -35,14 +35,14 @@ ODD_VALUES = [
     "1e-320", "-1e-9", "2147483648", "-2147483649", "nan", "inf", "-inf", "1/0", "0/0",
     "sqrt(-1)", "x(", "abc", "pi", "true", "none", "box", "sphere", "mesh", "\u00e9", "  ",
     "1 2", "[]", "[1 2 3]", "[1,2,3]", "[1 2; 3 4]", "[0 0 0]", "[0 0 0 0]", "[1 0 0 0]",
-    "[nan nan nan]", "[1e308 1e308 1e308]", "auto", "on", "off",
+    "[nan nan nan]", "[1e308 1e308 1e308]", "auto", "on", "off", "perturbation", "blocks",
 ]
 # Factors that move a number to an edge while keeping the model readable.
 EDGE_FACTORS = ["0", "-1", "1e-9", "1e-3", "1e3", "1e9", "-1e3", "1e30"]
 # Attributes a block might be given by mistake.
 STRAY_ATTRIBUTES = ["x0", "k", "value", "Ts", "n", "width", "lower", "upper", "mu_s",
                     "stiffness", "period", "axis", "radius", "commented", "abs_tol",
-                    "abs_tol_dx", "fixed_step_zero_crossings"]
+                    "abs_tol_dx", "fixed_step_zero_crossings", "jacobian_method"]
 # Simulation settings a scaled number may not touch: the run's horizon is the harness's.
 HORIZON = {"t_end", "t_start", "format"}
 # Attributes that name things rather than hold values.

@@ -76,8 +76,8 @@ TEST(IntegratorFactoryTest, FixedStepMustBePositive) {
 // an error test; the fixed-step ones have none and take any.
 TEST(IntegratorFactoryTest, StateAbsoluteTolerancesAreOnePositiveNumberPerState) {
   testing::HarmonicOscillator problem;  // two states
-  for (const std::string& name : {"ode23", "ode45", "ode23s", "cvode-bdf", "cvode-adams",
-                                  "arkode-erk", "arkode-dirk", "ida"}) {
+  for (const std::string name : {"ode23", "ode45", "ode23s", "cvode-bdf", "cvode-adams",
+                                 "arkode-erk", "arkode-dirk", "ida"}) {
     IntegratorOptions options;
     options.state_atol = Eigen::VectorXd::Constant(3, 1e-8);
     try {

@@ -165,7 +165,7 @@ TEST(IterationMatrixTest, DeclaredStructureFixesTheBlocks) {
   FormFrom(&problem, &undeclared);
   ASSERT_TRUE(undeclared.Factor(0.01));
   EXPECT_EQ(undeclared.num_blocks(), 2);
-  IterationMatrix W(problem);
+  IterationMatrix W(problem, JacobianMethod::kAuto);
   FormFrom(&problem, &W);
   ASSERT_TRUE(W.Factor(0.01));
   EXPECT_EQ(W.num_blocks(), 1);
