@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -73,6 +74,20 @@ std::vector<double> Times(const graph::Recording& rec) {
   std::vector<double> t;
   for (int r = 0; r < rec.num_rows(); ++r) t.push_back(rec.time(r));
   return t;
+}
+
+const char* const kGraspContacts[13] = {"F1P1", "F1P2", "F1P3", "F2P1", "F2P2", "F2P3", "F3P1",
+                                        "F3P2", "F3P3", "F4P1", "F4P2", "F4P3", "palm"};
+
+std::vector<double> FirstSetTimes(const graph::Recording& rec) {
+  const std::vector<double> t = Times(rec);
+  std::vector<double> first_set;
+  for (const char* name : kGraspContacts) {
+    const std::vector<double> c = Column(rec, name);
+    const auto on = std::find(c.begin(), c.end(), 1.0);
+    first_set.push_back(on == c.end() ? -1.0 : t[on - c.begin()]);
+  }
+  return first_set;
 }
 
 void ExpectOneLineBadInput(const std::string& path, const std::string& file, int line,

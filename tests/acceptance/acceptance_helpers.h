@@ -31,6 +31,12 @@ RunOutput RunModelText(const std::string& xml, const SettingsTweak& tweak = {});
 std::vector<double> Column(const graph::Recording& rec, const std::string& name);
 std::vector<double> Times(const graph::Recording& rec);
 
+/// The G2 grasp's contact signals as logged (models/gripper4/g2_power.xml), in the paper's
+/// order: F1P1 ... F4P3, then the palm.
+extern const char* const kGraspContacts[13];
+/// The time of each grasp contact signal's first row at 1, -1 where it never sets.
+std::vector<double> FirstSetTimes(const graph::Recording& rec);
+
 /// A measured figure as text for RecordProperty (4 significant digits).
 std::string Figure(double value);
 

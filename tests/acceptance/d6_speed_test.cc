@@ -21,9 +21,6 @@
 namespace twinblocks::testing {
 namespace {
 
-const char* const kContacts[] = {"F1P1", "F1P2", "F1P3", "F2P1", "F2P2", "F2P3", "F3P1",
-                                 "F3P2", "F3P3", "F4P1", "F4P2", "F4P3", "palm"};
-
 struct G2Figures {
   std::vector<double> first_set;  // s, per contact; -1: not by t_end
   double x[3], z[3];              // m: final, smallest, largest
@@ -50,12 +47,7 @@ G2Figures RunG2(const std::string& solver, double step_or_rtol, double atol = 0.
       });
   EXPECT_TRUE(out.outcome.ok) << out.outcome.error;
   G2Figures f;
-  const std::vector<double> t = Times(out.recording);
-  for (const char* name : kContacts) {
-    const std::vector<double> c = Column(out.recording, name);
-    const auto on = std::find(c.begin(), c.end(), 1.0);
-    f.first_set.push_back(on == c.end() ? -1.0 : t[on - c.begin()]);
-  }
+  f.first_set = FirstSetTimes(out.recording);
   const std::vector<double> x = Column(out.recording, "object_position[0]");
   const std::vector<double> y = Column(out.recording, "object_position[1]");
   const std::vector<double> z = Column(out.recording, "object_position[2]");
@@ -82,7 +74,7 @@ G2Figures RunG2(const std::string& solver, double step_or_rtol, double atol = 0.
 std::pair<double, double> ExpectSameGrasp(const G2Figures& paper, const G2Figures& other) {
   double dt = 0.0, dpos = 0.0;
   for (size_t i = 0; i < paper.first_set.size(); ++i) {
-    EXPECT_NEAR(other.first_set[i], paper.first_set[i], 1e-3 + 1e-9) << kContacts[i];
+    EXPECT_NEAR(other.first_set[i], paper.first_set[i], 1e-3 + 1e-9) << kGraspContacts[i];
     dt = std::max(dt, std::abs(other.first_set[i] - paper.first_set[i]));
   }
   for (int k = 0; k < 3; ++k) {

@@ -19,9 +19,6 @@ namespace {
 
 using JacobianMethod = graph::SimulationSettingsValues::JacobianMethod;
 
-const char* const kContacts[] = {"F1P1", "F1P2", "F1P3", "F2P1", "F2P2", "F2P3", "F3P1",
-                                 "F3P2", "F3P3", "F4P1", "F4P2", "F4P3", "palm"};
-
 struct Grasp {
   std::vector<double> first_set;  // s per contact signal, -1: not by the end
   double x = 0.0, z = 0.0;        // m, the sphere at the end
@@ -39,12 +36,7 @@ Grasp RunG2(const std::string& solver, JacobianMethod method) {
       });
   EXPECT_TRUE(out.outcome.ok) << out.outcome.error;
   Grasp g;
-  const std::vector<double> t = Times(out.recording);
-  for (const char* name : kContacts) {
-    const std::vector<double> c = Column(out.recording, name);
-    const auto on = std::find(c.begin(), c.end(), 1.0);
-    g.first_set.push_back(on == c.end() ? -1.0 : t[on - c.begin()]);
-  }
+  g.first_set = FirstSetTimes(out.recording);
   g.x = Column(out.recording, "object_position[0]").back();
   g.z = Column(out.recording, "object_position[2]").back();
   g.stats = out.stats;
@@ -54,7 +46,7 @@ Grasp RunG2(const std::string& solver, JacobianMethod method) {
 void ExpectSameGrasp(const Grasp& a, const Grasp& b) {
   int contacts = 0;
   for (size_t i = 0; i < a.first_set.size(); ++i) {
-    SCOPED_TRACE(kContacts[i]);
+    SCOPED_TRACE(kGraspContacts[i]);
     EXPECT_EQ(a.first_set[i] < 0.0, b.first_set[i] < 0.0);
     if (a.first_set[i] >= 0.0) EXPECT_NEAR(a.first_set[i], b.first_set[i], 5e-4);
     contacts += a.first_set[i] >= 0.0 ? 1 : 0;
