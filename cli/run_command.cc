@@ -181,6 +181,8 @@ int Run(const RunArgs& args) {
   if (args.fixed_step_zc) settings.fixed_step_zero_crossings = *args.fixed_step_zc == "on";
   if (args.output_interval) settings.output_interval = *args.output_interval;
 
+  // Settings the simulator refuses are found before any output file is made.
+  const std::unique_ptr<graph::Simulator> made = MakeSimulator(model, args.model, system, settings);
   {
     // Find an unwritable output before spending the run on it; make its folder, as the demo
     // and most users expect of `-o out/run.csv`.
@@ -211,7 +213,6 @@ int Run(const RunArgs& args) {
   std::unique_ptr<RunReport> report;
   if (!args.report.empty()) report = std::make_unique<RunReport>(args.report, system);
 
-  const std::unique_ptr<graph::Simulator> made = MakeSimulator(model, args.model, system, settings);
   graph::Simulator& sim = *made;
   if (report) report->Attach(&sim);
   const bool tty = isatty(STDERR_FILENO) != 0;

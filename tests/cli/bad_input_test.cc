@@ -2,6 +2,8 @@
 // The cases run the real `twinblocks` program, so CI's sanitizer build checks them too.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "tests/acceptance/acceptance_helpers.h"
@@ -74,6 +76,25 @@ TEST(CliUsage, JacobianStepsForASolverWithoutJacobianIsOneLineAndStatus2) {
   const CliResult ok =
       RunCli("run " + model + " --solver ros2 --jacobian-steps 3 -q --no-plots -o /dev/null");
   EXPECT_EQ(ok.status, 0) << ok.text;
+}
+
+// jacobian_method = blocks on a diagram whose blocks give no Jacobian: one line, status 2, and
+// no results file made for a run that never starts.
+TEST(CliUsage, JacobianMethodBlocksWithoutSuchBlocksIsOneLineAndNoFile) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  const std::string output = ::testing::TempDir() + "/jacobian_method_refused.csv";
+  std::remove(output.c_str());
+  const CliResult r =
+      RunCli("run " + model + " --solver cvode-bdf --jacobian-method blocks -o " + output);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.text.find('\n'), r.text.size() - 1) << r.text;
+  EXPECT_NE(r.text.find("mass_spring_damper.xml:"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("jacobian_method = blocks: no block of this model gives a Jacobian"),
+            std::string::npos)
+      << r.text;
+  EXPECT_FALSE(std::filesystem::exists(output)) << output << " was made";
+  const CliResult bad = RunCli("run " + model + " --jacobian-method exact -o /dev/null");
+  EXPECT_EQ(bad.status, 2) << bad.text;
 }
 
 TEST(CliUsage, StepThatIsNotPositiveIsOneLineAndStatus2) {
