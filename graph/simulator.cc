@@ -37,6 +37,11 @@ solvers::JacobianMethod SolverJacobianMethod(const System& system,
         "jacobian_method = blocks: no block of this model gives a Jacobian of its own (a "
         "Mechanism with contacts does); use auto or perturbation");
   }
+  if (s.solver == "ida" && system.num_algebraic_variables() > 0) {
+    throw std::invalid_argument(
+        "jacobian_method = blocks: with ida this model is a DAE (the loop constraints of a "
+        "mechanism), and no block gives their derivatives; use auto or perturbation");
+  }
   return solvers::JacobianMethod::kProblem;
 }
 
@@ -251,6 +256,26 @@ class Simulator::DaeForm : public solvers::DaeProblem {
         return 1;
       }
     }
+    return 0;
+  }
+
+  /// Without algebraic variables every row is x' - f(t, x), and the iteration matrix is
+  /// cj I - df/dx with the blocks' stiff Jacobian. A mechanism's loop constraints would need
+  /// their own derivatives, which no block gives.
+  bool has_jacobian() const override { return nz_ == 0 && sim_->problem_->has_jacobian(); }
+
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                   const Eigen::Ref<const Eigen::VectorXd>& yp, double cj,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    // The ODE form's Jacobian reads what its own evaluation just before found.
+    int flag = sim_->problem_->CalcDerivatives(t, y, f_);
+    if (flag == 0) flag = sim_->problem_->CalcJacobian(t, y, J);
+    if (flag != 0) {
+      error_ = sim_->problem_->last_error();
+      return flag;
+    }
+    J = -J;
+    J.diagonal().array() += cj;
     return 0;
   }
 

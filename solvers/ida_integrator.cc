@@ -34,6 +34,21 @@ class IdaIntegrator::OdeResidual final : public DaeProblem {
     is_differential.setOnes();
   }
 
+  bool has_jacobian() const override { return ode_->has_jacobian(); }
+
+  /// d(x' - f)/dx + cj d(x' - f)/dx' = cj I - df/dx.
+  int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                   const Eigen::Ref<const Eigen::VectorXd>& yp, double cj,
+                   Eigen::Ref<Eigen::MatrixXd> J) override {
+    // OdeProblem::CalcJacobian reads what the evaluation of f just before it found.
+    int flag = ode_->CalcDerivatives(t, y, f_);
+    if (flag == 0) flag = ode_->CalcJacobian(t, y, J);
+    if (flag != 0) return flag;
+    J = -J;
+    J.diagonal().array() += cj;
+    return 0;
+  }
+
   int num_zero_crossings() const override { return ode_->num_zero_crossings(); }
 
   int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
@@ -181,8 +196,11 @@ int IdaIntegrator::EvalDaeRoots(double t, N_Vector y, N_Vector yp, double* g) {
 
 int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
                                         SUNMatrix jac, N_Vector work) {
-  // dF/dy + cj dF/dy' by differences along (e_j, cj e_j), with IDA's increments.
   CountJacobianEval();
+  if (options_.jacobian_method == JacobianMethod::kProblem) {
+    return CalcProblemResidualJacobian(t, cj, y, yp, jac);
+  }
+  // dF/dy + cj dF/dy' by differences along (e_j, cj e_j), with IDA's increments.
   return Guarded("the Jacobian evaluation", t, [&]() -> int {
     double h = 0.0;
     IDAGetCurrentStep(mem_.get(), &h);
@@ -220,6 +238,31 @@ int IdaIntegrator::CalcResidualJacobian(double t, double cj, N_Vector y, N_Vecto
       }
       if (internal::FirstNonFinite(r1) >= 0) return 1;
       Eigen::Map<Eigen::VectorXd>(SUNDenseMatrix_Column(jac, j), nx_) = (r1 - r0) / inc;
+    }
+    return 0;
+  });
+}
+
+int IdaIntegrator::CalcProblemResidualJacobian(double t, double cj, N_Vector y, N_Vector yp,
+                                               SUNMatrix jac) {
+  return Guarded("the Jacobian evaluation", t, [&]() -> int {
+    const Eigen::Map<const Eigen::VectorXd> y_map(N_VGetArrayPointer(y), nx_);
+    const Eigen::Map<const Eigen::VectorXd> yp_map(N_VGetArrayPointer(yp), nx_);
+    Eigen::Map<Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
+    // Zero outside what the problem writes, as an OdeProblem's CalcJacobian may assume.
+    J.setZero();
+    CountResidualEval();  // the problem evaluates itself at (t, y, y') first
+    const int flag = dae_->CalcJacobian(t, y_map, yp_map, cj, J);
+    if (flag != 0) {
+      RecordCallbackError("the Jacobian evaluation returned %d at t = %.17g s: %s", flag, t,
+                          Text(dae_->last_error()));
+      return flag;
+    }
+    if (!J.allFinite()) {
+      int bad = 0;
+      while (J.row(bad).allFinite()) ++bad;
+      RecordCallbackError("row %d of the Jacobian is not finite at t = %.17g s", bad, t);
+      return 1;
     }
     return 0;
   });

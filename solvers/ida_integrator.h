@@ -10,7 +10,8 @@ namespace twinblocks::solvers {
 
 /// SUNDIALS IDA (variable-order BDF for F(t, y, y') = 0) with a dense direct linear solver and
 /// a difference-quotient Jacobian dF/dy + cj dF/dy' (IDA's increments, computed here without
-/// the allocation IDA's own does on every call). state() is y.
+/// the allocation IDA's own does on every call), or the problem's own with
+/// options.jacobian_method kProblem (DaeProblem::CalcJacobian). state() is y.
 ///
 /// For a true DAE (some entries of GetDifferentialMask are 0), IDASetId marks the algebraic
 /// variables, they are left out of the error test (IDASetSuppressAlg), and every Reset makes
@@ -55,6 +56,8 @@ class IdaIntegrator final : public SundialsIntegrator {
   int EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r);
   int CalcResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix jac,
                            N_Vector work);
+  /// The problem's own dF/dy + cj dF/dy' (options.jacobian_method kProblem).
+  int CalcProblemResidualJacobian(double t, double cj, N_Vector y, N_Vector yp, SUNMatrix jac);
   static int JacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r,
                               SUNMatrix jac, void* user_data, N_Vector tmp1, N_Vector tmp2,
                               N_Vector tmp3);

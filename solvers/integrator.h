@@ -14,16 +14,19 @@
 
 namespace twinblocks::solvers {
 
-/// Where the solvers that use a Jacobian (ode23s, ros2, ode1be, CVODE, ARKODE's DIRK) get
-/// J = df/dx: Simulink's "Solver Jacobian method".
+/// Where the solvers that use a Jacobian (ode23s, ros2, ode1be, CVODE, ARKODE's DIRK, IDA) get
+/// J = df/dx (IDA: its iteration matrix dF/dy + cj dF/dy'): Simulink's "Solver Jacobian
+/// method".
 enum class JacobianMethod {
   /// Each solver's own way: ode23s, ros2 and ode1be take the problem's Jacobian when it has
-  /// one (OdeProblem::has_jacobian), otherwise differences; CVODE and ARKODE differences.
+  /// one (OdeProblem::has_jacobian), otherwise differences; CVODE, ARKODE and IDA
+  /// differences.
   kAuto,
   /// Forward differences of f, one evaluation per state: the whole J, couplings included.
   kPerturbation,
-  /// The problem's own (OdeProblem::CalcJacobian), for every solver that uses one: no
-  /// evaluation of f per state. MakeIntegrator refuses it for a problem that has none.
+  /// The problem's own (OdeProblem::CalcJacobian, DaeProblem::CalcJacobian for IDA), for
+  /// every solver that uses one: no evaluation of f per state. MakeIntegrator and
+  /// MakeDaeIntegrator refuse it for a problem that has none.
   kProblem,
 };
 
@@ -54,8 +57,7 @@ struct IntegratorOptions {
   /// the solvers that form none (the explicit ones) and for ida (IDA has no such setting).
   std::optional<int> jacobian_steps;
   /// Where the solvers that use a Jacobian get it. MakeIntegrator refuses anything but kAuto
-  /// for the solvers that use none (the explicit ones, and ida, whose own differences are
-  /// its only way).
+  /// for the solvers that use none (the explicit ones).
   JacobianMethod jacobian_method = JacobianMethod::kAuto;
 };
 

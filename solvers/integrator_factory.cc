@@ -70,21 +70,23 @@ std::string ValidNames() {
                               "'; valid solvers: " + ValidNames());
 }
 
-// The solvers that use a Jacobian, with a rule for its age: they take jacobian_steps and
-// jacobian_method.
-constexpr std::array<std::string_view, 6> kJacobianSolvers = {
+// The solvers that use a Jacobian with a rule for its age (jacobian_steps), and the solvers
+// that use a Jacobian at all (jacobian_method): IDA's, its iteration matrix, is re-formed
+// when its step or order changes, by a rule of its own.
+constexpr std::array<std::string_view, 6> kJacobianAgeSolvers = {
     "ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk"};
+constexpr std::array<std::string_view, 7> kJacobianSolvers = {
+    "ode23s", "ros2", "ode1be", "cvode-bdf", "cvode-adams", "arkode-dirk", "ida"};
 
 // A Jacobian setting the solver would ignore is refused: the user meant it to change the run.
-void RefuseUnlessJacobianSolver(const std::string& setting, const std::string& name,
-                                const char* what_ida_does) {
-  if (std::find(kJacobianSolvers.begin(), kJacobianSolvers.end(), name) != kJacobianSolvers.end()) {
-    return;
-  }
+template <size_t N>
+void RefuseUnlessOneOf(const std::array<std::string_view, N>& solvers, const std::string& setting,
+                       const std::string& name, const char* why_not) {
+  if (std::find(solvers.begin(), solvers.end(), name) != solvers.end()) return;
   std::string names;
-  for (std::string_view n : kJacobianSolvers) names += (names.empty() ? "" : ", ") + std::string(n);
+  for (std::string_view n : solvers) names += (names.empty() ? "" : ", ") + std::string(n);
   throw std::invalid_argument(setting + " is for the solvers that use a Jacobian (" + names +
-                              "); " + name + (name == "ida" ? what_ida_does : " forms none"));
+                              "); " + name + why_not);
 }
 
 void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacobian_steps) {
@@ -93,15 +95,15 @@ void CheckJacobianSteps(const std::string& name, const std::optional<int>& jacob
   if (*jacobian_steps < 1) {
     throw std::invalid_argument(setting + ": expected a whole number of steps >= 1");
   }
-  RefuseUnlessJacobianSolver(setting, name, " re-forms its own when its step or order changes");
+  RefuseUnlessOneOf(
+      kJacobianAgeSolvers, setting, name,
+      name == "ida" ? " re-forms its own when its step or order changes" : " forms none");
 }
 
-void CheckJacobianMethod(const std::string& name, JacobianMethod method,
-                         const OdeProblem* problem) {
+void CheckJacobianMethod(const std::string& name, JacobianMethod method, bool has_jacobian) {
   if (method == JacobianMethod::kAuto) return;
-  RefuseUnlessJacobianSolver("a jacobian_method other than auto", name,
-                             " forms its own by differences");
-  if (method == JacobianMethod::kProblem && problem != nullptr && !problem->has_jacobian()) {
+  RefuseUnlessOneOf(kJacobianSolvers, "a jacobian_method other than auto", name, " forms none");
+  if (method == JacobianMethod::kProblem && !has_jacobian) {
     throw std::invalid_argument(std::string("jacobian_method = ") + JacobianMethodName(method) +
                                 ": the problem gives no Jacobian of its own");
   }
@@ -143,7 +145,7 @@ std::unique_ptr<Integrator> MakeIntegrator(std::string_view name, OdeProblem* pr
   const std::string n(name);
   IntegratorDescription(name);  // an unknown name is named as such first
   CheckJacobianSteps(n, options.jacobian_steps);
-  CheckJacobianMethod(n, options.jacobian_method, problem);
+  CheckJacobianMethod(n, options.jacobian_method, problem->has_jacobian());
   if (n == "ode1") {
     return std::make_unique<ExplicitRungeKuttaIntegrator>(n, EulerTableau(), problem, options);
   }
@@ -199,7 +201,7 @@ std::unique_ptr<Integrator> MakeDaeIntegrator(DaeProblem* problem,
                                               const IntegratorOptions& options) {
   if (problem == nullptr) throw std::invalid_argument("MakeDaeIntegrator: problem is null");
   CheckJacobianSteps("ida", options.jacobian_steps);
-  CheckJacobianMethod("ida", options.jacobian_method, nullptr);
+  CheckJacobianMethod("ida", options.jacobian_method, problem->has_jacobian());
   return std::make_unique<IdaIntegrator>(problem, options);
 }
 

@@ -112,6 +112,21 @@ class DaeProblem {
     return -1;
   }
 
+  /// True when CalcJacobian gives the residual's own iteration matrix; otherwise IDA forms
+  /// it by differences.
+  virtual bool has_jacobian() const { return false; }
+
+  /// Writes dF/dy + cj dF/dy' at (t, y, yp) to `J` (n x n), the matrix of IDA's Newton
+  /// iteration (cj = alpha / h of its BDF formula). Unlike OdeProblem::CalcJacobian it may be
+  /// called at any point: it evaluates there what it needs. An approximation serves (IDA's
+  /// Newton iteration then converges more slowly), as long as it keeps the stiff terms.
+  /// Return convention as CalcResidual. @pre has_jacobian().
+  virtual int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
+                           const Eigen::Ref<const Eigen::VectorXd>& yp, double cj,
+                           Eigen::Ref<Eigen::MatrixXd> J) {
+    return -1;
+  }
+
   virtual int num_zero_crossings() const { return 0; }
   virtual int CalcZeroCrossings(double t, const Eigen::Ref<const Eigen::VectorXd>& y,
                                 const Eigen::Ref<const Eigen::VectorXd>& yp,

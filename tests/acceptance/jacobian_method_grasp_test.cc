@@ -48,7 +48,9 @@ void ExpectSameGrasp(const Grasp& a, const Grasp& b) {
   for (size_t i = 0; i < a.first_set.size(); ++i) {
     SCOPED_TRACE(kGraspContacts[i]);
     EXPECT_EQ(a.first_set[i] < 0.0, b.first_set[i] < 0.0);
-    if (a.first_set[i] >= 0.0) EXPECT_NEAR(a.first_set[i], b.first_set[i], 5e-4);
+    if (a.first_set[i] >= 0.0) {
+      EXPECT_NEAR(a.first_set[i], b.first_set[i], 5e-4);
+    }
     contacts += a.first_set[i] >= 0.0 ? 1 : 0;
   }
   EXPECT_GE(contacts, 6);  // F2P2, F2P3, F4P2, F4P3 and more: the grasp is under way
