@@ -165,6 +165,9 @@ class Block {
   virtual std::optional<UnitDelaySlots> unit_delay_slots() const { return std::nullopt; }
   /// True when the block gives the stiff part of its Jacobian (CalcStiffJacobian).
   bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
+  /// True when the block's states must keep invariants that integration lets drift (a
+  /// mechanism's closed loops), and CalcProjection gives the correction back onto them.
+  bool has_projection() const { return has_projection_; }
   /// True when the block's continuous outputs change with t itself, not only through its
   /// inputs and states (a Sine, a Clock, a trajectory): the diagram's f(t, x) then depends
   /// on t, and ode23s and ros2 add df/dt to their stages (MATLAB's ode23s does).
@@ -227,6 +230,15 @@ class Block {
   /// default); `entries` is then as it was.
   bool StiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const;
 
+  /// Writes to the block's slice of `correction` (nx of the diagram's states) the change that
+  /// moves its states at c.x back onto their invariants, zeros where they hold: Simulink's
+  /// mdlProjection, for a solver that projects each step's solution itself (CVODE's BDF), so
+  /// that a projection is no discontinuity that restarts it. Leaves c.x as it is. Called
+  /// after the minor-step outputs at (c.t, c.x). Default: nothing (no invariants).
+  void CalcProjection(Context& c, double* correction) const {
+    DoCalcProjection(c, correction + x_offset_);
+  }
+
   // ---- The DAE form, for residual solvers (IDA) ----
   /// The block's rows of F(t, x, x', z) = 0 at c.x, c.xp, c.z: its nx state rows into
   /// c.residual and its nz algebraic rows into c.residual_z. Default, for a block without
@@ -259,6 +271,8 @@ class Block {
   void DeclareUpdate() { has_update_ = true; }
   /// The block overrides DoCalcStiffJacobian.
   void DeclareStiffJacobian() { has_stiff_jacobian_ = true; }
+  /// The block overrides DoCalcProjection.
+  void DeclareProjection() { has_projection_ = true; }
   /// The block's continuous outputs read c.t between major steps (see depends_on_time()).
   /// Not for outputs that only jump at breakpoints (a Step), which steps land on.
   void DeclareTimeDependence() { depends_on_time_ = true; }
@@ -302,6 +316,8 @@ class Block {
   virtual bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
     return false;
   }
+  /// `correction`: the block's own slice (num_continuous_states()).
+  virtual void DoCalcProjection(Context& c, double* correction) const {}
   virtual void DoCalcResidual(Context& c) const;
   virtual void DoCalcConsistentAlgebraic(Context& c) const {}
   virtual void DoUpdate(Context& c) const {}
@@ -363,6 +379,7 @@ class Block {
   bool has_update_ = false;
   bool has_breakpoints_ = false;
   bool has_stiff_jacobian_ = false;
+  bool has_projection_ = false;
   bool depends_on_time_ = false;
   bool requires_discrete_ = false;
   SampleTime sample_time_ = SampleTime::Inherited();

@@ -194,6 +194,37 @@ class Simulator::Problem : public solvers::OdeProblem {
     return 0;
   }
 
+  /// A mechanism's closed loops (Block::CalcProjection).
+  bool has_projection() const override {
+    for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+      if (b->has_projection()) return true;
+    }
+    return false;
+  }
+
+  int CalcProjection(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                     Eigen::Ref<Eigen::VectorXd> correction) override {
+    blocks::Context& c = sim_->ctx_;
+    const bool dae = c.dae;
+    c.dae = false;
+    try {
+      // A motion-driven joint's coordinates come from the block's inputs at (t, x).
+      sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
+      correction.setZero();
+      for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (!b->has_projection()) continue;
+        sim_->current_block_ = b->index();
+        b->CalcProjection(c, correction.data());
+      }
+    } catch (const std::exception& e) {
+      c.dae = dae;
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    c.dae = dae;
+    return 0;
+  }
+
   std::string DescribeState(int i) const override { return sim_->system_.DescribeState(i); }
 
  private:

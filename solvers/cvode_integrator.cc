@@ -2,10 +2,13 @@
 
 #include <cvode/cvode.h>
 #include <cvode/cvode_ls.h>
+#include <cvode/cvode_proj.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+
+#include "solvers/detail/step_helpers.h"
 
 namespace twinblocks::solvers {
 
@@ -52,6 +55,13 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
   if (options_.max_steps > 0) {
     CheckFlag(CVodeSetMaxNumSteps(mem, options_.max_steps), "CVodeSetMaxNumSteps");
   }
+  if (method == CvodeMethod::kBdf && problem->has_projection()) {
+    // Each step's solution onto the problem's invariants, with CVODE's history kept
+    // consistent: a projection is then no restart. (CVODE projects with BDF only.) The error
+    // estimate is left unprojected: it bounds the step's error as it is.
+    CheckFlag(CVodeSetProjFn(mem, &CvodeIntegrator::ProjectionCallback), "CVodeSetProjFn");
+    CheckFlag(CVodeSetProjErrEst(mem, SUNFALSE), "CVodeSetProjErrEst");
+  }
   if (ng_ > 0) {
     CheckFlag(CVodeRootInit(mem, ng_, &SundialsIntegrator::RootCallback), "CVodeRootInit");
     CheckFlag(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
@@ -67,6 +77,32 @@ int CvodeIntegrator::JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMatr
   CVodeGetCurrentStep(self->mem_.get(), &h);
   if (CVodeGetErrWeights(self->mem_.get(), self->ewt_.get()) != CV_SUCCESS) return -1;
   return self->CalcDenseJacobian(t, y, fy, jac, h, tmp1);
+}
+
+int CvodeIntegrator::ProjectionCallback(double t, N_Vector ycur, N_Vector corr, double eps_proj,
+                                        N_Vector err, void* user_data) {
+  auto* self = static_cast<CvodeIntegrator*>(user_data);
+  if (self->warming_up()) {
+    N_VConst(0.0, corr);
+    return 0;
+  }
+  return self->Guarded("the projection", t, [&]() -> int {
+    const Eigen::Map<const Eigen::VectorXd> y(N_VGetArrayPointer(ycur), self->nx_);
+    Eigen::Map<Eigen::VectorXd> c = internal::AsEigen(corr);
+    const int flag = self->problem_->CalcProjection(t, y, c);
+    if (flag != 0) {
+      self->RecordCallbackError("the projection returned %d at t = %.17g s: %s", flag, t,
+                                Text(self->problem_->last_error()));
+      return flag;
+    }
+    const int bad = internal::FirstNonFinite(c);
+    if (bad >= 0) {
+      self->RecordCallbackError("the projection's correction of state %d is %g at t = %.17g s", bad,
+                                c[bad], t);
+      return 1;
+    }
+    return 0;
+  });
 }
 
 void CvodeIntegrator::DoReInit(double t) {

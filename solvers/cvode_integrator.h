@@ -15,7 +15,8 @@ enum class CvodeMethod {
 
 /// SUNDIALS CVODE (cvode-bdf, cvode-adams), Newton iteration with a dense direct linear
 /// solver and a difference-quotient Jacobian (CVODE's increments, computed here without the
-/// allocation CVODE's own does on every Jacobian) for both families.
+/// allocation CVODE's own does on every Jacobian) for both families. With BDF, a problem with
+/// invariants (OdeProblem::has_projection) has each step's solution projected onto them.
 ///
 /// Adams uses Newton rather than fixed-point iteration on purpose: fixed point converges only
 /// while h L < 1 (L the Lipschitz constant), so a mildly stiff component (a contact spring,
@@ -33,6 +34,9 @@ class CvodeIntegrator final : public SundialsIntegrator {
 
   static int JacobianCallback(double t, N_Vector y, N_Vector fy, SUNMatrix jac, void* user_data,
                               N_Vector tmp1, N_Vector tmp2, N_Vector tmp3);
+  /// CVProjFn: the problem's correction onto its invariants (OdeProblem::CalcProjection).
+  static int ProjectionCallback(double t, N_Vector ycur, N_Vector corr, double eps_proj,
+                                N_Vector err, void* user_data);
   void DoReInit(double t) override;
   void DoSetStopTime(double t_stop) override;
   int DoStep(double t_stop, double* t_reached) override;

@@ -58,6 +58,20 @@ class OdeProblem {
   /// know.
   virtual bool is_autonomous() const { return false; }
 
+  /// True when the states must keep invariants that integration lets drift (a mechanism's
+  /// closed loops), and CalcProjection moves a state back onto them.
+  virtual bool has_projection() const { return false; }
+
+  /// Writes to `correction` (nx x 1) the change that moves x onto the invariants at t
+  /// (x + correction keeps them), zeros where x keeps them already. CVODE's BDF calls it on
+  /// each step's solution and keeps its history consistent with the change (Shampine's
+  /// projection), so that a projection is no restart. Same return convention as
+  /// CalcDerivatives. @pre has_projection().
+  virtual int CalcProjection(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                             Eigen::Ref<Eigen::VectorXd> correction) {
+    return -1;
+  }
+
   /// Number of zero-crossing functions ng.
   virtual int num_zero_crossings() const { return 0; }
 

@@ -38,6 +38,7 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   if (m_.num_constraint_rows > 0 || !m_.loops.empty()) {
     has_external_forces_ = true;
     DeclareUpdate();
+    DeclareProjection();
     if (!m_.loops.empty()) DeclareDWork(static_cast<int>(m_.loops.size()));
   }
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;

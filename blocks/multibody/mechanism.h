@@ -98,6 +98,9 @@ class Mechanism final : public blocks::Block {
   /// have drifted (docs/loops.md). As a DAE, no projection: checks instead that the chosen
   /// independent rows still are, and restarts the solver to choose again when not.
   void DoUpdate(blocks::Context& c) const override;
+  /// The same projection as a correction of the states, for a solver that projects each
+  /// step's solution itself (CVODE's BDF); the major step then finds the loops closed.
+  void DoCalcProjection(blocks::Context& c, double* correction) const override;
   std::unique_ptr<blocks::BlockWorkspace> DoMakeWorkspace() const override;
 
  private:
@@ -218,6 +221,13 @@ class Mechanism final : public blocks::Block {
   /// Adds the wrench w_W ([torque; force] in W, force at p_W) to a body's f_ext.
   void ApplyWrench(Workspace& ws, int body, const Eigen::Vector3d& p_W, const Vector6d& w_W) const;
   void WriteKinematicOutputs(blocks::Context& c, Workspace& ws) const;
+  /// Coordinates from c's states and inputs into ws, with the poses and the loops' position
+  /// residuals there.
+  void PlaceOnLoops(const blocks::Context& c, Workspace& ws) const;
+  /// Projects ws.q and ws.v onto the loops (docs/loops.md) when they have drifted more than
+  /// `drift_tolerance` (m, rad; m/s, rad/s); false when they had not. @throws
+  /// std::runtime_error for a locked loop.
+  bool ProjectOntoLoops(double drift_tolerance, Workspace& ws) const;
   /// Throws the run-time error of a loop that projection could not close: the constraint row
   /// with the largest of `residuals` (phi or G v, in `unit`) named in the user's terms.
   [[noreturn]] void ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const char* what,

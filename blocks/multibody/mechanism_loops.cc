@@ -234,22 +234,77 @@ void Mechanism::ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const cha
       "the motion inputs");
 }
 
+// Drift below this (m, rad; m/s, rad/s) is left alone at a major step: a projection there
+// restarts the solver, which a multistep method pays for with its order.
+constexpr double kDriftTolerance = 1e-10;
+// Where the positions' Gauss-Newton stops (m, rad). A solver that projects every step
+// (DoCalcProjection) has each step's drift taken out down to this: left to grow to
+// kDriftTolerance over many steps, the drift would come out in one correction of many
+// tolerances, which a multistep method's history takes as an error and cuts its step for.
+constexpr double kProjectionTolerance = 1e-14;
+// A projection that leaves more than this has found no closed pose: the loop is locked (a
+// motion input or the axes allow it no motion). Going on would restart the solver at every
+// step, with the same drift, and crawl.
+constexpr double kClosureFailure = 1e-6;
+
+bool Mechanism::ProjectOntoLoops(double drift_tolerance, Workspace& ws) const {
+  const KinematicTree& tree = *m_.tree;
+  LoopClosureData& ld = ws.loops;
+  ws.loop_rhs.noalias() = ld.G * ws.v;
+  if (ld.phi.cwiseAbs().maxCoeff() <= drift_tolerance &&
+      ws.loop_rhs.cwiseAbs().maxCoeff() <= drift_tolerance) {
+    return false;
+  }
+  // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
+  // metric: the correction is what constraint impulses would do.
+  double residual = ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass,
+                                     kProjectionTolerance, 4, &ws.data, &ld, ws.q);
+  if (residual > kClosureFailure) {
+    // Far off (a long step's drift, a near-singular pose): as many iterations as assembly.
+    residual = ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, kProjectionTolerance,
+                                50, &ws.data, &ld, ws.q);
+  }
+  if (residual > kClosureFailure) ThrowLoopCannotClose(ld.phi, "position", "m or rad");
+  ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
+  ws.loop_rhs.noalias() = ld.G * ws.v;
+  if (ws.loop_rhs.cwiseAbs().maxCoeff() > kClosureFailure) {
+    ThrowLoopCannotClose(ws.loop_rhs, "velocity", "m/s or rad/s");
+  }
+  return true;
+}
+
+void Mechanism::PlaceOnLoops(const Context& c, Workspace& ws) const {
+  AssembleCoordinates(c, ws);
+  ForwardKinematics(*m_.tree, &ws.data, ws.q);
+  CalcLoopPositions(*m_.tree, m_.loops, ws.data, &ws.loops);
+  CalcCouplingPositions(ws.q, &ws.loops);
+}
+
+void Mechanism::DoCalcProjection(Context& c, double* correction) const {
+  std::fill(correction, correction + num_continuous_states(), 0.0);
+  if (m_.num_constraint_rows == 0 || c.dae) return;
+  Workspace& ws = workspace<Workspace>(c);
+  PlaceOnLoops(c, ws);
+  const bool projected = ProjectOntoLoops(kProjectionTolerance, ws);
+  // ws.q and ws.v are no longer the states of c.x: nothing computed from them is kept.
+  ws.kinematics_valid = false;
+  ws.dynamics_valid = false;
+  if (!projected) return;
+  const double* xs = x(c);
+  for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
+    if (x_of_q_[i] >= 0) correction[x_of_q_[i]] = ws.q[i] - xs[x_of_q_[i]];
+  }
+  for (int i = 0; i < static_cast<int>(x_of_v_.size()); ++i) {
+    if (x_of_v_[i] >= 0) correction[x_of_v_[i]] = ws.v[i] - xs[x_of_v_[i]];
+  }
+}
+
 void Mechanism::DoUpdate(Context& c) const {
   if (m_.num_constraint_rows == 0) return;
-  // Drift below this (m, rad; m/s, rad/s) is left alone: every projection restarts the
-  // solver, which a multistep method pays for with its order.
-  constexpr double kDriftTolerance = 1e-10;
-  // A projection that leaves more than this has found no closed pose: the loop is locked (a
-  // motion input or the axes allow it no motion). Going on would restart the solver at every
-  // step, with the same drift, and crawl.
-  constexpr double kClosureFailure = 1e-6;
   const KinematicTree& tree = *m_.tree;
   Workspace& ws = workspace<Workspace>(c);
-  AssembleCoordinates(c, ws);
+  PlaceOnLoops(c, ws);
   LoopClosureData& ld = ws.loops;
-  ForwardKinematics(tree, &ws.data, ws.q);
-  CalcLoopPositions(tree, m_.loops, ws.data, &ld);
-  CalcCouplingPositions(ws.q, &ld);
   if (c.dae && num_dae_rows_ > 0) {
     // The DAE keeps phi = 0 and G v = 0 itself. Its rows must stay independent: when the
     // chosen ones come within 1e-3 of the best choice's weakest pivot, restart and choose
@@ -271,26 +326,9 @@ void Mechanism::DoUpdate(Context& c) const {
     ws.dynamics_valid = false;
     return;
   }
-  ws.loop_rhs.noalias() = ld.G * ws.v;
-  if (ld.phi.cwiseAbs().maxCoeff() <= kDriftTolerance &&
-      ws.loop_rhs.cwiseAbs().maxCoeff() <= kDriftTolerance) {
+  if (!ProjectOntoLoops(kDriftTolerance, ws)) {
     RecordCutAngles(c, ws);  // the unwrapped angles of this major step
     return;
-  }
-  // Positions onto phi = 0 and velocities onto G v = 0, each the closest in the kinetic-energy
-  // metric: the correction is what constraint impulses would do.
-  double residual =
-      ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 4, &ws.data, &ld, ws.q);
-  if (residual > kClosureFailure) {
-    // Far off (a long step's drift, a near-singular pose): as many iterations as assembly.
-    residual = ProjectPositions(tree, m_.loops, free_v_, LoopMetric::kMass, 1e-14, 50, &ws.data,
-                                &ld, ws.q);
-  }
-  if (residual > kClosureFailure) ThrowLoopCannotClose(ld.phi, "position", "m or rad");
-  ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
-  ws.loop_rhs.noalias() = ld.G * ws.v;
-  if (ws.loop_rhs.cwiseAbs().maxCoeff() > kClosureFailure) {
-    ThrowLoopCannotClose(ws.loop_rhs, "velocity", "m/s or rad/s");
   }
   double* xs = x(c);
   for (int i = 0; i < static_cast<int>(x_of_q_.size()); ++i) {
