@@ -11,10 +11,12 @@
 // Measured (Release, 2 shared cores): ida rtol 1e-10: 0.40 s wall (12.9x real time, 2643
 // steps, pose error 2.6e-10); ode45 rtol 1e-10: 0.17 s (29x, 597 steps, 4.0e-12); ode45 rtol
 // 1e-6: 0.06 s (84x, 120 steps, 1.4e-8), the best ODE setting; ode23 rtol 1e-4: 0.14 s (37x).
-// Not benchmarked here because they take minutes: ida and cvode-adams at rtol 1e-6 (116 s and
-// 64 s, 1e5 and 4e4 steps). Their error lets the constraints drift past the fixed 1e-10
-// projection threshold (docs/loops.md) at nearly every step; each projection restarts the
-// multistep method at order 1.
+// cvode-bdf, which projects each step itself (a later run, where ode45 at 1e-6 took 0.040 s):
+// rtol 1e-6 0.069 s (73x, 391 steps, pose error 1.9e-9), rtol 1e-10 0.26 s (19x, 1758 steps,
+// 1.4e-13). Not benchmarked here because they take minutes: ida and cvode-adams at rtol 1e-6
+// (116 s and 64 s, 1e5 and 4e4 steps). Their error lets the constraints drift past the fixed
+// 1e-10 projection threshold (docs/loops.md) at nearly every step; each projection restarts
+// cvode-adams at order 1 (ida: each choice of its rows).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -88,6 +90,13 @@ BENCHMARK_CAPTURE(BM_Stewart, ode45_rtol_1e_6, "ode45", 1e-6)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 BENCHMARK_CAPTURE(BM_Stewart, ode23_rtol_1e_4, "ode23", 1e-4)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+// CVODE's BDF projects every step onto the loops itself (docs/loops.md): no restarts.
+BENCHMARK_CAPTURE(BM_Stewart, cvode_bdf_rtol_1e_6, "cvode-bdf", 1e-6)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_Stewart, cvode_bdf_rtol_1e_10, "cvode-bdf", 1e-10)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 

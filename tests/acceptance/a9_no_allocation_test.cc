@@ -177,8 +177,9 @@ TEST_P(A9NoAllocation, CoSimulationStepApiAllocatesNothing) {
 }
 
 TEST_P(A9NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
-  // Multipliers of the loops every evaluation, projections at major steps (issue 7); joint
-  // couplers, a motor on a loop, the Stewart platform's six loops and its StewartIK.
+  // Multipliers of the loops every evaluation, projections at major steps (issue 7) or, with
+  // cvode-bdf, in every step (CVODE's projection); joint couplers, a motor on a loop, the
+  // Stewart platform's six loops and its StewartIK.
   for (const char* file :
        {"models/mechanisms/four_bar.xml", "models/mechanisms/four_bar_redundant.xml",
         "models/mechanisms/slider_crank_motor.xml", "models/mechanisms/stewart.xml",
@@ -190,12 +191,6 @@ TEST_P(A9NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
     settings.step = 1e-3;
     settings.t_end = 0.5;
     settings.rtol = 1e-6;
-    // cvode-bdf on the new models projects at nearly every step (the constraints drift past
-    // the fixed 1e-10 threshold; docs/loops.md, "Mechanism models") and takes seconds: their
-    // no-allocation check runs with the other solvers.
-    if (settings.solver == "cvode-bdf" && std::string(file).find("four_bar") == std::string::npos) {
-      continue;
-    }
     settings.output_interval = 0.01;
     EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
   }
