@@ -13,10 +13,10 @@
 // 1e-6: 0.06 s (84x, 120 steps, 1.4e-8), the best ODE setting; ode23 rtol 1e-4: 0.14 s (37x).
 // cvode-bdf, which projects each step itself (a later run, where ode45 at 1e-6 took 0.040 s):
 // rtol 1e-6 0.069 s (73x, 391 steps, pose error 1.9e-9), rtol 1e-10 0.26 s (19x, 1758 steps,
-// 1.4e-13). Not benchmarked here because they take minutes: ida and cvode-adams at rtol 1e-6
-// (116 s and 64 s, 1e5 and 4e4 steps). Their error lets the constraints drift past the fixed
-// 1e-10 projection threshold (docs/loops.md) at nearly every step; each projection restarts
-// cvode-adams at order 1 (ida: each choice of its rows).
+// 1.4e-13). Not benchmarked here because it takes minutes: cvode-adams at rtol 1e-6 (114 s,
+// 104417 steps). Its error lets the constraints drift past the fixed 1e-10 projection
+// threshold (docs/loops.md) at nearly every step, and each projection restarts it at order 1
+// (CVODE projects by itself with BDF only).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
