@@ -299,7 +299,7 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--jacobian-method", args->jacobian_method,
                   "Solvers that use a Jacobian: auto (each solver's own way), perturbation "
                   "(differences of the whole diagram) or blocks (the blocks' stiff terms, e.g. "
-                  "a mechanism's contacts, for CVODE and ARKODE too)")
+                  "a mechanism's contacts, for CVODE, ARKODE and IDA too)")
       ->check(CLI::IsMember({"auto", "perturbation", "blocks"}));
   cmd->add_option("--sample-hits", args->sample_hits,
                   "Variable-step solvers: land (every discrete sample hit ends a step) or "

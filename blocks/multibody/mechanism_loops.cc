@@ -1,5 +1,6 @@
 // A Mechanism's closed kinematic loops: the cut joints' forces, the constraint forces that
-// keep the loops closed (as an ODE with projection at major steps, or as a DAE for ida).
+// keep the loops closed (as an ODE with projection at major steps or, for cvode-bdf, in each
+// step; or as a DAE for ida).
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
