@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
+
+#include "blocks/format_value.h"
 
 namespace twinblocks::graph {
 
@@ -49,12 +49,6 @@ std::string SuggestionFor(const std::string& name, const std::vector<std::string
   return "; did you mean '" + *best_name + "'?";
 }
 
-std::string FormatNumber(double value) {
-  // to_chars may write "-nan"; a NaN has no sign worth showing, and tables compare as text.
-  if (std::isnan(value)) return "nan";
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  return std::string(buf, end);
-}
+std::string FormatNumber(double value) { return blocks::FormatValue(value); }
 
 }  // namespace twinblocks::graph

@@ -253,18 +253,7 @@ int IdaIntegrator::CalcProblemResidualJacobian(double t, double cj, N_Vector y, 
     J.setZero();
     CountResidualEval();  // the problem evaluates itself at (t, y, y') first
     const int flag = dae_->CalcJacobian(t, y_map, yp_map, cj, J);
-    if (flag != 0) {
-      RecordCallbackError("the Jacobian evaluation returned %d at t = %.17g s: %s", flag, t,
-                          Text(dae_->last_error()));
-      return flag;
-    }
-    if (!J.allFinite()) {
-      int bad = 0;
-      while (J.row(bad).allFinite()) ++bad;
-      RecordCallbackError("row %d of the Jacobian is not finite at t = %.17g s", bad, t);
-      return 1;
-    }
-    return 0;
+    return CheckProblemJacobian(t, flag, dae_->last_error(), jac);
   });
 }
 

@@ -193,20 +193,25 @@ int SundialsIntegrator::CalcProblemJacobian(double t, N_Vector y, SUNMatrix jac,
       Eigen::Map<Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
       flag = problem_->CalcJacobian(t, x, J);
     }
-    if (flag != 0) {
-      RecordCallbackError("the Jacobian evaluation returned %d at t = %.17g s: %s", flag, t,
-                          Text(problem_->last_error()));
-      return flag;
-    }
-    const Eigen::Map<const Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
-    if (!J.allFinite()) {
-      int bad = 0;
-      while (J.row(bad).allFinite()) ++bad;
-      RecordCallbackError("row %d of the Jacobian is not finite at t = %.17g s", bad, t);
-      return 1;
-    }
-    return 0;
+    return CheckProblemJacobian(t, flag, problem_->last_error(), jac);
   });
+}
+
+int SundialsIntegrator::CheckProblemJacobian(double t, int flag, const char* problem_error,
+                                             SUNMatrix jac) {
+  if (flag != 0) {
+    RecordCallbackError("the Jacobian evaluation returned %d at t = %.17g s: %s", flag, t,
+                        Text(problem_error));
+    return flag;
+  }
+  const Eigen::Map<const Eigen::MatrixXd> J(SUNDenseMatrix_Data(jac), nx_, nx_);
+  if (!J.allFinite()) {
+    int bad = 0;
+    while (J.row(bad).allFinite()) ++bad;
+    RecordCallbackError("row %d of the Jacobian is not finite at t = %.17g s", bad, t);
+    return 1;
+  }
+  return 0;
 }
 
 int SundialsIntegrator::RhsCallback(double t, N_Vector y, N_Vector ydot, void* user_data) {

@@ -120,6 +120,10 @@ class SundialsIntegrator : public Integrator {
   /// vector of size nx.
   int CalcDenseJacobian(double t, N_Vector y, N_Vector fy, SUNMatrix jac, double h, N_Vector work);
   int CalcProblemJacobian(double t, N_Vector y, SUNMatrix jac, N_Vector work);
+  /// What became of a problem's Jacobian in `jac` (nx x nx, dense): its failure code passed on
+  /// with `problem_error`, 1 for a row that is not finite (recorded, so that the solver's
+  /// failure names it), else 0.
+  int CheckProblemJacobian(double t, int flag, const char* problem_error, SUNMatrix jac);
 
   /// The absolute tolerances as SUNDIALS takes them, one per state (options.state_atol), or
   /// null when every state has options.atol (the solver then gets the scalar).

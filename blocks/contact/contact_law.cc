@@ -1,20 +1,15 @@
 #include "blocks/contact/contact_law.h"
 
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <string>
 
+#include "blocks/format_value.h"
+
 namespace twinblocks::contact {
 
 namespace {
-
-std::string Number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
 
 void Require(bool ok, const char* param, const std::string& what) {
   if (!ok) throw std::invalid_argument(std::string(param) + ": " + what);
@@ -37,25 +32,26 @@ double Rise(double s) { return s >= 1.0 ? 1.0 : s * (2.0 - s); }
 
 void CheckContactLaw(const ContactLaw& law) {
   Require(std::isfinite(law.stiffness) && law.stiffness >= 0.0, "stiffness",
-          "must be zero or positive, got " + Number(law.stiffness));
+          "must be zero or positive, got " + blocks::FormatValue(law.stiffness));
   Require(std::isfinite(law.damping) && law.damping >= 0.0, "damping",
-          "must be zero or positive, got " + Number(law.damping));
+          "must be zero or positive, got " + blocks::FormatValue(law.damping));
   Require(std::isfinite(law.transition_width) && law.transition_width >= 0.0, "transition_width",
-          "must be zero or positive, got " + Number(law.transition_width));
+          "must be zero or positive, got " + blocks::FormatValue(law.transition_width));
   Require(std::isfinite(law.exponent) && law.exponent >= 1.0, "exponent",
-          "must be at least 1, got " + Number(law.exponent));
+          "must be at least 1, got " + blocks::FormatValue(law.exponent));
   if (law.friction == FrictionModel::kNone) return;
   Require(std::isfinite(law.mu_s) && law.mu_s >= 0.0, "mu_s",
-          "must be zero or positive, got " + Number(law.mu_s));
+          "must be zero or positive, got " + blocks::FormatValue(law.mu_s));
   Require(std::isfinite(law.mu_d) && law.mu_d >= 0.0, "mu_d",
-          "must be zero or positive, got " + Number(law.mu_d));
+          "must be zero or positive, got " + blocks::FormatValue(law.mu_d));
   if (law.friction == FrictionModel::kSmoothStickSlip) {
     Require(law.mu_d <= law.mu_s, "mu_d",
-            "the dynamic coefficient " + Number(law.mu_d) + " exceeds the static one mu_s = " +
-                Number(law.mu_s) + "; sliding friction cannot exceed sticking friction");
+            "the dynamic coefficient " + blocks::FormatValue(law.mu_d) +
+                " exceeds the static one mu_s = " + blocks::FormatValue(law.mu_s) +
+                "; sliding friction cannot exceed sticking friction");
   }
   Require(std::isfinite(law.v_crit) && law.v_crit > 0.0, "v_crit",
-          "must be positive, got " + Number(law.v_crit));
+          "must be positive, got " + blocks::FormatValue(law.v_crit));
 }
 
 double NormalForce(const ContactLaw& law, double delta, double delta_dot) {
@@ -149,7 +145,7 @@ double HertzStiffness(double E1, double nu1, double E2, double nu2, double radiu
   Require(nu1 > -1.0 && nu1 < 0.5 && nu2 > -1.0 && nu2 < 0.5, "nu",
           "Poisson's ratios must lie in (-1, 0.5)");
   Require(std::isfinite(radius) && radius > 0.0, "radius",
-          "the effective radius must be finite and positive, got " + Number(radius));
+          "the effective radius must be finite and positive, got " + blocks::FormatValue(radius));
   const double psi = 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
   return 2.0 * psi * std::sqrt(radius);
 }
@@ -157,7 +153,7 @@ double HertzStiffness(double E1, double nu1, double E2, double nu2, double radiu
 double HertzDamping(double gamma, double radius) {
   Require(std::isfinite(gamma) && gamma >= 0.0, "gamma", "must be zero or positive");
   Require(std::isfinite(radius) && radius > 0.0, "radius",
-          "the effective radius must be finite and positive, got " + Number(radius));
+          "the effective radius must be finite and positive, got " + blocks::FormatValue(radius));
   return 4.0 * std::numbers::pi * radius * gamma;
 }
 

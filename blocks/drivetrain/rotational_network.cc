@@ -1,22 +1,15 @@
 #include "blocks/drivetrain/rotational_network.h"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "blocks/drivetrain/rotational_elements.h"
+#include "blocks/format_value.h"
 #include "blocks/union_find.h"
 
 namespace twinblocks::drivetrain {
 
 namespace {
-
-/// A ratio as people write it: 50, 0.02, 1.5e-05.
-std::string Number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", v);
-  return text;
-}
 
 struct GearEdge {
   int to;
@@ -95,7 +88,8 @@ DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& ele
                 g.element,
                 "this gear forces a speed ratio that contradicts another gear path "
                 "between the same shafts (" +
-                    Number(coordinate[g.to].k) + " against " + Number(k) + ")");
+                    blocks::FormatValue(coordinate[g.to].k) + " against " + blocks::FormatValue(k) +
+                    ")");
           }
           continue;
         }

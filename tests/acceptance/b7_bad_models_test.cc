@@ -85,7 +85,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "the Solid 'point' at its frame F has shape 'none', which has no surface to "
                  "touch"},
         BadModel{"contact_negative_stiffness.xml", 4, "block 'contact' (SpatialContactForce)",
-                 "parameter 'stiffness': must be zero or positive, got -100000"},
+                 "parameter 'stiffness': must be zero or positive, got -1e+05"},
         BadModel{"contact_mu_d_above_mu_s.xml", 4, "block 'contact' (SpatialContactForce)",
                  "parameter 'mu_d': the dynamic coefficient 0.5 exceeds the static one mu_s = 0.3"},
         BadModel{"contact_mesh_missing.xml", 5, "block 'part' (Solid)", "no_such_part.stl"},
