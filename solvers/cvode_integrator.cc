@@ -88,17 +88,17 @@ int CvodeIntegrator::ProjectionCallback(double t, N_Vector ycur, N_Vector corr, 
   }
   return self->Guarded("the projection", t, [&]() -> int {
     const Eigen::Map<const Eigen::VectorXd> y(N_VGetArrayPointer(ycur), self->nx_);
-    Eigen::Map<Eigen::VectorXd> c = internal::AsEigen(corr);
-    const int flag = self->problem_->CalcProjection(t, y, c);
+    Eigen::Map<Eigen::VectorXd> correction = internal::AsEigen(corr);
+    const int flag = self->problem_->CalcProjection(t, y, correction);
     if (flag != 0) {
       self->RecordCallbackError("the projection returned %d at t = %.17g s: %s", flag, t,
                                 Text(self->problem_->last_error()));
       return flag;
     }
-    const int bad = internal::FirstNonFinite(c);
+    const int bad = internal::FirstNonFinite(correction);
     if (bad >= 0) {
       self->RecordCallbackError("the projection's correction of state %d is %g at t = %.17g s", bad,
-                                c[bad], t);
+                                correction[bad], t);
       return 1;
     }
     return 0;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -30,10 +31,13 @@ class CircleParticle : public OdeProblem {
   int CalcProjection(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                      Eigen::Ref<Eigen::VectorXd> correction) override {
     ++projections;
+    if (t > fails_after) return -1;
     correction = x / x.norm() - x;
     return 0;
   }
+  const char* last_error() const override { return "no circle here"; }
   long projections = 0;
+  double fails_after = std::numeric_limits<double>::infinity();
 
  private:
   bool projects_;
@@ -88,6 +92,27 @@ TEST(Projection, OtherSolversNeverAsk) {
     SCOPED_TRACE(solver);
     EXPECT_EQ(RunOrbits(solver, /*projects=*/true).projections, 0);
   }
+}
+
+// A projection that fails is the solver's failure, with the problem's own message and the
+// time, as a failed evaluation of f is.
+TEST(Projection, AFailedProjectionStopsTheRunWithTheProblemsMessage) {
+  CircleParticle problem(/*projects=*/true);
+  problem.fails_after = 1.0;
+  IntegratorOptions options;
+  auto integrator = MakeIntegrator("cvode-bdf", &problem, options);
+  integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
+  try {
+    StepTo(integrator.get(), 2.0);
+    FAIL() << "expected a SolverError";
+  } catch (const SolverError& e) {
+    EXPECT_NE(std::string(e.what()).find("the projection returned -1"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("no circle here"), std::string::npos) << e.what();
+  }
+  // The integrator stays at its last accepted step, before the first projection that failed.
+  EXPECT_GT(integrator->time(), 0.5);
+  EXPECT_LE(integrator->time(), 1.0);
 }
 
 }  // namespace
