@@ -1,6 +1,9 @@
 #include "graph/parameter_evaluator.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -133,14 +136,35 @@ std::string ReasonOf(const ExpressionError& ex, std::string_view text) {
   return msg;
 }
 
+// A plain number's value. Past the largest double is an error, as muParser has it (a
+// parameter of 1e400 is a typing error more likely than a wish for infinity: that is `inf`).
+double ReadNumber(std::string_view number) {
+  const double value = std::strtod(std::string(number).c_str(), nullptr);
+  if (std::isinf(value)) {
+    throw ExpressionError("cannot evaluate '" + std::string(number) +
+                          "': the number is beyond the largest double (1.8e308)");
+  }
+  return value;
+}
+
 // Evaluates scalar expressions against one scope, binding only the names each text uses.
 class ScalarEvaluator {
  public:
   explicit ScalarEvaluator(const Scope& scope) : scope_(scope) {}
 
   double Evaluate(std::string_view text) {
-    std::string t(Trim(text));
-    if (t.empty()) throw ExpressionError("empty expression");
+    const std::string_view trimmed = Trim(text);
+    if (trimmed.empty()) throw ExpressionError("empty expression");
+    // Most parameters are a number (`0.04`, `1e-4`) or a variable's name: neither needs the
+    // parser, whose construction costs more than the rest of a compile. strtod rounds as
+    // muParser's own number reader does (a stream, which reads with strtod).
+    if (IsPlainNumber(trimmed)) return ReadNumber(trimmed);
+    if (IsIdentifierText(trimmed)) {
+      const Eigen::MatrixXd* value = scope_.Find(std::string(trimmed));
+      if (value != nullptr && value->size() == 1) return (*value)(0, 0);
+    }
+    if (!expression_) expression_.emplace();
+    const std::string t(trimmed);
     for (const std::string& name : NamesIn(t)) {
       if (bound_.count(name) != 0 || MathExpression::IsReservedName(name)) continue;
       const Eigen::MatrixXd* value = scope_.Find(name);
@@ -152,15 +176,15 @@ class ScalarEvaluator {
       // std::map nodes never move, so the address stays valid for the parser's lifetime.
       double& slot = bound_[name];
       slot = (*value)(0, 0);
-      expression_.DefineVariable(name, &slot);
+      expression_->DefineVariable(name, &slot);
     }
-    expression_.SetExpression(t);
-    return expression_.Evaluate();
+    expression_->SetExpression(t);
+    return expression_->Evaluate();
   }
 
  private:
   const Scope& scope_;
-  MathExpression expression_;
+  std::optional<MathExpression> expression_;  ///< made for the first text that needs it
   std::map<std::string, double> bound_;
 };
 
