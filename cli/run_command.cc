@@ -62,15 +62,17 @@ enum class ResultsFormat { kCsv, kMat };
 
 // The results format named by the extension of -o (either case); a name without one
 // (/dev/null, /dev/stdout, "results") gets CSV, as before there was a choice. @throws
-// UsageError for any other extension, and for .mat in a build without libmatio.
+// UsageError for any other extension, and for .mat in a build without libmatio or with its
+// plugin missing.
 ResultsFormat FormatOf(const std::string& output) {
   std::string ext = std::filesystem::path(output).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext.empty() || ext == ".csv") return ResultsFormat::kCsv;
   if (ext == ".mat") {
-    if (!graph::MatSupported()) {
-      throw UsageError("cannot write '" + output +
-                       "': twinblocks was built without MAT support (libmatio)");
+    try {
+      graph::PrepareWriteMat(output);
+    } catch (const std::runtime_error& ex) {
+      throw UsageError(ex.what());
     }
     return ResultsFormat::kMat;
   }

@@ -8,9 +8,8 @@
 #include <unordered_set>
 #include <utility>
 
-#ifdef TWINBLOCKS_MATIO
-#include <matio.h>
-#endif
+#include "graph/detail/mat_plugin.h"
+#include "graph/detail/plugin_loader.h"
 
 namespace twinblocks::graph {
 
@@ -105,33 +104,25 @@ bool MatSupported() { return true; }
 
 namespace {
 
-using MatFile = std::unique_ptr<mat_t, int (*)(mat_t*)>;
-using MatVar = std::unique_ptr<matvar_t, void (*)(matvar_t*)>;
-
-// A field value. Options 0: matio copies the data (so the const_casts never lead to a write)
-// and frees its copy with the struct.
-matvar_t* DoubleMatrix(const std::vector<double>& column_major, size_t rows, size_t cols) {
-  size_t dims[2] = {rows, cols};
-  return Mat_VarCreate(nullptr, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims,
-                       column_major.empty() ? nullptr : const_cast<double*>(column_major.data()),
-                       0);
-}
-
-matvar_t* CharRow(const std::string& text) {
-  size_t dims[2] = {1, text.size()};
-  return Mat_VarCreate(nullptr, MAT_C_CHAR, MAT_T_UINT8, 2, dims,
-                       text.empty() ? nullptr : const_cast<char*>(text.data()), 0);
+const internal::MatPlugin& MatWriter(const std::string& path) {
+  try {
+    return internal::Plugin<internal::MatPlugin>("mat");
+  } catch (const std::runtime_error& ex) {
+    throw std::runtime_error("cannot write '" + path + "': " + ex.what());
+  }
 }
 
 }  // namespace
 
+void PrepareWriteMat(const std::string& path) { MatWriter(path); }
+
 void WriteMat(const Recording& recording, const std::string& path) {
-  // MAT v5 only: MAT_FT_MAT73 would need HDF5, which neither the format choice nor the link
-  // of this library should depend on.
-  MatFile file(
-      Mat_CreateVer(path.c_str(), "MATLAB 5.0 MAT-file, written by twinblocks", MAT_FT_MAT5),
-      &Mat_Close);
+  const internal::MatPlugin* mat = &MatWriter(path);
+  std::unique_ptr<void, bool (*)(void*)> file(mat->create(path), mat->close);
   if (!file) throw std::runtime_error("cannot write results to '" + path + "'");
+  const auto fail = [&path] {
+    return std::runtime_error("error writing results to '" + path + "'");
+  };
 
   const std::vector<LoggedSignal>& signals = recording.signals();
   std::vector<std::string> logged_names;
@@ -142,8 +133,6 @@ void WriteMat(const Recording& recording, const std::string& path) {
   std::vector<double> time(rows);
   for (size_t r = 0; r < rows; ++r) time[r] = recording.time(static_cast<int>(r));
 
-  const char* const fields[] = {"time", "values", "signal", "name", nullptr};
-  size_t one_by_one[2] = {1, 1};
   int first_column = 0;
   std::vector<double> values;
   for (size_t i = 0; i < signals.size(); ++i) {
@@ -155,34 +144,19 @@ void WriteMat(const Recording& recording, const std::string& path) {
       }
     }
     first_column += s.width;
-
-    MatVar var(Mat_VarCreateStruct2(names[i].c_str(), 2, one_by_one, fields), &Mat_VarFree);
-    if (!var) throw std::runtime_error("error writing results to '" + path + "'");
-    const std::array<std::pair<const char*, matvar_t*>, 4> field_values = {{
-        {"time", DoubleMatrix(time, rows, 1)},
-        {"values", DoubleMatrix(values, rows, s.width)},
-        {"signal", CharRow(s.source)},
-        {"name", CharRow(s.name)},
-    }};
-    bool made = true;
-    for (const auto& [field, value] : field_values) {
-      // The struct owns each field once set (and frees it with itself); one that matio could
-      // not make is null and leaves nothing to free.
-      made = made && value != nullptr;
-      if (value != nullptr) Mat_VarSetStructFieldByName(var.get(), field, 0, value);
-    }
-    if (!made || Mat_VarWrite(file.get(), var.get(), MAT_COMPRESSION_NONE) != 0) {
-      throw std::runtime_error("error writing results to '" + path + "'");
+    if (!mat->write_signal(file.get(), names[i], time.data(), rows, values.data(),
+                           static_cast<size_t>(s.width), s.source, s.name)) {
+      throw fail();
     }
   }
-  if (Mat_Close(file.release()) != 0) {
-    throw std::runtime_error("error writing results to '" + path + "'");
-  }
+  if (!mat->close(file.release())) throw fail();
 }
 
 #else
 
 bool MatSupported() { return false; }
+
+void PrepareWriteMat(const std::string& path) { WriteMat(Recording(), path); }
 
 void WriteMat(const Recording&, const std::string& path) {
   throw std::runtime_error("cannot write '" + path +

@@ -11,6 +11,13 @@ namespace twinblocks::graph {
 /// CMake option TWINBLOCKS_MATIO).
 bool MatSupported();
 
+/// Opens what writing .mat files needs (a plugin, graph/detail/plugin_loader.h) now rather
+/// than at the first WriteMat, so that a run that is to end in a .mat file fails before it
+/// starts, not after.
+/// @throws std::runtime_error (one line, naming `path`) when this build has no MAT support or
+///   its plugin cannot be opened.
+void PrepareWriteMat(const std::string& path);
+
 /// The MATLAB variable name of each logged signal name, in order (docs/cli.md, Results formats):
 /// - every character other than a letter, a digit or '_' becomes '_' ("arm/joint1.q" gives
 ///   "arm_joint1_q");

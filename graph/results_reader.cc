@@ -13,12 +13,10 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "graph/detail/mat_plugin.h"
+#include "graph/detail/plugin_loader.h"
 #include "graph/mat_writer.h"
 #include "graph/suggest.h"
-
-#ifdef TWINBLOCKS_MATIO
-#include <matio.h>
-#endif
 
 namespace twinblocks::graph {
 
@@ -185,78 +183,36 @@ bool MatReadSupported() { return MatSupported(); }
 
 #ifdef TWINBLOCKS_MATIO
 
-namespace {
-
-using MatFile = std::unique_ptr<mat_t, int (*)(mat_t*)>;
-using MatVar = std::unique_ptr<matvar_t, void (*)(matvar_t*)>;
-
-// A real double matrix's size, or nullopt for any other field.
-std::optional<std::pair<size_t, size_t>> DoubleMatrixSize(const matvar_t* v) {
-  if (v == nullptr || v->class_type != MAT_C_DOUBLE || v->rank != 2 || v->isComplex != 0 ||
-      (v->data == nullptr && v->dims[0] * v->dims[1] != 0)) {
-    return std::nullopt;
-  }
-  return std::make_pair(v->dims[0], v->dims[1]);
-}
-
-std::optional<std::string> CharText(const matvar_t* v) {
-  if (v == nullptr || v->class_type != MAT_C_CHAR || v->rank != 2 || v->dims[0] > 1) {
-    return std::nullopt;
-  }
-  if (v->data == nullptr) return std::string();
-  // MAT v5 char data is read back as 8-bit or as 16-bit (UTF-16) characters.
-  std::string text;
-  const size_t n = v->dims[1];
-  if (v->data_type == MAT_T_UINT8 || v->data_type == MAT_T_INT8 || v->data_type == MAT_T_UTF8) {
-    text.assign(static_cast<const char*>(v->data), n);
-  } else if (v->data_type == MAT_T_UINT16 || v->data_type == MAT_T_UTF16) {
-    const auto* wide = static_cast<const uint16_t*>(v->data);
-    for (size_t i = 0; i < n; ++i) text += wide[i] < 128 ? char(wide[i]) : '?';
-  } else {
-    return std::nullopt;
-  }
-  return text;
-}
-
-}  // namespace
-
 ResultsTable ReadResultsMat(const std::string& path) {
-  MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY), &Mat_Close);
-  if (!file) throw std::runtime_error(path + ": cannot read as a .mat file");
+  std::optional<std::vector<internal::MatSignalStruct>> structs;
+  try {
+    structs = internal::Plugin<internal::MatPlugin>("mat").read(path);
+  } catch (const std::runtime_error& ex) {
+    throw std::runtime_error("cannot read '" + path + "': " + ex.what());
+  }
+  if (!structs) throw std::runtime_error(path + ": cannot read as a .mat file");
   ResultsTable table;
   table.file = path;
   bool have_time = false;
-  for (;;) {
-    MatVar var(Mat_VarReadNext(file.get()), &Mat_VarFree);
-    if (!var) break;
-    if (var->class_type != MAT_C_STRUCT) continue;
-    const matvar_t* time = Mat_VarGetStructFieldByName(var.get(), "time", 0);
-    const matvar_t* values = Mat_VarGetStructFieldByName(var.get(), "values", 0);
-    const matvar_t* name = Mat_VarGetStructFieldByName(var.get(), "name", 0);
-    if (time == nullptr || values == nullptr || name == nullptr) continue;
-    const std::string variable = var->name != nullptr ? var->name : "?";
-    const auto time_size = DoubleMatrixSize(time);
-    const auto values_size = DoubleMatrixSize(values);
-    const std::optional<std::string> signal = CharText(name);
-    if (!time_size || time_size->second != 1 || !values_size ||
-        values_size->first != time_size->first || !signal || signal->empty()) {
-      throw std::runtime_error(path + ": variable '" + variable +
+  for (const internal::MatSignalStruct& s : *structs) {
+    if (!s.time || s.time->cols != 1 || !s.values || s.values->rows != s.time->rows || !s.name ||
+        s.name->empty()) {
+      throw std::runtime_error(path + ": variable '" + s.variable +
                                "' is not a twinblocks signal (time N x 1, values N x width, "
                                "name text)");
     }
-    const size_t rows = time_size->first;
-    const auto* t = static_cast<const double*>(time->data);
+    const std::vector<double>& t = s.time->data;
     if (!have_time) {
-      table.time.assign(t, t + rows);
+      table.time = t;
       have_time = true;
-    } else if (rows != table.time.size() || !std::equal(t, t + rows, table.time.begin())) {
-      throw std::runtime_error(path + ": variable '" + variable +
+    } else if (t != table.time) {
+      throw std::runtime_error(path + ": variable '" + s.variable +
                                "' has other times than the signals before it");
     }
-    const size_t width = values_size->second;
-    const auto* v = static_cast<const double*>(values->data);
+    const size_t rows = s.time->rows, width = s.values->cols;
+    const double* v = s.values->data.data();
     for (size_t c = 0; c < width; ++c) {
-      table.columns.push_back(width == 1 ? *signal : *signal + "[" + std::to_string(c) + "]");
+      table.columns.push_back(width == 1 ? *s.name : *s.name + "[" + std::to_string(c) + "]");
       table.values.emplace_back(v + c * rows, v + (c + 1) * rows);
     }
   }

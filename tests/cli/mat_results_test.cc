@@ -3,6 +3,7 @@
 // before the run.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -83,6 +84,27 @@ TEST(CliMatResultsTest, UnwritableMatIsOneLine) {
   EXPECT_NE(r.text.find("cannot write results to '" + (dir / "taken.mat").string() + "'"),
             std::string::npos)
       << r.text;
+}
+
+// The .mat format's plugin is opened before the run: one that cannot be opened is one line and
+// exit status 2, with no run spent and no file made.
+TEST(CliMatResultsTest, UnusableMatPluginIsOneLineBeforeTheRun) {
+  if (!twinblocks::graph::MatSupported()) GTEST_SKIP() << "built without libmatio";
+  const fs::path dir = FreshDirectory(kPrefix, "bad_plugin");
+  fs::create_directories(dir / "plugins");
+  std::ofstream(dir / "plugins" / "libtwinblocks_mat.so") << "not a shared library\n";
+  ASSERT_EQ(setenv("TWINBLOCKS_PLUGIN_DIR", (dir / "plugins").c_str(), 1), 0);
+  const CliResult r = RunCli("run " + Model() + " -o " + (dir / "run.mat").string());
+  unsetenv("TWINBLOCKS_PLUGIN_DIR");
+  EXPECT_EQ(r.status, 2) << r.text;
+  EXPECT_EQ(CountLines(r.text), 1) << r.text;
+  EXPECT_NE(
+      r.text.find("cannot write '" + (dir / "run.mat").string() + "': cannot open the plugin " +
+                  (dir / "plugins" / "libtwinblocks_mat.so").string() + ": "),
+      std::string::npos)
+      << r.text;
+  EXPECT_EQ(r.text.find("stats:"), std::string::npos) << "it ran: " << r.text;
+  EXPECT_FALSE(fs::exists(dir / "run.mat"));
 }
 
 TEST(CliMatResultsTest, WithoutLibmatioMatIsOneLine) {
