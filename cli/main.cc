@@ -5,13 +5,43 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "graph/graphviz_render.h"
+#include "graph/mat_writer.h"
 #include "graph/model_error.h"
+#include "graph/svg_raster.h"
+#include "xml/urdf_reader.h"
+
+namespace {
+
+// `twinblocks --version`: the version, and the optional parts this build has, for bug reports
+// and for scripts that need one of them.
+std::string VersionText() {
+  std::string parts;
+  auto add = [&parts](bool has, const char* name) {
+    if (has) parts += std::string(parts.empty() ? "" : ", ") + name;
+  };
+  add(twinblocks::graph::PngSupported(), "PNG");
+  add(twinblocks::graph::MatSupported(), ".mat");
+  add(twinblocks::graph::GraphvizSupported(), "Graphviz");
+  add(twinblocks::xml::UrdfSupported(), "URDF");
+#ifdef TWINBLOCKS_MPI
+  add(true, "MPI");
+#endif
+#ifdef TWINBLOCKS_REPORT
+  add(true, "HTML report");
+#endif
+  return std::string("twinblocks ") + TWINBLOCKS_VERSION +
+         "\nwith: " + (parts.empty() ? "none of the optional parts" : parts);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace twinblocks::cli;
   CLI::App app{"twinblocks: block-diagram digital twins, from XML models to results"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
+  app.set_version_flag("--version", VersionText(), "The version, and the optional parts built");
   Runner run = AddRunCommand(app);
   Runner check = AddCheckCommand(app);
   Runner blocks = AddBlocksCommand(app);
@@ -23,7 +53,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::fprintf(stderr, "twinblocks: %s (see twinblocks --help)\n", e.what());
     return kExitBadInput;
   }

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "graph/mat_writer.h"
+#include "graph/svg_raster.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {
@@ -48,6 +50,15 @@ INSTANTIATE_TEST_SUITE_P(
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));
     });
+
+TEST(CliUsage, VersionNamesTheVersionAndTheOptionalPartsBuilt) {
+  const CliResult r = RunCli("--version", /*with_stdout=*/true);
+  EXPECT_EQ(r.status, 0) << r.text;
+  EXPECT_EQ(r.text.rfind("twinblocks " TWINBLOCKS_VERSION "\nwith: ", 0), 0u) << r.text;
+  // The same parts the build's own checks report (the PNG and .mat plugins among them).
+  EXPECT_EQ(r.text.find("PNG") != std::string::npos, twinblocks::graph::PngSupported()) << r.text;
+  EXPECT_EQ(r.text.find(".mat") != std::string::npos, twinblocks::graph::MatSupported()) << r.text;
+}
 
 TEST(CliUsage, UnknownOptionIsOneLineAndStatus2) {
   const CliResult r = RunCli("run --no-such-option x.xml");
