@@ -73,6 +73,13 @@ struct Context {
   bool major = true;
   /// Set by a block that changed `x` at a major step; the simulator then restarts the solver.
   bool states_reset = false;
+  /// At major steps under a solver whose restart drops the history its order is built on (a
+  /// multistep method: cvode-adams, cvode-bdf), per continuous state (nx): the error its test
+  /// accepts in one step there, atol_i + rtol |x_i|; nullptr under any other solver. A block
+  /// that would correct its states only to keep them near an invariant (a mechanism's
+  /// projection onto its loops) may leave a correction of a few such errors alone: the
+  /// restart it would cost (order 1 again) makes a larger error than it removes.
+  const double* state_tolerance = nullptr;
   /// True for a whole run whose solver integrates the residual form (IDA): blocks with
   /// algebraic variables then take them from `z` (a mechanism's constraint forces) instead
   /// of solving for them, and leave their constraints to the solver (no projection).
@@ -345,6 +352,10 @@ class Block {
   const double* z(const Context& c) const { return c.z + z_offset_; }
   double* z(Context& c) const { return c.z + z_offset_; }
   const double* xp(const Context& c) const { return c.xp + x_offset_; }
+  /// This block's part of Context::state_tolerance, or nullptr.
+  const double* state_tolerance(const Context& c) const {
+    return c.state_tolerance != nullptr ? c.state_tolerance + x_offset_ : nullptr;
+  }
   double* residual(Context& c) const { return c.residual + x_offset_; }
   double* residual_z(Context& c) const { return c.residual_z + z_offset_; }
   const double* xd(const Context& c) const { return c.xd + xd_offset_; }

@@ -427,8 +427,20 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   // mode, a mechanism projecting its loops) changes what its outputs or derivatives would be
   // after the major step computed them: no reuse then.
   reuse_major_outputs_ = !is_dae();
+  bool continuous_updates = false;
   for (const blocks::Block* b : system.update_blocks()) {
     if (b->rate_index() < 0) reuse_major_outputs_ = false;
+    continuous_updates = continuous_updates || b->rate_index() < 0;
+  }
+  // The error a step may leave in each state, for the continuous blocks that update at major
+  // steps (Context::state_tolerance): given where a restart costs the solver its order. A
+  // one-step method keeps its accuracy instead: it restarts at no cost worth a drift.
+  if (continuous_updates && integrator_->restart_drops_history() && !is_dae()) {
+    const Eigen::Index nx = system.num_continuous_states();
+    state_atol_ = opt.state_atol.size() > 0 ? Eigen::VectorXd(opt.state_atol.head(nx))
+                                            : Eigen::VectorXd::Constant(nx, opt.atol);
+    state_rtol_ = opt.rtol;
+    state_tolerance_ = state_atol_;
   }
   // A unit delay's output is its state alone, so the table's outputs may all come first in
   // a major step; its update reads only its input, so the table's updates may come in any
@@ -740,6 +752,7 @@ void Simulator::Initialize() {
   ctx_.rate_hits = st.rate_hits.data();
   ctx_.workspaces = st.workspace_ptrs.data();
   ctx_.demanded = demanded_.data();
+  ctx_.state_tolerance = state_tolerance_.size() > 0 ? state_tolerance_.data() : nullptr;
   ctx_.major = true;
 
   for (int i = 0; i < sys.num_blocks(); ++i) {
@@ -835,6 +848,9 @@ void Simulator::MajorStep(bool first) {
       const UnitDelayRow& d = unit_delays_[k];
       c.xd[d.state] = c.signals[d.input];
     }
+  }
+  if (state_tolerance_.size() > 0) {
+    state_tolerance_ = state_atol_ + state_rtol_ * st.x.cwiseAbs();  // same size: no allocation
   }
   for (const blocks::Block* b : update_calls_) {
     const int rate = b->rate_index();

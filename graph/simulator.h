@@ -350,6 +350,12 @@ class Simulator {
   bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step
   /// Evaluations may reuse a major step's outputs (no continuous block updates, not a DAE).
   bool reuse_major_outputs_ = false;
+  /// Context::state_tolerance at the major steps, atol_i + rtol |x_i| (nx), with the per-state
+  /// atol and the rtol it is made of; empty when no continuous block updates at major steps
+  /// or the solver has no error test.
+  Eigen::VectorXd state_tolerance_;
+  Eigen::VectorXd state_atol_;
+  double state_rtol_ = 0.0;
   /// The signal buffer and workspaces hold the last major step's outputs at (time(), x) and
   /// nothing has been computed since (see TakeMajorOutputs).
   bool major_outputs_current_ = false;

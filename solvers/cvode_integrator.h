@@ -27,6 +27,8 @@ class CvodeIntegrator final : public SundialsIntegrator {
  public:
   CvodeIntegrator(CvodeMethod method, OdeProblem* problem, const IntegratorOptions& options);
 
+  bool restart_drops_history() const override { return true; }
+
  private:
   struct MemoryDeleter {
     void operator()(void* mem) const;

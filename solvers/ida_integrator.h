@@ -31,6 +31,8 @@ class IdaIntegrator final : public SundialsIntegrator {
   IdaIntegrator(OdeProblem* problem, const IntegratorOptions& options);
   ~IdaIntegrator() override;
 
+  bool restart_drops_history() const override { return true; }
+
   /// y' after the last accepted step (or Reset), (n x 1).
   Eigen::Map<const Eigen::VectorXd> derivative() const;
 

@@ -123,6 +123,10 @@ class Integrator {
   /// The solver's name as the user selects it ("ode45", "cvode-bdf", ...).
   virtual std::string_view name() const = 0;
   virtual bool is_fixed_step() const = 0;
+  /// True for multistep methods (CVODE, IDA): a Reset drops the history their order is built
+  /// on, and they start again at order 1 with a small first step. A one-step method loses
+  /// nothing it cannot take up again in its next step.
+  virtual bool restart_drops_history() const { return false; }
 
   /// (Re)starts integration at (t, x): at the start and after any discontinuity (a state
   /// reset, a zero crossing, a sample hit that changed an input). Keeps the last step size

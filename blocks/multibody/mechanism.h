@@ -228,6 +228,10 @@ class Mechanism final : public blocks::Block {
   /// `drift_tolerance` (m, rad; m/s, rad/s); false when they had not. @throws
   /// std::runtime_error for a locked loop.
   bool ProjectOntoLoops(double drift_tolerance, Workspace& ws) const;
+  /// After ProjectOntoLoops: true when its correction of every state is within a few times
+  /// the error the solver accepts in a step (Context::state_tolerance), so not worth the
+  /// restart it would cost.
+  bool CorrectionWithinSolverError(const blocks::Context& c, const Workspace& ws) const;
   /// Throws the run-time error of a loop that projection could not close: the constraint row
   /// with the largest of `residuals` (phi or G v, in `unit`) named in the user's terms.
   [[noreturn]] void ThrowLoopCannotClose(const Eigen::VectorXd& residuals, const char* what,
