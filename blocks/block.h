@@ -73,6 +73,11 @@ struct Context {
   bool major = true;
   /// Set by a block that changed `x` at a major step; the simulator then restarts the solver.
   bool states_reset = false;
+  /// Set instead by a block that changed `x` at a major step only to put it back onto an
+  /// invariant it drifted from (a mechanism's projection onto its loops): the right-hand side
+  /// has not jumped, so the solver goes on with its step-size control
+  /// (solvers::Integrator::CorrectState) where a reset would start it again.
+  bool states_projected = false;
   /// At major steps under a solver whose restart drops the history its order is built on (a
   /// multistep method: cvode-adams, cvode-bdf), per continuous state (nx): the error its test
   /// accepts in one step there, atol_i + rtol |x_i|; nullptr under any other solver. A block

@@ -795,6 +795,7 @@ void Simulator::MajorStep(bool first) {
   c.zc = st.zc.data();
   c.major = true;
   c.states_reset = false;
+  c.states_projected = false;
   bool any_hit = false;
   for (size_t r = 0; r < sys.rates().size(); ++r) {
     const blocks::SampleTime& rate = sys.rates()[r];
@@ -869,7 +870,7 @@ void Simulator::MajorStep(bool first) {
   }
   current_block_ = -1;
   ++stats_.major_steps;
-  major_outputs_current_ = reuse_major_outputs_ && !c.states_reset;
+  major_outputs_current_ = reuse_major_outputs_ && !c.states_reset && !c.states_projected;
 }
 
 double Simulator::NextSampleHit() const {
@@ -1008,7 +1009,12 @@ void Simulator::Advance() {
     hits_quiet_ = !changed;
     jumped = jumped || changed;
   }
-  if (jumped && system_.num_continuous_states() > 0) ResetSolver();
+  if (system_.num_continuous_states() == 0) return;
+  if (jumped) {
+    ResetSolver();
+  } else if (ctx_.states_projected) {
+    CorrectSolverState();
+  }
 }
 
 bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
@@ -1031,6 +1037,11 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
       // The rest of the step assumed the old inputs: it is dropped, and the solver starts
       // again here.
       ResetSolver();
+      return true;
+    }
+    if (ctx_.states_projected) {
+      // The rest of the step left the invariant the hit's projection restored: dropped too.
+      CorrectSolverState();
       return true;
     }
   }
@@ -1157,6 +1168,16 @@ void Simulator::ResetSolver() {
   y_.tail(system_.num_algebraic_variables()) = state_.z;
   integrator_->Reset(state_.t, y_);
   TakeSolverState();
+}
+
+void Simulator::CorrectSolverState() {
+  // A projection moves the state by about the solver's own error, back onto its invariant:
+  // the right-hand side has not jumped. (Under IDA the solver keeps the constraints itself.)
+  if (is_dae()) {
+    ResetSolver();
+    return;
+  }
+  integrator_->CorrectState(state_.t, state_.x);
 }
 
 void Simulator::CalcMajorContinuousOutputs() {

@@ -264,6 +264,9 @@ class Simulator {
   void CalcMajorContinuousOutputs();
   /// Restarts the solver at (time(), x) (and z for a DAE, which it makes consistent).
   void ResetSolver();
+  /// Continues the solver from (time(), x) after a block projected x onto an invariant
+  /// (Context::states_projected).
+  void CorrectSolverState();
   /// state_.x (and z) from the solver's state.
   void TakeSolverState();
   /// The crawl guard's failure (Advance): steps that no longer advance time.

@@ -94,12 +94,27 @@ void ArkodeIntegrator::DoReInit(double t) {
   CountersRestarted();
 }
 
+void ArkodeIntegrator::CorrectState(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  double h_next = 0.0;
+  ARKStepGetCurrentStep(mem_.get(), &h_next);
+  Reset(t, x);
+  if (h_next <= 0.0) return;
+  CheckFlag(ARKStepSetInitStep(mem_.get(), h_next), "ARKStepSetInitStep");
+  first_step_set_ = true;
+}
+
 void ArkodeIntegrator::DoSetStopTime(double t_stop) {
   CheckFlag(ARKStepSetStopTime(mem_.get(), t_stop), "ARKStepSetStopTime");
 }
 
 int ArkodeIntegrator::DoStep(double t_stop, double* t_reached) {
   int flag = ARKStepEvolve(mem_.get(), t_stop, y_.get(), t_reached, ARK_ONE_STEP);
+  if (first_step_set_) {
+    // Later restarts choose their first step as configured again.
+    CheckFlag(ARKStepSetInitStep(mem_.get(), std::max(options_.initial_step, 0.0)),
+              "ARKStepSetInitStep");
+    first_step_set_ = false;
+  }
   if (method_ != ArkodeMethod::kExplicit || warming_up()) return flag;
   // ARKStep's explicit methods treat a recoverable failure of f as fatal. Do what the other
   // solvers do instead: restart at the last accepted step with a quarter of the failed step.

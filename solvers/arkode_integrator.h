@@ -20,6 +20,10 @@ class ArkodeIntegrator final : public SundialsIntegrator {
  public:
   ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem, const IntegratorOptions& options);
 
+  /// Restarts ARKStep at (t, x) with the step it would have tried next as its first: a
+  /// one-step method has no history to lose to a correction.
+  void CorrectState(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+
  private:
   struct MemoryDeleter {
     void operator()(void* mem) const;
@@ -37,6 +41,7 @@ class ArkodeIntegrator final : public SundialsIntegrator {
   const char* step_function_name() const override { return "ARKStepEvolve"; }
 
   ArkodeMethod method_;
+  bool first_step_set_ = false;  // CorrectState set the next step's size: unset after it
   internal::MatrixPtr jacobian_;
   internal::LinearSolverPtr linear_solver_;
   std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last

@@ -105,6 +105,20 @@ int EmbeddedRungeKuttaIntegrator::EvalDerivatives(double t, const Eigen::VectorX
 }
 
 void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  EvaluateAtRestart(t, x);
+  h_next_ = h_last_;
+  err_old_ = 1e-4;
+  ProbeZeroStartValues();
+}
+
+void EmbeddedRungeKuttaIntegrator::CorrectState(double t,
+                                                const Eigen::Ref<const Eigen::VectorXd>& x) {
+  EvaluateAtRestart(t, x);
+  ProbeZeroStartValues();
+}
+
+void EmbeddedRungeKuttaIntegrator::EvaluateAtRestart(double t,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
   fsal_valid_ = false;
   dense_valid_ = false;
@@ -130,9 +144,6 @@ void EmbeddedRungeKuttaIntegrator::Reset(double t, const Eigen::Ref<const Eigen:
     const int zc_flag = problem_->CalcZeroCrossings(t_, x_, g0_);
     if (zc_flag != 0) ThrowEvaluationFailure("the zero-crossing evaluation", zc_flag, t_);
   }
-  h_next_ = h_last_;
-  err_old_ = 1e-4;
-  ProbeZeroStartValues();
 }
 
 void EmbeddedRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) const {

@@ -54,6 +54,8 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   /// Evaluates f (and g) at (t, x) since the right-hand side may have jumped, and keeps the
   /// last accepted step size as the first guess.
   void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+  /// Evaluates f (and g) at the corrected state, and keeps the step-size controller as it is.
+  void CorrectState(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
   StepResult Step(double t_stop) override;
 
   bool has_dense_output() const override { return true; }
@@ -74,6 +76,8 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
  private:
   double InitialStepSize(double t_stop, double h_max);
   int EvalDerivatives(double t, const Eigen::VectorXd& x, int column);
+  // Takes (t, x) and evaluates f there (the FSAL stage) and g, for Reset and CorrectState.
+  void EvaluateAtRestart(double t, const Eigen::Ref<const Eigen::VectorXd>& x);
   void ProbeZeroStartValues();
   void PrepareDenseOutput();
   // Keeps the dense output of the step being accepted for use after Step returns.

@@ -133,6 +133,14 @@ class Integrator {
   /// as a guess where the method allows.
   virtual void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) = 0;
 
+  /// Continues from (t, x) after a correction that leaves the right-hand side continuous: the
+  /// state put back onto an invariant it drifted from (a mechanism's closed loops), by about
+  /// the step's own error, at the last step's end or at a time inside it (whose rest is then
+  /// dropped). Nothing jumped, so a one-step method goes on with the step its controller
+  /// proposed, where a Reset would start again from the last step taken; a method whose
+  /// history a Reset drops restarts (the default).
+  virtual void CorrectState(double t, const Eigen::Ref<const Eigen::VectorXd>& x) { Reset(t, x); }
+
   /// Takes one accepted step, not past t_stop, and lands exactly on t_stop when it reaches
   /// it. Variable-step integrators locate sign changes of the problem's zero-crossing
   /// functions inside the step and end the step there (just past the crossing, within the

@@ -98,14 +98,25 @@ void ModifiedRosenbrockIntegrator::EvaluateZeroCrossings(double t, const Eigen::
 }
 
 void ModifiedRosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  EvaluateAtRestart(t, x);
+  h_next_ = h_last_;
+  ProbeZeroStartValues();
+}
+
+void ModifiedRosenbrockIntegrator::CorrectState(double t,
+                                                const Eigen::Ref<const Eigen::VectorXd>& x) {
+  EvaluateAtRestart(t, x);
+  ProbeZeroStartValues();
+}
+
+void ModifiedRosenbrockIntegrator::EvaluateAtRestart(double t,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
   dense_valid_ = false;
   // g before f: a diagram serves both from the outputs of the major step just taken, and its
   // derivatives last (they overwrite what the outputs left).
   if (ng_ > 0) EvaluateZeroCrossings(t_, x_, g0_);
   EvaluateAtStart();
-  h_next_ = h_last_;
-  ProbeZeroStartValues();
 }
 
 void ModifiedRosenbrockIntegrator::ProbeZeroStartValues() {

@@ -60,6 +60,8 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   /// Evaluates g, then f, at (t, x) (the right-hand side may have jumped); keeps the last
   /// step size as the first guess.
   void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
+  /// Evaluates g, then f, at the corrected state, and keeps the proposed next step.
+  void CorrectState(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
   StepResult Step(double t_stop) override;
 
   bool has_dense_output() const override { return true; }
@@ -79,6 +81,8 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   /// step to try).
   void EvaluateAtStart();
   void EvaluateZeroCrossings(double t, const Eigen::VectorXd& x, Eigen::VectorXd& g);
+  /// Takes (t, x) and evaluates g and f there, for Reset and CorrectState.
+  void EvaluateAtRestart(double t, const Eigen::Ref<const Eigen::VectorXd>& x);
   void ProbeZeroStartValues();
   double InitialStepSize(double t_stop, double h_max) const;
   /// The dense output of the step being accepted (see the class comment).

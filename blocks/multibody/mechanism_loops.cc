@@ -375,7 +375,7 @@ void Mechanism::DoUpdate(Context& c) const {
   RecordCutAngles(c, ws);
   ws.kinematics_valid = false;
   ws.dynamics_valid = false;
-  c.states_reset = true;
+  c.states_projected = true;
 }
 
 }  // namespace twinblocks::multibody
