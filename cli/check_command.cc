@@ -46,6 +46,8 @@ int Check(const std::string& path, const std::vector<std::string>& sets) {
   if (s.step) std::printf(", step %g", *s.step);
   if (s.rtol) std::printf(", rtol %g", *s.rtol);
   if (s.atol) std::printf(", atol %g", *s.atol);
+  if (!s.atol && s.auto_scale_atol) std::printf(", atol auto");
+  if (s.atol && s.auto_scale_atol) std::printf(" (auto-scaled)");
   std::printf("\n\nexecution order (path, type, sample time, states):\n");
   for (const graph::ExecutionEntry& e : sys.major_order()) {
     const int i = e.block->index();

@@ -105,6 +105,7 @@ void Compiler::EvaluateSettings() {
                                        "step",
                                        "rtol",
                                        "atol",
+                                       "auto_scale_atol",
                                        "max_step",
                                        "initial_step",
                                        "output_interval",
@@ -115,6 +116,8 @@ void Compiler::EvaluateSettings() {
                                        "jacobian_method",
                                        "max_consecutive_zc",
                                        "zc_time_tolerance"};
+  bool atol_auto = false;
+  bool auto_scale_given = false;
   for (const Parameter& a : model_.simulation.attributes) {
     const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
                                    [&](const char* k) { return a.name == k; });
@@ -132,13 +135,20 @@ void Compiler::EvaluateSettings() {
                                             "; valid solvers: " + Join(solvers));
       }
       s.solver = a.value;
-    } else if (a.name == "zero_crossings" || a.name == "fixed_step_zero_crossings") {
+    } else if (a.name == "atol" && a.value == "auto") {
+      // Simulink's default: starts from rtol and scales with the states.
+      s.atol.reset();
+      atol_auto = true;
+    } else if (a.name == "zero_crossings" || a.name == "fixed_step_zero_crossings" ||
+               a.name == "auto_scale_atol") {
       if (a.value != "on" && a.value != "off") {
         FailAt(model_.simulation.where,
                "simulation attribute '" + a.name + "' must be on or off, got '" + a.value + "'");
       }
-      (a.name == "zero_crossings" ? s.zero_crossings : s.fixed_step_zero_crossings) =
-          a.value == "on";
+      (a.name == "zero_crossings"              ? s.zero_crossings
+       : a.name == "fixed_step_zero_crossings" ? s.fixed_step_zero_crossings
+                                               : s.auto_scale_atol) = a.value == "on";
+      if (a.name == "auto_scale_atol") auto_scale_given = true;
     } else if (a.name == "sample_hits" || a.name == "jacobian_method") {
       try {
         if (a.name == "sample_hits") {
@@ -189,6 +199,14 @@ void Compiler::EvaluateSettings() {
         s.zc_time_tolerance = v;
       }
     }
+  }
+  if (atol_auto) {
+    if (auto_scale_given && !s.auto_scale_atol) {
+      FailAt(model_.simulation.where,
+             "simulation attribute 'auto_scale_atol' cannot be off with atol=\"auto\", which "
+             "always scales (Simulink's rule); give atol a number to keep it fixed");
+    }
+    s.auto_scale_atol = true;
   }
   // Only an end the file gives: a start after the default end may await --t-end.
   const bool end_given =

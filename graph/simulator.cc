@@ -17,6 +17,7 @@ namespace twinblocks::graph {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// The solvers' Jacobian method for the setting, refused where the diagram cannot serve it.
 solvers::JacobianMethod SolverJacobianMethod(const System& system,
@@ -375,7 +376,8 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   opt.fixed_step = s.step.value_or(auto_step);
   opt.max_step = s.max_step.value_or(span / 50.0);
   if (s.rtol) opt.rtol = *s.rtol;
-  if (s.atol) opt.atol = *s.atol;
+  opt.atol = s.StartingAtol();
+  opt.scale_atol = s.auto_scale_atol;
   if (s.initial_step) opt.initial_step = *s.initial_step;
   opt.locate_zero_crossings = s.zero_crossings;
   opt.fixed_step_zero_crossings = s.fixed_step_zero_crossings;
@@ -406,8 +408,13 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
     throw std::invalid_argument("zc_time_tolerance must be in [0, 1), got " +
                                 FormatNumber(s.zc_time_tolerance));
   }
-  // The blocks' own absolute tolerances (Simulink's block "Absolute tolerance").
+  // The blocks' own absolute tolerances (Simulink's block "Absolute tolerance"), which stay
+  // as given when the others scale.
   opt.state_atol = system.StateAbsoluteTolerances(opt.atol);
+  if (opt.scale_atol && opt.state_atol.size() > 0) {
+    // NaN where the simulation's atol applies: the states with their own are the others.
+    opt.fixed_atol = !system.StateAbsoluteTolerances(kNaN).array().isNaN();
+  }
   problem_ = std::make_unique<Problem>(this);
   // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.
   if (s.solver == "ida" && system.num_continuous_states() > 0) {
@@ -416,6 +423,16 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
       const Eigen::Index nx = opt.state_atol.size();
       opt.state_atol.conservativeResize(nx + system.num_algebraic_variables());
       opt.state_atol.tail(system.num_algebraic_variables()).setConstant(opt.atol);
+    }
+    if (opt.scale_atol) {
+      // The algebraic variables keep the simulation's atol here too.
+      const Eigen::Index nx = system.num_continuous_states();
+      const Eigen::Index nz = system.num_algebraic_variables();
+      Eigen::Array<bool, Eigen::Dynamic, 1> fixed =
+          Eigen::Array<bool, Eigen::Dynamic, 1>::Zero(nx + nz);
+      if (opt.fixed_atol.size() > 0) fixed.head(nx) = opt.fixed_atol;
+      fixed.tail(nz).setConstant(true);
+      opt.fixed_atol = fixed;
     }
     dae_problem_ = std::make_unique<DaeForm>(this);
     integrator_ = solvers::MakeDaeIntegrator(dae_problem_.get(), opt);

@@ -7,6 +7,12 @@
 
 namespace twinblocks::graph {
 
+double SimulationSettingsValues::StartingAtol() const {
+  if (atol) return *atol;
+  const double r = rtol.value_or(1e-3);
+  return auto_scale_atol && r < 1e-3 ? 1e-3 * r : 1e-6;
+}
+
 SimulationSettingsValues::SampleHits ParseSampleHits(const std::string& text) {
   if (text == "land") return SimulationSettingsValues::SampleHits::kLand;
   if (text == "step_over") return SimulationSettingsValues::SampleHits::kStepOver;

@@ -22,7 +22,12 @@ struct SimulationSettingsValues {
   double t_end = 10.0;         ///< s
   std::optional<double> step;  ///< s, fixed-step solvers
   std::optional<double> rtol;
-  std::optional<double> atol;
+  std::optional<double> atol;  ///< unset: 1e-6, or Simulink's `auto` with auto_scale_atol
+  /// Simulink's "Auto scale absolute tolerance": each state's absolute tolerance grows to rtol
+  /// times the largest |x_i| the state has reached (blocks' own tolerances excepted). With
+  /// atol unset this is Simulink's `auto` absolute tolerance, which starts at 1e-6, or at
+  /// rtol / 1000 for rtol below 1e-3 (SimulationSettingsValues::StartingAtol).
+  bool auto_scale_atol = false;
   std::optional<double> max_step;         ///< s
   std::optional<double> initial_step;     ///< s
   std::optional<double> output_interval;  ///< s; unset: a row per major step
@@ -49,6 +54,10 @@ struct SimulationSettingsValues {
   /// per state; kBlocks, the blocks' stiff terms for every one of them (docs/simulation.md).
   enum class JacobianMethod { kAuto, kPerturbation, kBlocks };
   JacobianMethod jacobian_method = JacobianMethod::kAuto;
+
+  /// The absolute tolerance a run starts with: atol, else Simulink's `auto` start under
+  /// auto_scale_atol (1e-6 for rtol >= 1e-3, rtol / 1000 below), else 1e-6.
+  double StartingAtol() const;
 };
 
 /// "auto", "perturbation" or "blocks" as JacobianMethod.

@@ -32,8 +32,11 @@ ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
   CheckFlag(ARKStepSetErrHandlerFn(mem, &SundialsIntegrator::ErrorHandler, this),
             "ARKStepSetErrHandlerFn");
   CheckFlag(ARKStepSetUserData(mem, this), "ARKStepSetUserData");
-  if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
-    CheckFlag(ARKStepSVtolerances(mem, options_.rtol, atol.get()), "ARKStepSVtolerances");
+  if (scales_tolerances()) {
+    CheckFlag(ARKStepWFtolerances(mem, &SundialsIntegrator::ErrorWeightsCallback),
+              "ARKStepWFtolerances");
+  } else if (N_Vector atol = absolute_tolerances()) {
+    CheckFlag(ARKStepSVtolerances(mem, options_.rtol, atol), "ARKStepSVtolerances");
   } else {
     CheckFlag(ARKStepSStolerances(mem, options_.rtol, options_.atol), "ARKStepSStolerances");
   }

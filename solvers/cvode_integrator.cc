@@ -27,8 +27,11 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
             "CVodeSetErrHandlerFn");
   CheckFlag(CVodeInit(mem, &SundialsIntegrator::RhsCallback, 0.0, y_.get()), "CVodeInit");
   CheckFlag(CVodeSetUserData(mem, this), "CVodeSetUserData");
-  if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
-    CheckFlag(CVodeSVtolerances(mem, options_.rtol, atol.get()), "CVodeSVtolerances");
+  if (scales_tolerances()) {
+    CheckFlag(CVodeWFtolerances(mem, &SundialsIntegrator::ErrorWeightsCallback),
+              "CVodeWFtolerances");
+  } else if (N_Vector atol = absolute_tolerances()) {
+    CheckFlag(CVodeSVtolerances(mem, options_.rtol, atol), "CVodeSVtolerances");
   } else {
     CheckFlag(CVodeSStolerances(mem, options_.rtol, options_.atol), "CVodeSStolerances");
   }

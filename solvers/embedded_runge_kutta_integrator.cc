@@ -60,6 +60,7 @@ EmbeddedRungeKuttaIntegrator::EmbeddedRungeKuttaIntegrator(std::string name, But
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
   atol_ = internal::AbsoluteTolerances(name_, options, nx_);
+  atol_scaling_ = internal::AbsoluteToleranceScaling(name_, options, nx_);
   e_ = tableau_.b - tableau_.b_hat;
   const int s = tableau_.num_stages();
   if (tableau_.c(s - 2) == tableau_.c(s - 1)) {
@@ -120,6 +121,7 @@ void EmbeddedRungeKuttaIntegrator::CorrectState(double t,
 void EmbeddedRungeKuttaIntegrator::EvaluateAtRestart(double t,
                                                      const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
+  atol_scaling_.Grow(x_, atol_);
   fsal_valid_ = false;
   dense_valid_ = false;
   // The right-hand side may have jumped: the FSAL derivative of the old step is stale.
@@ -151,11 +153,13 @@ void EmbeddedRungeKuttaIntegrator::DoSaveMemory(std::vector<double>* memory) con
                                  << h_last_ << err_old_ << t_step_ << h_step_ << t_step_end_
                                  << dense_t0_ << dense_h_ << (dense_valid_ ? 1.0 : 0.0) << k_
                                  << dense_base_ << dense_saved_ << g0_;
+  if (atol_scaling_.on()) internal::MemoryWriter(memory) << atol_;
 }
 
 void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
                                                   std::span<const double> memory) {
-  const size_t expected = 11 + k_.size() + dense_base_.size() + dense_saved_.size() + g0_.size();
+  const size_t expected = 11 + k_.size() + dense_base_.size() + dense_saved_.size() + g0_.size() +
+                          (atol_scaling_.on() ? atol_.size() : 0);
   internal::MemoryReader in(memory, expected, name_);
   t_ = t;
   x_ = x;
@@ -174,6 +178,7 @@ void EmbeddedRungeKuttaIntegrator::DoRestoreState(double t, const Eigen::VectorX
   in.Into(&dense_base_);
   in.Into(&dense_saved_);
   in.Into(&g0_);
+  if (atol_scaling_.on()) in.Into(&atol_);
   locator_.ForgetLocated();
 }
 
@@ -350,6 +355,7 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
 
   x_.swap(x_new_);
   t_ = t_reached;
+  atol_scaling_.Grow(x_, atol_);
   if (fsal_ok) k_.col(0) = k_.col(s - 1);
   fsal_valid_ = fsal_ok;
   ++stats_.steps;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "solvers/butcher_tableau.h"
+#include "solvers/detail/step_helpers.h"
 #include "solvers/detail/zero_crossing_locator.h"
 #include "solvers/integrator.h"
 
@@ -100,7 +101,8 @@ class EmbeddedRungeKuttaIntegrator final : public Integrator {
   int nonstiff_steps_ = 0;  // accepted steps in a row below it
   Eigen::VectorXd e_;       // (s x 1) b - b_hat
   int nx_;
-  Eigen::VectorXd atol_;     // (nx x 1) absolute tolerance of each state
+  Eigen::VectorXd atol_;                             // (nx x 1) absolute tolerance of each state
+  internal::AbsoluteToleranceScaling atol_scaling_;  // grows atol_ (scale_atol)
   int ng_;                   // zero-crossing functions located (0 when location is off)
   bool fsal_valid_ = false;  // k_.col(0) holds f(t_, x_)
   double h_next_ = 0.0;      // s, proposed size of the next step, 0: estimate it

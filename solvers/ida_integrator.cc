@@ -106,13 +106,26 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
     }
     // Algebraic variables out of every norm (ode_problem.h, DaeProblem::index): an absolute
     // tolerance so large that their weights vanish.
+    // Into the kept tolerances where there are any, so that scaling never weighs them again
+    // (rtol |z| stays below kUnweighted).
     const Eigen::VectorXd tolerances = internal::AbsoluteTolerances(name_, options_, nx_);
-    internal::NVectorPtr atol = internal::MakeSerialVector(nx_, context_.get());
-    Eigen::Map<Eigen::VectorXd> a = internal::AsEigen(atol.get());
+    internal::NVectorPtr own;
+    N_Vector atol = absolute_tolerances();
+    if (atol == nullptr) {
+      own = internal::MakeSerialVector(nx_, context_.get());
+      atol = own.get();
+    }
+    Eigen::Map<Eigen::VectorXd> a = internal::AsEigen(atol);
     for (int i = 0; i < nx_; ++i) a[i] = id[i] != 0.0 ? tolerances[i] : kUnweighted;
-    CheckFlag(IDASVtolerances(mem, options_.rtol, atol.get()), "IDASVtolerances");
-  } else if (const internal::NVectorPtr atol = StateAbsoluteTolerances()) {
-    CheckFlag(IDASVtolerances(mem, options_.rtol, atol.get()), "IDASVtolerances");
+    if (scales_tolerances()) {
+      CheckFlag(IDAWFtolerances(mem, &SundialsIntegrator::ErrorWeightsCallback), "IDAWFtolerances");
+    } else {
+      CheckFlag(IDASVtolerances(mem, options_.rtol, atol), "IDASVtolerances");
+    }
+  } else if (scales_tolerances()) {
+    CheckFlag(IDAWFtolerances(mem, &SundialsIntegrator::ErrorWeightsCallback), "IDAWFtolerances");
+  } else if (N_Vector atol = absolute_tolerances()) {
+    CheckFlag(IDASVtolerances(mem, options_.rtol, atol), "IDASVtolerances");
   } else {
     CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
   }

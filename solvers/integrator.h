@@ -39,6 +39,15 @@ struct IntegratorOptions {
   /// "Absolute tolerance"), each > 0; empty: `atol` for every state. For a residual problem
   /// (ida), one per entry of y. Fixed-step solvers have no error test and ignore it.
   Eigen::VectorXd state_atol;
+  /// Simulink's "Auto scale absolute tolerance": after each accepted step (and at each
+  /// restart) the absolute tolerance of each state grows to rtol times the largest |x_i| the
+  /// state has reached, from its given value (atol or state_atol) up, never down. A state of
+  /// size 1e6 then has its error measured against 1e6 rtol, not against atol, as soon as it is
+  /// that large, and keeps it when it passes through zero.
+  bool scale_atol = false;
+  /// Under scale_atol, per state (empty: none): true where the tolerance stays as given (a
+  /// block's own absolute tolerance, an algebraic variable of ida).
+  Eigen::Array<bool, Eigen::Dynamic, 1> fixed_atol;
   double fixed_step = 1e-3;                                   ///< s, fixed-step solvers
   double max_step = std::numeric_limits<double>::infinity();  ///< s, 0 or inf: unbounded
   double initial_step = 0.0;                                  ///< s, 0: chosen by the solver

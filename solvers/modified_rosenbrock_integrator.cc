@@ -39,6 +39,7 @@ ModifiedRosenbrockIntegrator::ModifiedRosenbrockIntegrator(OdeProblem* problem,
     throw std::invalid_argument("ode23s: rtol and atol must be >= 0 and not both 0");
   }
   atol_ = internal::AbsoluteTolerances(name(), options, nx_);
+  atol_scaling_ = internal::AbsoluteToleranceScaling(name(), options, nx_);
   jacobian_steps_ = options.jacobian_steps.value_or(1);
   if (jacobian_steps_ < 1) {
     throw std::invalid_argument("ode23s: jacobian_steps must be >= 1, got " +
@@ -112,6 +113,7 @@ void ModifiedRosenbrockIntegrator::CorrectState(double t,
 void ModifiedRosenbrockIntegrator::EvaluateAtRestart(double t,
                                                      const Eigen::Ref<const Eigen::VectorXd>& x) {
   StartAt(t, x);
+  atol_scaling_.Grow(x_, atol_);
   dense_valid_ = false;
   // g before f: a diagram serves both from the outputs of the major step just taken, and its
   // derivatives last (they overwrite what the outputs left).
@@ -136,6 +138,7 @@ void ModifiedRosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) con
   W_.SaveMemory(out);
   // A J that serves more steps is part of what the next steps compute.
   if (jacobian_steps_ > 1) W_.SaveKeptJacobian(out, jacobian_age_, factored_gamma_h_);
+  if (atol_scaling_.on()) out << atol_;
 }
 
 void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
@@ -143,7 +146,8 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   const size_t reused_jacobian =
       jacobian_steps_ > 1 ? internal::IterationMatrix::kept_jacobian_memory_size(nx_) : 0;
   const size_t expected = 6 + 4 * static_cast<size_t>(nx_) + static_cast<size_t>(ng_) +
-                          internal::IterationMatrix::memory_size(nx_) + reused_jacobian;
+                          internal::IterationMatrix::memory_size(nx_) + reused_jacobian +
+                          (atol_scaling_.on() ? static_cast<size_t>(nx_) : 0);
   internal::MemoryReader in(memory, expected, name());
   t_ = t;
   x_ = x;
@@ -161,6 +165,7 @@ void ModifiedRosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorX
   jacobian_age_ = -1;
   factored_gamma_h_ = 0.0;
   if (jacobian_steps_ > 1) W_.RestoreKeptJacobian(in, &jacobian_age_, &factored_gamma_h_);
+  if (atol_scaling_.on()) in.Into(&atol_);
   // f at t is evaluated anew (to the same value): the Jacobian needs it as the problem's last
   // evaluation.
   f_current_ = false;
@@ -314,6 +319,7 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   }
   x_.swap(x_new_);
   t_ = t_reached;
+  atol_scaling_.Grow(x_, atol_);
   ++jacobian_age_;
   if (result.zero_crossing) jacobian_age_ = -1;
   // At the step's end f is F2, and the last evaluations (f, then g) were there.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "solvers/detail/iteration_matrix.h"
+#include "solvers/detail/step_helpers.h"
 #include "solvers/detail/zero_crossing_locator.h"
 #include "solvers/integrator.h"
 
@@ -92,8 +93,9 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   [[noreturn]] void ThrowFailure(const std::string& what, double t) const;
 
   int nx_;
-  Eigen::VectorXd atol_;  // (nx) absolute tolerance of each state
-  int ng_;                // zero-crossing functions located (0 when location is off)
+  Eigen::VectorXd atol_;                             // (nx) absolute tolerance of each state
+  internal::AbsoluteToleranceScaling atol_scaling_;  // grows atol_ (scale_atol)
+  int ng_;  // zero-crossing functions located (0 when location is off)
   /// F0_ holds f(t_, x_), and it (or an evaluation at the same point by the caller between
   /// steps, its major step) was the problem's last evaluation: the Jacobian may be formed.
   bool f_current_ = false;

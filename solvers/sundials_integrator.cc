@@ -48,15 +48,50 @@ SundialsIntegrator::SundialsIntegrator(std::string name, OdeProblem* problem,
   if (!(options.rtol >= 0.0) || !(options.atol >= 0.0) || options.rtol + options.atol <= 0.0) {
     throw std::invalid_argument(name_ + ": rtol and atol must be >= 0 and not both 0");
   }
-  internal::AbsoluteTolerances(name_, options, nx);  // checks state_atol
+  const Eigen::VectorXd atol = internal::AbsoluteTolerances(name_, options, nx);
+  atol_scaling_ = internal::AbsoluteToleranceScaling(name_, options, nx);
+  if (nx > 0 && (options.state_atol.size() > 0 || atol_scaling_.on())) {
+    atol_ = internal::MakeSerialVector(nx, context_.get());
+    internal::AsEigen(atol_.get()) = atol;
+  }
   x_ = Eigen::VectorXd::Zero(nx);
 }
 
-internal::NVectorPtr SundialsIntegrator::StateAbsoluteTolerances() const {
-  if (options_.state_atol.size() == 0) return nullptr;
-  internal::NVectorPtr atol = internal::MakeSerialVector(nx_, context_.get());
-  internal::AsEigen(atol.get()) = internal::AbsoluteTolerances(name_, options_, nx_);
-  return atol;
+void SundialsIntegrator::ScaleTolerances() {
+  if (!scales_tolerances()) return;
+  Eigen::Map<Eigen::VectorXd> atol = internal::AsEigen(atol_.get());
+  atol_scaling_.Grow(x_, atol);
+}
+
+int SundialsIntegrator::ErrorWeightsCallback(N_Vector y, N_Vector ewt, void* user_data) {
+  const auto* self = static_cast<const SundialsIntegrator*>(user_data);
+  const Eigen::Map<Eigen::VectorXd> x = internal::AsEigen(y);
+  const Eigen::Map<Eigen::VectorXd> atol = internal::AsEigen(self->atol_.get());
+  Eigen::Map<Eigen::VectorXd> w = internal::AsEigen(ewt);
+  for (Eigen::Index i = 0; i < w.size(); ++i) {
+    const double scale = self->options_.rtol * std::abs(x[i]) + atol[i];
+    if (!(scale > 0.0)) return -1;  // as SUNDIALS' own: a weight must be positive
+    w[i] = 1.0 / scale;
+  }
+  return 0;
+}
+
+void SundialsIntegrator::DoSaveMemory(std::vector<double>* memory) const {
+  if (!scales_tolerances()) return;
+  internal::MemoryWriter out(memory);
+  for (const double a : internal::AsEigen(atol_.get())) out << a;
+}
+
+void SundialsIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
+                                        std::span<const double> memory) {
+  const bool scaled = scales_tolerances();
+  internal::MemoryReader in(memory, scaled ? static_cast<size_t>(nx_) : 0, name_);
+  if (scaled) {
+    Eigen::VectorXd atol(nx_);
+    in.Into(&atol);
+    internal::AsEigen(atol_.get()) = atol;
+  }
+  Reset(t, x);
 }
 
 SundialsIntegrator::~SundialsIntegrator() = default;
@@ -278,6 +313,7 @@ void SundialsIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>
   started_ = true;
   t_ = t;
   x_ = x;
+  ScaleTolerances();
   Restart(t);
   if (solver_live_) UpdateStats();
 }
@@ -335,6 +371,7 @@ StepResult SundialsIntegrator::Step(double t_stop) {
     throw SolverError(internal::NonFiniteStateMessage(name_, bad, y[bad], t_, t_reached), t_);
   }
   x_ = y;
+  ScaleTolerances();
   step_interpolable_ = true;
   // The stop time is returned bitwise; a root or an ordinary step ends before it.
   t_ = (flag == kTstopReturn || t_reached >= t_stop) ? t_stop : t_reached;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solvers/detail/step_helpers.h"
 #include "solvers/detail/sundials_handles.h"
 #include "solvers/integrator.h"
 
@@ -125,9 +126,21 @@ class SundialsIntegrator : public Integrator {
   /// failure names it), else 0.
   int CheckProblemJacobian(double t, int flag, const char* problem_error, SUNMatrix jac);
 
-  /// The absolute tolerances as SUNDIALS takes them, one per state (options.state_atol), or
-  /// null when every state has options.atol (the solver then gets the scalar).
-  internal::NVectorPtr StateAbsoluteTolerances() const;
+  /// The absolute tolerances as SUNDIALS takes them, one per state (options.state_atol, grown
+  /// under options.scale_atol), or null when every state has options.atol and keeps it (the
+  /// solver then gets the scalar).
+  N_Vector absolute_tolerances() const { return atol_.get(); }
+  /// True under options.scale_atol: the solver then takes its error weights from
+  /// ErrorWeightsCallback (CVodeWFtolerances & co.), which reads absolute_tolerances() as they
+  /// grow. (SUNDIALS 6.4's SVtolerances cannot be called between steps: they clear the
+  /// weights' user data until the next Init.)
+  bool scales_tolerances() const { return atol_scaling_.on() && nx_ > 0; }
+  /// w_i = 1 / (rtol |y_i| + atol_i), SUNDIALS' own weights with the grown tolerances.
+  static int ErrorWeightsCallback(N_Vector y, N_Vector ewt, void* user_data);
+
+  /// Under options.scale_atol, the tolerances the run has grown; else nothing.
+  void DoSaveMemory(std::vector<double>* memory) const override;
+  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
   /// Callback bodies: never throw, pass the problem's return codes through, and turn a NaN
   /// or Inf derivative into a recoverable failure (+1) so that the solver retries smaller.
@@ -150,11 +163,14 @@ class SundialsIntegrator : public Integrator {
   std::vector<int> crossed_;        // capacity ng: the functions a root changed
   Eigen::VectorXd xdot_;            // (nx x 1) scratch for DoAdvanceTinyGap
   internal::NVectorPtr dky_;        // (nx x 1) scratch for Interpolate
+  internal::NVectorPtr atol_;       // (nx x 1) per-state absolute tolerances, or null
   double t_step_start_ = 0.0;       // s, where the last step began
   bool step_interpolable_ = false;  // the last step was the solver's own (not a tiny gap)
 
  private:
   void UpdateStats();
+  // Grows atol_ to the states x_ has reached (options.scale_atol).
+  void ScaleTolerances();
 
   bool warming_up_ = false;
   int last_rhs_flag_ = 0;
@@ -165,6 +181,7 @@ class SundialsIntegrator : public Integrator {
   /// Counted here rather than read from the solver: resets, crossings, tiny-gap steps and
   /// zero-crossing evaluations (ARKODE 6.4 leaves its counter of them uninitialized).
   IntegratorStats own_;
+  internal::AbsoluteToleranceScaling atol_scaling_;
   std::array<char, 1024> solver_message_{};    // last message of SUNDIALS' error handler
   std::array<char, 1024> callback_message_{};  // last failure inside a callback
 };

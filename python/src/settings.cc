@@ -11,8 +11,9 @@ namespace twinblocks::python {
 namespace {
 
 const char kSettingNames[] =
-    "solver, t_start, t_end, step, rtol, atol, max_step, initial_step, output_interval, "
-    "zero_crossings, fixed_step_zero_crossings, jacobian_steps, jacobian_method, sample_hits, "
+    "solver, t_start, t_end, step, rtol, atol, auto_scale_atol, max_step, initial_step, "
+    "output_interval, zero_crossings, fixed_step_zero_crossings, jacobian_steps, jacobian_method, "
+    "sample_hits, "
     "max_consecutive_zc, zc_time_tolerance";
 
 double Number(py::handle value, const std::string& name) {
@@ -59,6 +60,14 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       s.step = OptionalNumber(value, name);
     } else if (name == "rtol") {
       s.rtol = OptionalNumber(value, name);
+    } else if (name == "atol" && py::isinstance<py::str>(value)) {
+      // Simulink's `auto`: from rtol, scaled with the states.
+      if (value.cast<std::string>() != "auto") {
+        throw py::value_error("setting 'atol': expected a positive number, None or 'auto', got " +
+                              std::string(py::repr(value)));
+      }
+      s.atol.reset();
+      s.auto_scale_atol = true;
     } else if (name == "atol") {
       s.atol = OptionalNumber(value, name);
     } else if (name == "max_step") {
@@ -67,13 +76,15 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       s.initial_step = OptionalNumber(value, name);
     } else if (name == "output_interval") {
       s.output_interval = OptionalNumber(value, name);
-    } else if (name == "zero_crossings" || name == "fixed_step_zero_crossings") {
+    } else if (name == "zero_crossings" || name == "fixed_step_zero_crossings" ||
+               name == "auto_scale_atol") {
       if (!py::isinstance<py::bool_>(value)) {
         throw py::type_error("setting '" + name + "': expected True or False, got " +
                              std::string(py::repr(value)));
       }
-      (name == "zero_crossings" ? s.zero_crossings : s.fixed_step_zero_crossings) =
-          value.cast<bool>();
+      (name == "zero_crossings"              ? s.zero_crossings
+       : name == "fixed_step_zero_crossings" ? s.fixed_step_zero_crossings
+                                             : s.auto_scale_atol) = value.cast<bool>();
     } else if (name == "jacobian_steps") {
       if (value.is_none()) {
         s.jacobian_steps.reset();
@@ -124,7 +135,8 @@ py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
   d["t_end"] = s.t_end;
   d["step"] = optional(s.step);
   d["rtol"] = optional(s.rtol);
-  d["atol"] = optional(s.atol);
+  d["atol"] = !s.atol && s.auto_scale_atol ? py::object(py::str("auto")) : optional(s.atol);
+  d["auto_scale_atol"] = s.auto_scale_atol;
   d["max_step"] = optional(s.max_step);
   d["initial_step"] = optional(s.initial_step);
   d["output_interval"] = optional(s.output_interval);

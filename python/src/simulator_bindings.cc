@@ -69,7 +69,10 @@ Settings (keyword arguments; the model's <simulation> values when not given):
         'cvode-adams', 'arkode-erk', 'arkode-dirk', 'ida'.
     t_start, t_end: s.
     step: s, fixed-step solvers.
-    rtol, atol, max_step, initial_step: variable-step solvers.
+    rtol, atol, max_step, initial_step: variable-step solvers. atol may be 'auto' (Simulink's:
+        from rtol, growing with each state's largest size).
+    auto_scale_atol: bool, each state's absolute tolerance grows to rtol times its largest
+        size so far (Simulink's "Auto scale absolute tolerance"; default False).
     output_interval: s between recorded rows (None: a row per major step).
     zero_crossings: bool, locate zero crossings (variable-step solvers).
     fixed_step_zero_crossings: bool, locate them inside fixed steps too (default False).

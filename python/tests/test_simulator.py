@@ -100,6 +100,21 @@ def test_none_unsets_an_optional_setting(decay):
     assert sim.settings["atol"] == 1e-12  # the model's
 
 
+def test_atol_auto_and_auto_scale(decay):
+    """Simulink's `auto` absolute tolerance and its "Auto scale absolute tolerance"."""
+    system = tb.compile(decay)
+    sim = tb.Simulator(system, atol="auto")
+    assert sim.settings["atol"] == "auto" and sim.settings["auto_scale_atol"] is True
+    sim = tb.Simulator(system, auto_scale_atol=True)
+    assert sim.settings["atol"] == 1e-12 and sim.settings["auto_scale_atol"] is True
+    r = tb.simulate(decay, atol="auto", rtol=1e-6)
+    np.testing.assert_allclose(r["x"][:, 0], np.exp(-2.0 * r.time), rtol=1e-4)
+    with pytest.raises(ValueError, match="expected a positive number, None or 'auto', got 'automatic'"):
+        tb.Simulator(system, atol="automatic")
+    with pytest.raises(TypeError, match="'auto_scale_atol': expected True or False"):
+        tb.Simulator(system, auto_scale_atol="on")
+
+
 def test_setting_errors(decay):
     system = tb.compile(decay)
     with pytest.raises(TypeError, match="unknown simulation setting 'tend'; expected one of: solver"):

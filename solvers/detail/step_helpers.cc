@@ -34,6 +34,34 @@ Eigen::VectorXd AbsoluteTolerances(std::string_view solver, const IntegratorOpti
   return options.state_atol;
 }
 
+AbsoluteToleranceScaling::AbsoluteToleranceScaling(std::string_view solver,
+                                                   const IntegratorOptions& options, int nx) {
+  if (!options.scale_atol) return;
+  const Eigen::Index fixed = options.fixed_atol.size();
+  if (fixed != 0 && fixed != nx) {
+    throw std::invalid_argument(std::string(solver) + ": fixed_atol has " + std::to_string(fixed) +
+                                " entries, the problem has " + std::to_string(nx) + " states");
+  }
+  growth_ = Eigen::VectorXd::Constant(nx, options.rtol);
+  for (Eigen::Index i = 0; i < fixed; ++i) {
+    if (options.fixed_atol[i]) growth_[i] = 0.0;
+  }
+}
+
+bool AbsoluteToleranceScaling::Grow(const Eigen::Ref<const Eigen::VectorXd>& x,
+                                    Eigen::Ref<Eigen::VectorXd> atol) const {
+  bool grew = false;
+  for (Eigen::Index i = 0; i < growth_.size(); ++i) {
+    const double reached = growth_[i] * std::abs(x[i]);
+    // A NaN state grows nothing: the step that made it fails on its own.
+    if (reached > atol[i]) {
+      atol[i] = reached;
+      grew = true;
+    }
+  }
+  return grew;
+}
+
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx) {
   if (size != nx) {
     throw std::invalid_argument(std::string(solver) + ": Reset got " + std::to_string(size) +

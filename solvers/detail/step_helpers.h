@@ -44,6 +44,24 @@ std::string NonFiniteStateMessage(std::string_view solver, int index, double val
 Eigen::VectorXd AbsoluteTolerances(std::string_view solver, const IntegratorOptions& options,
                                    int nx);
 
+/// Simulink's "Auto scale absolute tolerance" (IntegratorOptions::scale_atol): each state's
+/// absolute tolerance grows to rtol times the largest |x_i| it has reached.
+class AbsoluteToleranceScaling {
+ public:
+  AbsoluteToleranceScaling() = default;  ///< off
+  /// Off unless options.scale_atol; then it scales every state not in options.fixed_atol.
+  /// @throws std::invalid_argument when fixed_atol is neither empty nor of nx entries.
+  AbsoluteToleranceScaling(std::string_view solver, const IntegratorOptions& options, int nx);
+
+  bool on() const { return growth_.size() > 0; }
+  /// atol_i = max(atol_i, rtol |x_i|) for each scaled state: at x, a state the run has reached.
+  /// Returns true when any tolerance grew. No allocation.
+  bool Grow(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> atol) const;
+
+ private:
+  Eigen::VectorXd growth_;  // per state, rtol where it scales, 0 where it stays; empty: off
+};
+
 /// Throws std::invalid_argument when `x` does not have `nx` entries.
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx);
 

@@ -74,6 +74,22 @@ TEST(CliUsage, UnknownSolverIsOneLineAndStatus2) {
   EXPECT_NE(r.text.find("ode45"), std::string::npos) << "lists the valid solvers";
 }
 
+// Simulink's `auto` absolute tolerance from the command line: shown by check's summary line
+// after a run; refused, in one line, together with --auto-scale-atol off (it always scales).
+TEST(CliUsage, AtolAutoScalesAndCannotBeTurnedOff) {
+  const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";
+  const CliResult ok = RunCli("run " + model + " --atol auto -q --no-plots -o /dev/null");
+  EXPECT_EQ(ok.status, 0) << ok.text;
+  const CliResult both = RunCli("run " + model + " --atol auto --auto-scale-atol off -o x.csv");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.text.find("--auto-scale-atol off cannot go with --atol auto"), std::string::npos)
+      << both.text;
+  EXPECT_EQ(both.text.find('\n'), both.text.size() - 1) << both.text;
+  const CliResult word = RunCli("run " + model + " --atol automatic -o x.csv");
+  EXPECT_EQ(word.status, 2);
+  EXPECT_NE(word.text.find("automatic"), std::string::npos) << word.text;
+}
+
 // A setting the chosen solver would ignore is refused rather than silently dropped.
 TEST(CliUsage, JacobianStepsForASolverWithoutJacobianIsOneLineAndStatus2) {
   const std::string model = std::string(TWINBLOCKS_SOURCE_DIR) + "/examples/mass_spring_damper.xml";

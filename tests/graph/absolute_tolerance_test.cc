@@ -169,5 +169,118 @@ TEST(AbsoluteTolerance, BadValuesAreOneLineAtTheBlock) {
                      "must be auto or a positive number, got -inf");
 }
 
+// Simulink's "Auto scale absolute tolerance" and `auto` absolute tolerance. x' = a w cos(w t):
+// x = a sin(w t) with a = 1e6. Near each zero of x a fixed atol of 1e-6 asks for an error of
+// 1e-12 of the amplitude and shortens the steps there; scaled, each state's tolerance grows to
+// rtol times the largest |x| reached (1e3 here) and keeps it through the zeros.
+std::string LargeSine(const std::string& solver, const std::string& tolerance,
+                      const std::string& abs_tol = "") {
+  const std::string tol = abs_tol.empty() ? "" : " abs_tol=\"" + abs_tol + "\"";
+  return R"(<model name="large_sine" format="1">
+    <simulation solver=")" +
+         solver + R"(" t_end="10" rtol="1e-3" max_step="1" output_interval="0.01" )" + tolerance +
+         R"(/>
+    <block type="Sine" name="rate" amplitude="1e6*10" frequency="10" phase="pi/2"/>
+    <block type="Integrator" name="x")" +
+         tol + R"(/>
+    <connect from="rate.y" to="x.u"/>
+    <log signal="x.y" as="x"/>
+  </model>)";
+}
+
+Accuracy RunLargeSine(const std::string& xml) {
+  const System system = Compile(xml::ReadModelString(xml, "large_sine.xml"));
+  Simulator sim(system, system.settings());
+  const SimulationOutcome outcome = sim.Run();
+  EXPECT_TRUE(outcome.ok) << outcome.error;
+  Accuracy a;
+  const Recording& r = sim.recording();
+  for (int i = 0; i < r.num_rows(); ++i) {
+    a.max_error = std::max(a.max_error, std::abs(r.value(i, 0) - 1e6 * std::sin(10.0 * r.time(i))));
+  }
+  a.steps = sim.stats().solver.steps;
+  return a;
+}
+
+class AutoScaleBySolver : public ::testing::TestWithParam<const char*> {};
+
+// Measured, steps fixed -> scaled (largest error, of the amplitude 1e6): ode23 354 -> 241 (312
+// -> 735), ode45 49 -> 40 (1.1e4 -> 2.2e4), ode23s 490 -> 333 (2.5e3 -> 6.0e3), cvode-bdf 336
+// -> 246 (6.3e3 -> 1.0e4), cvode-adams 241 -> 178 (4.0e3 -> 3.4e3), arkode-erk 452 -> 284 (13
+// -> 50), arkode-dirk 241 -> 171 (283 -> 672), ida 436 -> 317 (6.9e3 -> 6.8e3): every error
+// within 2.3 % of the amplitude, as rtol 1e-3 allows over 16 periods.
+TEST_P(AutoScaleBySolver, ScaledTolerancesTakeFewerStepsThroughTheZerosOfALargeState) {
+  const Accuracy fixed = RunLargeSine(LargeSine(GetParam(), R"(atol="1e-6")"));
+  const Accuracy scaled =
+      RunLargeSine(LargeSine(GetParam(), R"(atol="1e-6" auto_scale_atol="on")"));
+  const Accuracy automatic = RunLargeSine(LargeSine(GetParam(), R"(atol="auto")"));
+  EXPECT_LT(scaled.steps, fixed.steps);
+  EXPECT_LT(fixed.max_error, 3e4);
+  EXPECT_LT(scaled.max_error, 3e4);
+  // `auto` at rtol 1e-3 starts at 1e-6 and scales: the same run.
+  EXPECT_EQ(automatic.steps, scaled.steps);
+  EXPECT_EQ(automatic.max_error, scaled.max_error);
+  RecordProperty("steps_fixed", static_cast<int>(fixed.steps));
+  RecordProperty("steps_scaled", static_cast<int>(scaled.steps));
+}
+
+// A block's own tolerance stays as given: the sine's only state has one, so scaling changes
+// nothing, bit for bit; without it the same run scales.
+TEST_P(AutoScaleBySolver, ABlocksOwnToleranceStaysAsGiven) {
+  const Accuracy own = RunLargeSine(LargeSine(GetParam(), R"(atol="1e-6")", "1e-6"));
+  const Accuracy own_scaled =
+      RunLargeSine(LargeSine(GetParam(), R"(atol="1e-6" auto_scale_atol="on")", "1e-6"));
+  EXPECT_EQ(own.steps, own_scaled.steps);
+  EXPECT_EQ(own.max_error, own_scaled.max_error);
+  const Accuracy scaled =
+      RunLargeSine(LargeSine(GetParam(), R"(atol="1e-6" auto_scale_atol="on")"));
+  EXPECT_NE(scaled.steps, own_scaled.steps);
+}
+
+INSTANTIATE_TEST_SUITE_P(VariableStep, AutoScaleBySolver,
+                         ::testing::Values("ode23", "ode45", "ode23s", "cvode-bdf", "cvode-adams",
+                                           "arkode-erk", "arkode-dirk", "ida"));
+
+// Simulink's rule for the start of `auto`: 1e-6 for rtol >= 1e-3, rtol / 1000 below.
+TEST(AutoScale, AutoStartsFromTheRelativeTolerance) {
+  SimulationSettingsValues s;
+  EXPECT_EQ(s.StartingAtol(), 1e-6);  // unset atol, not scaled
+  s.auto_scale_atol = true;
+  EXPECT_EQ(s.StartingAtol(), 1e-6);  // rtol's default, 1e-3
+  s.rtol = 1e-2;
+  EXPECT_EQ(s.StartingAtol(), 1e-6);
+  s.rtol = 1e-5;
+  EXPECT_DOUBLE_EQ(s.StartingAtol(), 1e-8);
+  s.atol = 3e-4;
+  EXPECT_EQ(s.StartingAtol(), 3e-4);
+  s.auto_scale_atol = false;
+  s.atol.reset();
+  EXPECT_EQ(s.StartingAtol(), 1e-6);
+}
+
+TEST(AutoScale, TheFileSaysAutoOrOnOrOff) {
+  const System automatic =
+      Compile(xml::ReadModelString(LargeSine("ode45", R"(atol="auto")"), "a.xml"));
+  EXPECT_FALSE(automatic.settings().atol.has_value());
+  EXPECT_TRUE(automatic.settings().auto_scale_atol);
+  const System plain = Compile(xml::ReadModelString(LargeSine("ode45", R"(atol="1e-6")"), "a.xml"));
+  EXPECT_FALSE(plain.settings().auto_scale_atol);
+  auto error_of = [](const std::string& tolerance) {
+    try {
+      Compile(xml::ReadModelString(LargeSine("ode45", tolerance), "a.xml"));
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("compiled");
+  };
+  EXPECT_THAT(error_of(R"(atol="auto" auto_scale_atol="off")"),
+              HasSubstr("a.xml:2: simulation attribute 'auto_scale_atol' cannot be off with "
+                        "atol=\"auto\""));
+  EXPECT_THAT(error_of(R"(auto_scale_atol="yes")"),
+              HasSubstr("a.xml:2: simulation attribute 'auto_scale_atol' must be on or off, got "
+                        "'yes'"));
+  EXPECT_THAT(error_of(R"(atol="automatic")"), HasSubstr("a.xml:2: simulation attribute 'atol'"));
+}
+
 }  // namespace
 }  // namespace twinblocks::graph

@@ -547,6 +547,30 @@ TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
   }
 }
 
+// Scaled absolute tolerances (auto_scale_atol) are part of what a snapshot holds: `grown`
+// keeps growing, so the tolerances at the save are below those at the end of the first run.
+TEST(SimulatorSnapshot, ScaledTolerancesRepeatBitwise) {
+  const System system = CompileText(R"xml(<model name="growing">
+    <simulation solver="ode45" t_end="4" rtol="1e-5" atol="1e-8" auto_scale_atol="on"
+                max_step="1" output_interval="0.01"/>
+    <block type="Sine" name="drive" amplitude="2" frequency="5"/>
+    <block type="Integrator" name="x"/>
+    <block type="Expression" name="rate" expr="1 + 10 * u1 * u1"/>
+    <block type="Integrator" name="grown"/>
+    <connect from="drive.y" to="x.u"/>
+    <connect from="x.y" to="rate.u1"/>
+    <connect from="rate.y" to="grown.u"/>
+    <log signal="x.y" as="x"/>
+    <log signal="grown.y" as="grown"/>
+  </model>)xml");
+  for (const char* solver : {"ode45", "ode23s"}) {
+    SCOPED_TRACE(solver);
+    SimulationSettingsValues settings = system.settings();
+    settings.solver = solver;
+    ExpectRestoreRepeatsTheRun(system, settings, 1.234, 2.5);
+  }
+}
+
 // CVODE restarts at the restored point: the continuation is within the tolerance of the
 // original, and two restores from one snapshot repeat each other bitwise.
 TEST(SimulatorSnapshot, SundialsRestartsAtTheRestoredPoint) {
