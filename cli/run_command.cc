@@ -36,6 +36,30 @@ const CLI::Validator& PositiveNumber() {
   return check;
 }
 
+void ToleranceArgs::AddTo(CLI::App* cmd) {
+  cmd->add_option("--atol", atol,
+                  "Absolute tolerance of variable-step solvers, or auto (Simulink's: from rtol, "
+                  "growing with each state's largest size)")
+      ->check(PositiveNumber() | CLI::IsMember({"auto"}));
+  cmd->add_option("--auto-scale-atol", auto_scale_atol,
+                  "on: each state's absolute tolerance grows to rtol times its largest size so "
+                  "far (Simulink's \"Auto scale absolute tolerance\"; default off)")
+      ->check(CLI::IsMember({"on", "off"}));
+}
+
+ToleranceArgs::Choice ToleranceArgs::Read() const {
+  Choice c;
+  c.atol_auto = atol == "auto";
+  if (c.atol_auto && auto_scale_atol == "off") {
+    throw UsageError(
+        "--auto-scale-atol off cannot go with --atol auto, which always scales (Simulink's "
+        "rule); give --atol a number to keep it fixed");
+  }
+  if (atol && !c.atol_auto) c.atol = std::strtod(atol->c_str(), nullptr);  // checked positive
+  if (auto_scale_atol) c.auto_scale_atol = *auto_scale_atol == "on";
+  return c;
+}
+
 namespace {
 
 struct RunArgs {
@@ -43,7 +67,8 @@ struct RunArgs {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, max_step, output_interval;
   std::optional<int> jacobian_steps, max_consecutive_zc;
-  std::optional<std::string> atol, auto_scale_atol, sample_hits, fixed_step_zc, jacobian_method;
+  ToleranceArgs tolerance;
+  std::optional<std::string> sample_hits, fixed_step_zc, jacobian_method;
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -172,19 +197,13 @@ int Run(const RunArgs& args) {
   if (args.t_end) settings.t_end = *args.t_end;
   if (args.step) settings.step = *args.step;
   if (args.rtol) settings.rtol = *args.rtol;
-  if (args.atol == "auto" && args.auto_scale_atol == "off") {
-    throw UsageError(
-        "--auto-scale-atol off cannot go with --atol auto, which always scales (Simulink's "
-        "rule); give --atol a number to keep it fixed");
-  }
-  if (args.atol == "auto") {
-    // Simulink's `auto`: from rtol, scaled with the states.
+  const ToleranceArgs::Choice tolerance = args.tolerance.Read();
+  if (tolerance.atol_auto) {
     settings.atol.reset();
     settings.auto_scale_atol = true;
-  } else if (args.atol) {
-    settings.atol = std::strtod(args.atol->c_str(), nullptr);  // PositiveNumber checked it
   }
-  if (args.auto_scale_atol) settings.auto_scale_atol = *args.auto_scale_atol == "on";
+  if (tolerance.atol) settings.atol = tolerance.atol;
+  if (tolerance.auto_scale_atol) settings.auto_scale_atol = *tolerance.auto_scale_atol;
   if (args.max_step) settings.max_step = *args.max_step;
   if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
   if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
@@ -301,14 +320,7 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(PositiveNumber());
   cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers")
       ->check(PositiveNumber());
-  cmd->add_option("--atol", args->atol,
-                  "Absolute tolerance of variable-step solvers, or auto (Simulink's: from rtol, "
-                  "growing with each state's largest size)")
-      ->check(PositiveNumber() | CLI::IsMember({"auto"}));
-  cmd->add_option("--auto-scale-atol", args->auto_scale_atol,
-                  "on: each state's absolute tolerance grows to rtol times its largest size so "
-                  "far (Simulink's \"Auto scale absolute tolerance\"; default off)")
-      ->check(CLI::IsMember({"on", "off"}));
+  args->tolerance.AddTo(cmd);
   cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s")
       ->check(PositiveNumber());
   cmd->add_option(

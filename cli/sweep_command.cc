@@ -36,6 +36,7 @@ struct SweepArgs {
   /// Per summary op (graph::SummaryOp order), the signals given to --final, --max ...
   std::vector<std::vector<std::string>> outputs = std::vector<std::vector<std::string>>(6);
   sweep::RunSettingsOverrides settings;
+  ToleranceArgs tolerance;  // into settings
   bool no_run_files = false;
   bool quiet = false;
 };
@@ -78,6 +79,10 @@ Prepared Prepare(const SweepArgs& args, const MpiWorld& world) {
   p.options.rank = world.rank();
   p.options.num_ranks = world.size();
   p.options.settings = args.settings;
+  const ToleranceArgs::Choice tolerance = args.tolerance.Read();
+  p.options.settings.atol_auto = tolerance.atol_auto;
+  p.options.settings.atol = tolerance.atol;
+  p.options.settings.auto_scale_atol = tolerance.auto_scale_atol;
   p.options.plot_signals = args.plots;
   if (!args.no_run_files) p.options.run_dir = p.dir;
   for (size_t k = 0; k < std::size(kOps); ++k) {
@@ -264,8 +269,7 @@ Runner AddSweepCommand(CLI::App& app) {
       ->check(PositiveNumber());
   cmd->add_option("--rtol", args->settings.rtol, "Relative tolerance of variable-step solvers")
       ->check(PositiveNumber());
-  cmd->add_option("--atol", args->settings.atol, "Absolute tolerance of variable-step solvers")
-      ->check(PositiveNumber());
+  args->tolerance.AddTo(cmd);
   cmd->add_option("--max-step", args->settings.max_step, "Largest step, s")
       ->check(PositiveNumber());
   cmd->add_option("--output-interval", args->settings.output_interval,

@@ -87,9 +87,7 @@ void SundialsIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
   const bool scaled = scales_tolerances();
   internal::MemoryReader in(memory, scaled ? static_cast<size_t>(nx_) : 0, name_);
   if (scaled) {
-    Eigen::VectorXd atol(nx_);
-    in.Into(&atol);
-    internal::AsEigen(atol_.get()) = atol;
+    for (double& a : internal::AsEigen(atol_.get())) a = in.Next();
   }
   Reset(t, x);
 }

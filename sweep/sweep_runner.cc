@@ -86,6 +86,11 @@ graph::SimulationSettingsValues RunSettingsOverrides::ApplyTo(
   if (step) settings.step = *step;
   if (rtol) settings.rtol = *rtol;
   if (atol) settings.atol = *atol;
+  if (atol_auto) {
+    settings.atol.reset();
+    settings.auto_scale_atol = true;
+  }
+  if (auto_scale_atol) settings.auto_scale_atol = *auto_scale_atol;
   if (max_step) settings.max_step = *max_step;
   if (output_interval) settings.output_interval = *output_interval;
   return settings;

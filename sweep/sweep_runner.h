@@ -39,6 +39,10 @@ namespace twinblocks::sweep {
 struct RunSettingsOverrides {
   std::optional<std::string> solver;
   std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;  ///< s
+  /// Simulink's `auto` absolute tolerance (atol then unused): from rtol, and scaled.
+  bool atol_auto = false;
+  /// SimulationSettingsValues::auto_scale_atol; with atol_auto it may only be true.
+  std::optional<bool> auto_scale_atol;
 
   /// `settings` with the set fields replaced.
   graph::SimulationSettingsValues ApplyTo(graph::SimulationSettingsValues settings) const;

@@ -95,8 +95,9 @@ class Mechanism final : public blocks::Block {
   void DoCalcConsistentAlgebraic(blocks::Context& c) const override;
   void DoCalcZeroCrossings(blocks::Context& c) const override;
   /// With closed loops: at major steps, projects q and v back onto the constraints when they
-  /// have drifted (docs/loops.md). As a DAE, no projection: checks instead that the chosen
-  /// independent rows still are, and restarts the solver to choose again when not.
+  /// have drifted (docs/loops.md), as Context::states_projected (not a jump). As a DAE, no
+  /// projection: checks instead that the chosen independent rows still are, and restarts the solver
+  /// to choose again when not.
   void DoUpdate(blocks::Context& c) const override;
   /// The same projection as a correction of the states, for a solver that projects each
   /// step's solution itself (CVODE's BDF); the major step then finds the loops closed.

@@ -34,7 +34,8 @@ namespace twinblocks::python {
 
 namespace {
 
-const char kSweepSettings[] = "solver, t_start, t_end, step, rtol, atol, max_step, output_interval";
+const char kSweepSettings[] =
+    "solver, t_start, t_end, step, rtol, atol, auto_scale_atol, max_step, output_interval";
 
 // One `set` entry: a list of values (each as a model text), or a string as `--set` writes it
 // after the '=' ("160,700", "uniform(1, 2)").
@@ -90,6 +91,23 @@ sweep::RunSettingsOverrides Overrides(const py::kwargs& settings) {
       o.solver = value.cast<std::string>();
       continue;
     }
+    if (name == "atol" && py::isinstance<py::str>(value)) {
+      // Simulink's `auto`: from rtol, scaled with the states.
+      if (value.cast<std::string>() != "auto") {
+        throw py::value_error("setting 'atol': expected a positive number or 'auto', got " +
+                              std::string(py::repr(value)));
+      }
+      o.atol_auto = true;
+      continue;
+    }
+    if (name == "auto_scale_atol") {
+      if (!py::isinstance<py::bool_>(value)) {
+        throw py::type_error("setting 'auto_scale_atol': expected True or False, got " +
+                             std::string(py::repr(value)));
+      }
+      o.auto_scale_atol = value.cast<bool>();
+      continue;
+    }
     std::optional<double>* field = name == "t_start"           ? &o.t_start
                                    : name == "t_end"           ? &o.t_end
                                    : name == "step"            ? &o.step
@@ -108,6 +126,11 @@ sweep::RunSettingsOverrides Overrides(const py::kwargs& settings) {
                            std::string(py::repr(value)));
     }
     *field = *x;
+  }
+  if (o.atol_auto && o.auto_scale_atol == false) {
+    throw py::value_error(
+        "setting 'auto_scale_atol': cannot be False with atol='auto', which always scales "
+        "(Simulink's rule); give atol a number to keep it fixed");
   }
   return o;
 }

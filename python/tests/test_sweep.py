@@ -52,6 +52,20 @@ def test_zip_and_outputs():
     assert rows[1]["summaries"]["max(out.y)"] == pytest.approx(4 * 2.0, rel=1e-6)
 
 
+def test_atol_auto_and_auto_scale_for_every_run():
+    rows = tb.sweep(growth(), set={"k": [0.25, 0.5]}, atol="auto", rtol=1e-8)
+    for r in rows:
+        assert r["status"] == "ok"
+        k = float(r["values"]["k"])
+        assert r["summaries"]["final(x.y)"] == pytest.approx(1 / (1 - k), rel=1e-6)
+    scaled = tb.sweep(growth(), set={"k": [0.5]}, auto_scale_atol=True)
+    assert scaled[0]["status"] == "ok"
+    with pytest.raises(ValueError, match="cannot be False with atol='auto'"):
+        tb.sweep(growth(), set={"k": [0.5]}, atol="auto", auto_scale_atol=False)
+    with pytest.raises(ValueError, match="expected a positive number or 'auto', got 'often'"):
+        tb.sweep(growth(), set={"k": [0.5]}, atol="often")
+
+
 def test_a_failed_and_an_invalid_run_are_rows():
     rows = tb.sweep(growth(), set={"k": ["0.5", "4", "bogus"]})
     assert [r["status"] for r in rows] == ["ok", "failed", "invalid"]

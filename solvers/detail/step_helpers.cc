@@ -48,18 +48,13 @@ AbsoluteToleranceScaling::AbsoluteToleranceScaling(std::string_view solver,
   }
 }
 
-bool AbsoluteToleranceScaling::Grow(const Eigen::Ref<const Eigen::VectorXd>& x,
+void AbsoluteToleranceScaling::Grow(const Eigen::Ref<const Eigen::VectorXd>& x,
                                     Eigen::Ref<Eigen::VectorXd> atol) const {
-  bool grew = false;
   for (Eigen::Index i = 0; i < growth_.size(); ++i) {
     const double reached = growth_[i] * std::abs(x[i]);
     // A NaN state grows nothing: the step that made it fails on its own.
-    if (reached > atol[i]) {
-      atol[i] = reached;
-      grew = true;
-    }
+    if (reached > atol[i]) atol[i] = reached;
   }
-  return grew;
 }
 
 void CheckStateSize(std::string_view solver, Eigen::Index size, int nx) {

@@ -55,8 +55,8 @@ class AbsoluteToleranceScaling {
 
   bool on() const { return growth_.size() > 0; }
   /// atol_i = max(atol_i, rtol |x_i|) for each scaled state: at x, a state the run has reached.
-  /// Returns true when any tolerance grew. No allocation.
-  bool Grow(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> atol) const;
+  /// No allocation.
+  void Grow(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> atol) const;
 
  private:
   Eigen::VectorXd growth_;  // per state, rtol where it scales, 0 where it stays; empty: off

@@ -119,6 +119,34 @@ TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 
+// Scaled absolute tolerances (auto_scale_atol): their growth after each step, SUNDIALS' error
+// weights from them, and a snapshot that holds them, saved and restored.
+TEST_P(A9NoAllocation, ScaledTolerancesAllocateNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 2e-5;
+  settings.t_end = 0.08;
+  settings.output_interval = 0.005;
+  settings.auto_scale_atol = true;
+  graph::Simulator sim(system, settings);
+  sim.Initialize();
+  graph::SimulationSnapshot snapshot;
+  sim.SaveState(&snapshot);  // sizes the snapshot's storage
+  g_allocations = 0;
+  g_counting = true;
+  bool ok = sim.AdvanceTo(0.03).ok;
+  sim.SaveState(&snapshot);
+  ok = ok && sim.AdvanceTo(0.05).ok;
+  sim.RestoreState(snapshot);
+  ok = ok && sim.Run().ok;
+  g_counting = false;
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(sim.time(), 0.08);
+  EXPECT_EQ(g_allocations.load(), 0);
+}
+
 // Zero crossings located inside fixed steps (the contacts' distances of G2): the check at each
 // step's end, the Hermite interpolant and the search allocate nothing either.
 TEST(A9NoAllocationFixedStepCrossings, GraspStepLoopAllocatesNothing) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <string>
 
@@ -52,14 +53,22 @@ struct Orbit {
 
 constexpr double kOrbits = 20.0;
 
-Orbit RunOrbits(const std::string& solver, bool projects) {
-  CircleParticle problem(projects);
+constexpr double kOrbitsEnd = 2.0 * std::numbers::pi * kOrbits;  // s
+
+// The solver at rtol 1e-6 (atol 1e-9), started at (1, 0).
+std::unique_ptr<Integrator> StartOrbits(const std::string& solver, CircleParticle* problem) {
   IntegratorOptions options;
   options.rtol = 1e-6;
   options.atol = 1e-9;
-  auto integrator = MakeIntegrator(solver, &problem, options);
+  std::unique_ptr<Integrator> integrator = MakeIntegrator(solver, problem, options);
   integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
-  const double t_end = 2.0 * std::numbers::pi * kOrbits;
+  return integrator;
+}
+
+Orbit RunOrbits(const std::string& solver, bool projects) {
+  CircleParticle problem(projects);
+  const std::unique_ptr<Integrator> integrator = StartOrbits(solver, &problem);
+  const double t_end = kOrbitsEnd;
   StepTo(integrator.get(), t_end);
   Orbit out;
   const Eigen::Vector2d x = integrator->state();
@@ -99,12 +108,8 @@ TEST(Projection, OtherSolversNeverAsk) {
 // Returns the steps taken over kOrbits, or max_steps if that many took it less far.
 long StepsProjectingAtEachStep(const std::string& solver, bool correct_state, long max_steps) {
   CircleParticle problem(/*projects=*/false);
-  IntegratorOptions options;
-  options.rtol = 1e-6;
-  options.atol = 1e-9;
-  auto integrator = MakeIntegrator(solver, &problem, options);
-  integrator->Reset(0.0, Eigen::Vector2d(1.0, 0.0));
-  const double t_end = 2.0 * std::numbers::pi * kOrbits;
+  const std::unique_ptr<Integrator> integrator = StartOrbits(solver, &problem);
+  const double t_end = kOrbitsEnd;
   while (integrator->time() < t_end && integrator->stats().steps < max_steps) {
     integrator->Step(t_end);
     const Eigen::Vector2d x = integrator->state().normalized();

@@ -161,6 +161,15 @@ TEST(SweepCommandTest, E4FailingRunIsReportedWithItsTimeAndCauseAndTheOthersFini
   EXPECT_GT(Lines(ReadText(dir / "run_0001.csv")).size(), 20u);
 }
 
+// Simulink's `auto` absolute tolerance for every run.
+TEST(SweepCommandTest, AtolAutoAppliesToEveryRun) {
+  const std::filesystem::path dir = FreshDirectory("sweep_", "atol_auto");
+  const CliResult r = RunCli("sweep " + Growth() +
+                             " --set k=0.25,0.5 --atol auto --no-run-files -o " + dir.string());
+  EXPECT_EQ(r.status, 0) << r.text;
+  EXPECT_THAT(ReadText(dir / "summary.csv"), HasSubstr("\n1,0.5,ok,"));
+}
+
 TEST(SweepCommandTest, InvalidRunsAreRowsToo) {
   const std::filesystem::path dir = FreshDirectory("sweep_", "invalid");
   const CliResult r = RunCli("sweep " + Growth() + " --set k=0.5,bogus -o " + dir.string());
@@ -213,6 +222,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCommand{"unknown_output_signal", Growth() + " --set k=1 --final nope.y", "--final"},
         BadCommand{"unknown_solver", Growth() + " --set k=1 --solver ode99", "ode99"},
         BadCommand{"zero_threads", Growth() + " --set k=1 -j0", "-j"},
+        BadCommand{"atol_auto_not_scaled",
+                   Growth() + " --set k=1 --atol auto --auto-scale-atol off",
+                   "--auto-scale-atol off cannot go with --atol auto"},
+        BadCommand{"atol_word", Growth() + " --set k=1 --atol often", "often"},
         BadCommand{"no_set", Growth(), "--set"},
         BadCommand{"missing_model", "no_such_model.xml --set k=1", "no_such_model.xml"},
         BadCommand{"bad_model",
