@@ -42,8 +42,8 @@ ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
   }
   if (!explicit_rhs) {
     jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
-    linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
-    CheckFlag(ARKStepSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),
+    linear_solver_ = std::make_unique<internal::BlockTriangularLinearSolver>(nx_, context_.get());
+    CheckFlag(ARKStepSetLinearSolver(mem, linear_solver_->get(), jacobian_.get()),
               "ARKStepSetLinearSolver");
     CheckFlag(ARKStepSetJacFn(mem, &ArkodeIntegrator::JacobianCallback), "ARKStepSetJacFn");
     if (options_.jacobian_steps) {

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "solvers/detail/block_triangular_linear_solver.h"
 #include "solvers/sundials_integrator.h"
 
 namespace twinblocks::solvers {
@@ -43,7 +44,8 @@ class ArkodeIntegrator final : public SundialsIntegrator {
   ArkodeMethod method_;
   bool first_step_set_ = false;  // CorrectState set the next step's size: unset after it
   internal::MatrixPtr jacobian_;
-  internal::LinearSolverPtr linear_solver_;
+  // The Newton matrix's LU in block-triangular order (SUNDIALS' dense LU factors it whole).
+  std::unique_ptr<internal::BlockTriangularLinearSolver> linear_solver_;
   std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
 };
 

@@ -36,8 +36,8 @@ CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
     CheckFlag(CVodeSStolerances(mem, options_.rtol, options_.atol), "CVodeSStolerances");
   }
   jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
-  linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
-  CheckFlag(CVodeSetLinearSolver(mem, linear_solver_.get(), jacobian_.get()),
+  linear_solver_ = std::make_unique<internal::BlockTriangularLinearSolver>(nx_, context_.get());
+  CheckFlag(CVodeSetLinearSolver(mem, linear_solver_->get(), jacobian_.get()),
             "CVodeSetLinearSolver");
   CheckFlag(CVodeSetJacFn(mem, &CvodeIntegrator::JacobianCallback), "CVodeSetJacFn");
   if (options_.jacobian_steps) {

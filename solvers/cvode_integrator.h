@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "solvers/detail/block_triangular_linear_solver.h"
 #include "solvers/sundials_integrator.h"
 
 namespace twinblocks::solvers {
@@ -49,7 +50,8 @@ class CvodeIntegrator final : public SundialsIntegrator {
   const char* step_function_name() const override { return "CVode"; }
 
   internal::MatrixPtr jacobian_;
-  internal::LinearSolverPtr linear_solver_;
+  // The Newton matrix's LU in block-triangular order (SUNDIALS' dense LU factors it whole).
+  std::unique_ptr<internal::BlockTriangularLinearSolver> linear_solver_;
   std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
 };
 

@@ -60,6 +60,14 @@ class IterationMatrix {
     return 0;
   }
 
+  /// Takes J = I - A for a Newton matrix A = I - gamma J given whole (column-major, nx x nx:
+  /// CVODE's and ARKODE's), so that Factor(1.0) factors A itself: its graph's blocks are J's.
+  void TakeNewtonMatrix(const double* a) {
+    J_ = -Eigen::Map<const Eigen::MatrixXd>(a, nx_, nx_);
+    J_.diagonal().array() += 1.0;
+    pattern_checked_ = false;
+  }
+
   /// Forms T = df/dt at (t, x), where f0 = f(t, x), as MATLAB's ode23s does: a forward
   /// difference over sqrt(eps) max(|t|, h) (h the step to come), as the difference in t that
   /// t + dt gives exactly. Where f fails there (a model that ends at t), backwards; where both
@@ -134,13 +142,13 @@ class IterationMatrix {
   // (nx * nx, by column) all ones where J was ever nonzero, else 0: as wide as J's entries,
   // so that the test for growth is one vectorized pass of integer operations.
   std::vector<std::uint64_t> pattern_;
-  bool ordered_ = false;               // pattern_ and the order below were computed
-  bool structure_declared_ = false;    // pattern_ is the problem's declared structure
+  bool ordered_ = false;                           // pattern_ and the order below were computed
+  bool structure_declared_ = false;                // pattern_ is the problem's declared structure
   JacobianMethod method_ = JacobianMethod::kAuto;  // where Form gets J
-  int nonfinite_state_ = -1;           // see nonfinite_state()
-  bool pattern_checked_ = false;       // J_ has not changed since UpdatePattern read it
-  std::vector<char> is_active_;        // (nx) 1 for an active state
-  std::vector<int> order_;             // (m) the active states in block order
+  int nonfinite_state_ = -1;                       // see nonfinite_state()
+  bool pattern_checked_ = false;                   // J_ has not changed since UpdatePattern read it
+  std::vector<char> is_active_;                    // (nx) 1 for an active state
+  std::vector<int> order_;                         // (m) the active states in block order
   std::vector<int> block_start_;       // (blocks + 1) the first position of each block, then m
   std::vector<int> block_first_read_;  // (blocks) the first earlier position a block reads
   std::vector<int> pivot_;             // (m) row interchanges, positions within each block
