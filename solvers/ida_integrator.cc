@@ -130,8 +130,8 @@ IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_r
     CheckFlag(IDASStolerances(mem, options_.rtol, options_.atol), "IDASStolerances");
   }
   jacobian_ = internal::MakeDenseMatrix(nx_, context_.get());
-  linear_solver_ = internal::MakeDenseLinearSolver(y_.get(), jacobian_.get(), context_.get());
-  CheckFlag(IDASetLinearSolver(mem, linear_solver_.get(), jacobian_.get()), "IDASetLinearSolver");
+  linear_solver_ = std::make_unique<internal::BlockTriangularLinearSolver>(nx_, context_.get());
+  CheckFlag(IDASetLinearSolver(mem, linear_solver_->get(), jacobian_.get()), "IDASetLinearSolver");
   CheckFlag(IDASetJacFn(mem, &IdaIntegrator::JacobianCallback), "IDASetJacFn");
   if (has_algebraic_) {
     CheckFlag(IDASetId(mem, id_.get()), "IDASetId");

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "solvers/detail/block_triangular_linear_solver.h"
 #include "solvers/ode_problem.h"
 #include "solvers/sundials_integrator.h"
 
@@ -77,7 +78,8 @@ class IdaIntegrator final : public SundialsIntegrator {
   internal::NVectorPtr yp_;  // (n x 1) y'
   internal::NVectorPtr id_;  // (n x 1) 1: differential, 0: algebraic
   internal::MatrixPtr jacobian_;
-  internal::LinearSolverPtr linear_solver_;
+  // The iteration matrix's LU in block-triangular order (SUNDIALS' dense LU factors it whole).
+  std::unique_ptr<internal::BlockTriangularLinearSolver> linear_solver_;
   std::unique_ptr<void, MemoryDeleter> mem_;  // destroyed first: declared last
 };
 

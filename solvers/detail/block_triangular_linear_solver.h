@@ -9,14 +9,14 @@
 namespace twinblocks::solvers::internal {
 
 /// A direct SUNDIALS linear solver for the Newton matrix A = I - gamma J of CVODE and ARKODE
-/// (a dense SUNMatrix), factored in block-triangular order: the strongly connected
-/// components of A's graph as diagonal blocks, each factored by LU with partial pivoting, the
-/// couplings between them left to the block substitution (IterationMatrix, Duff & Reid's
-/// block triangular form as KLU uses it). A diagram's states are mostly coupled one way (a
-/// filter drives a joint that pushes an object): G2's 37 states are one 13 x 13 block and
-/// twelve 2 x 2 ones, where SUNDIALS' dense LU factors 37 x 37. det A is the product of the
-/// blocks' determinants, so A is singular exactly when a block is. Allocates only in its
-/// constructor.
+/// (and IDA's dF/dy + cj dF/dy': any square A), given as a dense SUNMatrix, factored in
+/// block-triangular order: the strongly connected components of A's graph as diagonal blocks, each
+/// factored by LU with partial pivoting, the couplings between them left to the block substitution
+/// (IterationMatrix, Duff & Reid's block triangular form as KLU uses it). A diagram's states are
+/// mostly coupled one way (a filter drives a joint that pushes an object): G2's 37 states are one
+/// 13 x 13 block and twelve 2 x 2 ones, where SUNDIALS' dense LU factors 37 x 37. det A is the
+/// product of the blocks' determinants, so A is singular exactly when a block is. Allocates only in
+/// its constructor.
 class BlockTriangularLinearSolver {
  public:
   BlockTriangularLinearSolver(int nx, SUNContext ctx);

@@ -60,8 +60,8 @@ class IterationMatrix {
     return 0;
   }
 
-  /// Takes J = I - A for a Newton matrix A = I - gamma J given whole (column-major, nx x nx:
-  /// CVODE's and ARKODE's), so that Factor(1.0) factors A itself: its graph's blocks are J's.
+  /// Takes J = I - A for a Newton matrix A given whole (column-major, nx x nx: CVODE's and
+  /// ARKODE's I - gamma J, IDA's dF/dy + cj dF/dy'), so that Factor(1.0) factors A itself.
   void TakeNewtonMatrix(const double* a) {
     J_ = -Eigen::Map<const Eigen::MatrixXd>(a, nx_, nx_);
     J_.diagonal().array() += 1.0;
