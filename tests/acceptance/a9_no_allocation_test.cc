@@ -50,6 +50,25 @@ long AllocationsDuringRun(const graph::System& system, graph::SimulationSettings
   return g_allocations.load();
 }
 
+// From an initialized simulator: saves a snapshot at t_save, goes on to t_back, restores the
+// snapshot and runs to the end, counting the allocations of all of it (the snapshot's storage
+// sized before).
+long AllocationsAcrossARestore(graph::Simulator* sim, double t_save, double t_back) {
+  graph::SimulationSnapshot snapshot;
+  sim->SaveState(&snapshot);
+  g_allocations = 0;
+  g_counting = true;
+  bool ok = sim->AdvanceTo(t_save).ok;
+  sim->SaveState(&snapshot);
+  ok = ok && sim->AdvanceTo(t_back).ok;
+  sim->RestoreState(snapshot);
+  ok = ok && sim->Run().ok;
+  g_counting = false;
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(sim->time(), sim->settings().t_end);
+  return g_allocations.load();
+}
+
 class A9NoAllocation : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(A9NoAllocation, SignalChainStepLoopAllocatesNothing) {
@@ -132,19 +151,7 @@ TEST_P(A9NoAllocation, ScaledTolerancesAllocateNothing) {
   settings.auto_scale_atol = true;
   graph::Simulator sim(system, settings);
   sim.Initialize();
-  graph::SimulationSnapshot snapshot;
-  sim.SaveState(&snapshot);  // sizes the snapshot's storage
-  g_allocations = 0;
-  g_counting = true;
-  bool ok = sim.AdvanceTo(0.03).ok;
-  sim.SaveState(&snapshot);
-  ok = ok && sim.AdvanceTo(0.05).ok;
-  sim.RestoreState(snapshot);
-  ok = ok && sim.Run().ok;
-  g_counting = false;
-  EXPECT_TRUE(ok);
-  EXPECT_EQ(sim.time(), 0.08);
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(AllocationsAcrossARestore(&sim, 0.03, 0.05), 0);
 }
 
 // Zero crossings located inside fixed steps (the contacts' distances of G2): the check at each
@@ -239,19 +246,7 @@ TEST(A9NoAllocationDae, ClosedLoopDaeStepLoopAllocatesNothing) {
     graph::Simulator sim(system, settings);
     sim.Initialize();
     ASSERT_TRUE(sim.is_dae());
-    graph::SimulationSnapshot snapshot;
-    sim.SaveState(&snapshot);  // sizes the snapshot's storage
-    g_allocations = 0;
-    g_counting = true;
-    bool ok = sim.AdvanceTo(0.2).ok;
-    sim.SaveState(&snapshot);
-    ok = ok && sim.AdvanceTo(0.3).ok;
-    sim.RestoreState(snapshot);
-    ok = ok && sim.Run().ok;
-    g_counting = false;
-    EXPECT_TRUE(ok);
-    EXPECT_EQ(sim.time(), 0.5);
-    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_EQ(AllocationsAcrossARestore(&sim, 0.2, 0.3), 0);
   }
 }
 
