@@ -57,6 +57,27 @@ std::string SimulationStats::Summary(double simulated_seconds) const {
                 solver.steps, solver.rejected_steps, solver.rhs_evals, solver.zero_crossings,
                 major_steps, wall_seconds, rtf);
   std::string line = buf;
+  if (resets.total() > 0) {
+    // The causes that occurred, in the order of the docs.
+    std::string causes;
+    auto cause = [&causes](const char* name, long n) {
+      if (n == 0) return;
+      char item[64];
+      std::snprintf(item, sizeof item, "%s%s %ld", causes.empty() ? "" : ", ", name, n);
+      causes += item;
+    };
+    cause("sample hits", resets.sample_hits);
+    cause("zero crossings", resets.zero_crossings);
+    cause("state resets", resets.state_resets);
+    cause("breakpoints", resets.breakpoints);
+    cause("inputs", resets.inputs);
+    std::snprintf(buf, sizeof buf, ", solver resets %ld (%s)", resets.total(), causes.c_str());
+    line.insert(line.find(", wall "), buf);
+  }
+  if (projections > 0) {
+    std::snprintf(buf, sizeof buf, ", projections %ld", projections);
+    line.insert(line.find(", wall "), buf);
+  }
   if (solver.jacobian_evals > 0) {
     // Where they are (implicit solvers): after f, the cost a run's settings trade against.
     std::snprintf(buf, sizeof buf, ", Jacobians %ld", solver.jacobian_evals);
@@ -1028,6 +1049,11 @@ void Simulator::Advance() {
   }
   if (system_.num_continuous_states() == 0) return;
   if (jumped) {
+    SimulationStats::SolverResets& r = stats_.resets;
+    ++(ctx_.states_reset    ? r.state_resets
+       : crossing           ? r.zero_crossings
+       : st.t == breakpoint ? r.breakpoints
+                            : r.sample_hits);
     ResetSolver();
   } else if (ctx_.states_projected) {
     CorrectSolverState();
@@ -1053,6 +1079,7 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     if (changed || sliver) {
       // The rest of the step assumed the old inputs: it is dropped, and the solver starts
       // again here.
+      ++(ctx_.states_reset ? stats_.resets.state_resets : stats_.resets.sample_hits);
       ResetSolver();
       return true;
     }
@@ -1188,6 +1215,7 @@ void Simulator::ResetSolver() {
 }
 
 void Simulator::CorrectSolverState() {
+  ++stats_.projections;
   // A projection moves the state by about the solver's own error, back onto its invariant:
   // the right-hand side has not jumped. (Under IDA the solver keeps the constraints itself.)
   if (is_dae()) {

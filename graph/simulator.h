@@ -23,6 +23,24 @@ struct SimulationStats {
   solvers::IntegratorStats solver;
   long major_steps = 0;
   double wall_seconds = 0.0;
+  /// Why the simulator restarted the solver (Simulink's Solver Profiler "solver resets"), one
+  /// cause per restart, the first that holds in this order. A run that crawls often restarts
+  /// at every step: these say what makes it.
+  struct SolverResets {
+    long state_resets = 0;    ///< a block reset continuous states (an Integrator's reset)
+    long zero_crossings = 0;  ///< a located zero crossing
+    long breakpoints = 0;     ///< a source's breakpoint (a Step's jump, a table's corner)
+    long sample_hits = 0;     ///< a discrete sample hit changed what the solver reads
+    long inputs = 0;          ///< an external input changed (Simulator::SetInput)
+    long total() const {
+      return state_resets + zero_crossings + breakpoints + sample_hits + inputs;
+    }
+  };
+  SolverResets resets;
+  /// Major steps at which a block projected the states back onto an invariant (a mechanism's
+  /// loops): not resets, the one-step solvers going on with their step size; CVODE and IDA
+  /// restart there all the same.
+  long projections = 0;
   /// One line: steps, rejected steps, evaluations, wall time, real-time factor; and, where
   /// the solver found the model stiff (solver.stiff_since), from when, with the solvers to try.
   std::string Summary(double simulated_seconds) const;

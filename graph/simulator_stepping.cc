@@ -140,7 +140,9 @@ void Simulator::ApplyInputChange() {
   // updates already ran at this time.
   CalcMajorContinuousOutputs();
   current_block_ = -1;
-  if (system_.num_continuous_states() > 0) ResetSolver();
+  if (system_.num_continuous_states() == 0) return;
+  ++stats_.resets.inputs;
+  ResetSolver();
 }
 
 InputHandle Simulator::FindInput(const std::string& name) const {
