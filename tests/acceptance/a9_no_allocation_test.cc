@@ -125,17 +125,22 @@ TEST_P(A9NoAllocation, DigitalTwinStepLoopAllocatesNothing) {
   }
 }
 
-TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
-  // G2 through the first contacts (fingertips at 0.067 s, sphere launched towards the palm):
-  // collision queries, contact forces, detectors and closure logic, all in the loop.
-  const graph::System system =
-      graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
-  graph::SimulationSettingsValues settings = system.settings();
-  settings.solver = GetParam();
+// G2 through the first contacts (fingertips at 0.067 s, sphere launched towards the palm):
+// collision queries, contact forces, detectors and closure logic, all in the loop.
+graph::SimulationSettingsValues G2ThroughFirstContacts(const graph::System& g2,
+                                                       const std::string& solver) {
+  graph::SimulationSettingsValues settings = g2.settings();
+  settings.solver = solver;
   settings.step = 2e-5;
   settings.t_end = 0.08;
   settings.output_interval = 0.005;
-  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  return settings;
+}
+
+TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
+  EXPECT_EQ(AllocationsDuringRun(system, G2ThroughFirstContacts(system, GetParam())), 0);
 }
 
 // Scaled absolute tolerances (auto_scale_atol): their growth after each step, SUNDIALS' error
@@ -143,11 +148,7 @@ TEST_P(A9NoAllocation, GraspStepLoopAllocatesNothing) {
 TEST_P(A9NoAllocation, ScaledTolerancesAllocateNothing) {
   const graph::System system =
       graph::Compile(xml::ReadModelFile(SourcePath("models/gripper4/g2_power.xml")));
-  graph::SimulationSettingsValues settings = system.settings();
-  settings.solver = GetParam();
-  settings.step = 2e-5;
-  settings.t_end = 0.08;
-  settings.output_interval = 0.005;
+  graph::SimulationSettingsValues settings = G2ThroughFirstContacts(system, GetParam());
   settings.auto_scale_atol = true;
   graph::Simulator sim(system, settings);
   sim.Initialize();
