@@ -20,20 +20,27 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// x' = a w cos(w t), x(0) = 0: x = a sin(w t), with a = 1e-9, three orders of magnitude below
-// the simulation's atol (1e-6). `abs_tol` is the Integrator's parameter as written.
-std::string SmallSine(const std::string& solver, const std::string& abs_tol) {
+// x' = a w cos(w t), x(0) = 0: x = a sin(w t) with w = 10, over 10 s at rtol 1e-3.
+// `simulation` adds attributes to <simulation> (the tolerances, max_step); `abs_tol` is the
+// Integrator's parameter as written (empty: none).
+std::string SineModel(const std::string& solver, const std::string& amplitude,
+                      const std::string& simulation, const std::string& abs_tol) {
   const std::string tol = abs_tol.empty() ? "" : " abs_tol=\"" + abs_tol + "\"";
-  return R"(<model name="small_sine" format="1">
+  return R"(<model name="sine" format="1">
     <simulation solver=")" +
-         solver + R"(" t_end="10" rtol="1e-3" atol="1e-6" max_step="0.5"
-                output_interval="0.01"/>
-    <block type="Sine" name="rate" amplitude="1e-9*10" frequency="10" phase="pi/2"/>
+         solver + R"(" t_end="10" rtol="1e-3" output_interval="0.01" )" + simulation + R"(/>
+    <block type="Sine" name="rate" amplitude=")" +
+         amplitude + R"(*10" frequency="10" phase="pi/2"/>
     <block type="Integrator" name="x")" +
          tol + R"(/>
     <connect from="rate.y" to="x.u"/>
     <log signal="x.y" as="x"/>
   </model>)";
+}
+
+// a = 1e-9, three orders of magnitude below the simulation's atol (1e-6).
+std::string SmallSine(const std::string& solver, const std::string& abs_tol) {
+  return SineModel(solver, "1e-9", R"(atol="1e-6" max_step="0.5")", abs_tol);
 }
 
 struct Accuracy {
@@ -176,17 +183,7 @@ TEST(AbsoluteTolerance, BadValuesAreOneLineAtTheBlock) {
 // rtol times the largest |x| reached (1e3 here) and keeps it through the zeros.
 std::string LargeSine(const std::string& solver, const std::string& tolerance,
                       const std::string& abs_tol = "") {
-  const std::string tol = abs_tol.empty() ? "" : " abs_tol=\"" + abs_tol + "\"";
-  return R"(<model name="large_sine" format="1">
-    <simulation solver=")" +
-         solver + R"(" t_end="10" rtol="1e-3" max_step="1" output_interval="0.01" )" + tolerance +
-         R"(/>
-    <block type="Sine" name="rate" amplitude="1e6*10" frequency="10" phase="pi/2"/>
-    <block type="Integrator" name="x")" +
-         tol + R"(/>
-    <connect from="rate.y" to="x.u"/>
-    <log signal="x.y" as="x"/>
-  </model>)";
+  return SineModel(solver, "1e6", R"(max_step="1" )" + tolerance, abs_tol);
 }
 
 Accuracy RunLargeSine(const std::string& xml) { return RunSine(xml, 1e6); }
