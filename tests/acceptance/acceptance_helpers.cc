@@ -35,11 +35,9 @@ std::string Figure(double value) {
   return buf;
 }
 
-CliResult RunCli(const std::string& args, bool with_stdout) {
-  const std::string cmd =
-      std::string(TWINBLOCKS_CLI) + " " + args + (with_stdout ? " 2>&1" : " 2>&1 1>/dev/null");
+CliResult RunShell(const std::string& command) {
   CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
+  FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   char buf[4096];
   size_t n;
@@ -47,6 +45,11 @@ CliResult RunCli(const std::string& args, bool with_stdout) {
   const int raw = pclose(pipe);
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   return r;
+}
+
+CliResult RunCli(const std::string& args, bool with_stdout) {
+  return RunShell(std::string(TWINBLOCKS_CLI) + " " + args +
+                  (with_stdout ? " 2>&1" : " 2>&1 1>/dev/null"));
 }
 
 std::string SourcePath(const std::string& relative) {

@@ -46,6 +46,9 @@ struct CliResult {
   std::string text;  ///< stderr, and stdout too when asked for
 };
 
+/// Runs a shell command line; `text` is what it wrote on stdout (redirect stderr in `command`).
+CliResult RunShell(const std::string& command);
+
 /// Runs the `twinblocks` program built with the tests with `args` (shell words).
 CliResult RunCli(const std::string& args, bool with_stdout = false);
 

@@ -3,7 +3,6 @@
 // the model in the current directory; bad flags, extensions and models are one line, status 2.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::RunShell;
 using twinblocks::testing::SourcePath;
 using twinblocks::testing::WriteText;
 
@@ -98,15 +98,11 @@ TEST(CliGraphCommandTest, PngAndDefaultNames) {
   EXPECT_EQ(png.substr(0, 8), "\x89PNG\r\n\x1a\n");
   // No -o: the model's name in the current directory.
   for (const char* flag : {"--svg", "--png"}) {
-    const std::string cmd = "cd " + dir.string() + " && " + TWINBLOCKS_CLI + " graph " +
-                            Pendulum() + " " + flag + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    char buf[256] = {};
-    const size_t n = fread(buf, 1, sizeof buf - 1, pipe);
-    EXPECT_EQ(pclose(pipe), 0) << std::string(buf, n);
+    const CliResult named = RunShell("cd " + dir.string() + " && " + TWINBLOCKS_CLI + " graph " +
+                                     Pendulum() + " " + flag + " 2>&1");
+    EXPECT_EQ(named.status, 0) << named.text;
     const std::string file = std::string("pendulum.") + (flag + 2);
-    EXPECT_EQ(std::string(buf, n), "wrote " + file + "\n");
+    EXPECT_EQ(named.text, "wrote " + file + "\n");
     EXPECT_GT(fs::file_size(dir / file), 1000u);
   }
   // '-' for stdout.

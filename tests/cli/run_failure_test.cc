@@ -1,28 +1,21 @@
 // A simulation that fails numerically says when and where, exits with status 3, and keeps the
 // results computed before the failure.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
 #include <string>
+
+#include "tests/acceptance/acceptance_helpers.h"
 
 namespace {
 
 TEST(CliRunFailure, BlowupExitsWithStatus3AndKeepsResults) {
   const std::string model = std::string(TWINBLOCKS_TEST_DATA) + "/blowup.xml";
   const std::string csv = ::testing::TempDir() + "blowup.csv";
-  const std::string cmd =
-      std::string(TWINBLOCKS_CLI) + " run " + model + " --quiet -o " + csv + " 2>&1 1>/dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string err;
-  char buf[1024];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) err.append(buf, n);
-  const int raw = pclose(pipe);
-  ASSERT_TRUE(WIFEXITED(raw));
-  EXPECT_EQ(WEXITSTATUS(raw), 3) << err;
+  const twinblocks::testing::CliResult r =
+      twinblocks::testing::RunCli("run " + model + " --quiet -o " + csv);
+  EXPECT_EQ(r.status, 3) << r.text;
+  const std::string& err = r.text;
   // When: the message gives the time, at the singularity t = 1. Where: the state's block.
   const std::string when = "simulation failed at t = ";
   const size_t at = err.find(when);

@@ -4,25 +4,19 @@
 // every start-up (31 ms of `twinblocks blocks Gain`, against 14 ms without).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {
 
+using twinblocks::testing::CliResult;
+using twinblocks::testing::RunShell;
+
 // The shared libraries the dynamic loader maps at the program's start, as `ldd` lists them
 // (glibc's loader lists them and exits when LD_TRACE_LOADED_OBJECTS is set).
 std::string LibrariesAtStart() {
-  const std::string cmd = std::string("LD_TRACE_LOADED_OBJECTS=1 ") + TWINBLOCKS_CLI;
-  std::string text;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return text;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
-  pclose(pipe);
-  return text;
+  return RunShell(std::string("LD_TRACE_LOADED_OBJECTS=1 ") + TWINBLOCKS_CLI).text;
 }
 
 TEST(CliStartupTest, LoadsNoFormatLibraryAtStart) {
@@ -34,6 +28,21 @@ TEST(CliStartupTest, LoadsNoFormatLibraryAtStart) {
         << format_library << " is loaded at start:\n"
         << libraries;
   }
+}
+
+// The program finds its libraries where it was built to, whatever folder it is started in.
+// CMake's build RUNPATH used to end in an empty entry (room for the install-time rewrite),
+// which the loader reads as the current folder: a file there named as one of the program's
+// libraries was loaded instead, and the program died before main (exit status 127).
+TEST(CliStartupTest, IgnoresLibrariesInTheCurrentFolder) {
+  const auto dir = twinblocks::testing::FreshDirectory("startup_", "decoys");
+  for (const char* decoy : {"libpugixml.so.1", "libmuparser.so.2", "libsundials_cvode.so.6"}) {
+    twinblocks::testing::WriteText(dir / decoy, "not a library\n");
+  }
+  const CliResult r =
+      RunShell("cd '" + dir.string() + "' && " + TWINBLOCKS_CLI + " --version 2>&1");
+  EXPECT_EQ(r.status, 0) << r.text;
+  EXPECT_NE(r.text.find("twinblocks"), std::string::npos) << r.text;
 }
 
 }  // namespace

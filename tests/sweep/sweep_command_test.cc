@@ -19,6 +19,7 @@ using ::testing::StartsWith;
 using twinblocks::testing::CliResult;
 using twinblocks::testing::FreshDirectory;
 using twinblocks::testing::RunCli;
+using twinblocks::testing::RunShell;
 using twinblocks::testing::SourcePath;
 
 std::string ReadText(const std::filesystem::path& path) {
@@ -46,18 +47,9 @@ const std::string kG3Args = SourcePath("models/gripper4/g2_power.xml") +
 #ifdef TWINBLOCKS_MPIEXEC
 // mpirun as root (CI containers) needs these two, and --oversubscribe on a 2-core machine.
 CliResult RunMpi(int ranks, const std::string& args) {
-  const std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
-                          std::string(TWINBLOCKS_MPIEXEC) + " --oversubscribe -np " +
-                          std::to_string(ranks) + " " + TWINBLOCKS_CLI + " sweep " + args + " 2>&1";
-  CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.text.append(buf, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return r;
+  return RunShell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                  std::string(TWINBLOCKS_MPIEXEC) + " --oversubscribe -np " +
+                  std::to_string(ranks) + " " + TWINBLOCKS_CLI + " sweep " + args + " 2>&1");
 }
 #endif
 
