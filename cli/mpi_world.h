@@ -1,13 +1,18 @@
 #pragma once
 
 // The MPI job a command runs in. Under mpirun (and in a build with TWINBLOCKS_MPI) MPI is
-// initialized for the object's lifetime; started any other way, the process is rank 0 of 1
-// and MPI is never touched, so the plain command pays nothing for it.
+// opened (its plugin, cli/detail/mpi_plugin.h) and initialized for the object's lifetime;
+// started any other way, the process is rank 0 of 1 and MPI is never loaded, so the plain
+// command pays nothing for it.
 
 #include <string>
 #include <vector>
 
 namespace twinblocks::cli {
+
+namespace internal {
+struct MpiPlugin;
+}
 
 class MpiWorld {
  public:
@@ -36,7 +41,7 @@ class MpiWorld {
   static bool Built();
 
  private:
-  bool initialized_ = false;
+  const internal::MpiPlugin* mpi_ = nullptr;  ///< set while MPI is initialized
   int rank_ = 0;
   int size_ = 1;
 };

@@ -8,8 +8,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "blocks/detail/plugin_loader.h"
 #include "graph/detail/mat_plugin.h"
-#include "graph/detail/plugin_loader.h"
 
 namespace twinblocks::graph {
 
@@ -106,7 +106,7 @@ namespace {
 
 const internal::MatPlugin& MatWriter(const std::string& path) {
   try {
-    return internal::Plugin<internal::MatPlugin>("mat");
+    return blocks::internal::Plugin<internal::MatPlugin>("mat");
   } catch (const std::runtime_error& ex) {
     throw std::runtime_error("cannot write '" + path + "': " + ex.what());
   }

@@ -11,7 +11,7 @@ namespace twinblocks::graph {
 /// CMake option TWINBLOCKS_MATIO).
 bool MatSupported();
 
-/// Opens what writing .mat files needs (a plugin, graph/detail/plugin_loader.h) now rather
+/// Opens what writing .mat files needs (a plugin, blocks/detail/plugin_loader.h) now rather
 /// than at the first WriteMat, so that a run that is to end in a .mat file fails before it
 /// starts, not after.
 /// @throws std::runtime_error (one line, naming `path`) when this build has no MAT support or

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "blocks/detail/plugin_loader.h"
 #include "graph/detail/mat_plugin.h"
-#include "graph/detail/plugin_loader.h"
 #include "graph/mat_writer.h"
 #include "graph/suggest.h"
 
@@ -186,7 +186,7 @@ bool MatReadSupported() { return MatSupported(); }
 ResultsTable ReadResultsMat(const std::string& path) {
   std::optional<std::vector<internal::MatSignalStruct>> structs;
   try {
-    structs = internal::Plugin<internal::MatPlugin>("mat").read(path);
+    structs = blocks::internal::Plugin<internal::MatPlugin>("mat").read(path);
   } catch (const std::runtime_error& ex) {
     throw std::runtime_error("cannot read '" + path + "': " + ex.what());
   }

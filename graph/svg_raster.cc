@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "graph/detail/plugin_loader.h"
+#include "blocks/detail/plugin_loader.h"
 #include "graph/detail/png_plugin.h"
 
 namespace twinblocks::graph {
@@ -15,7 +15,7 @@ std::string SvgToPng(const std::string& svg, double scale) {
   if (!(scale > 0.0)) throw std::logic_error("SvgToPng: scale must be > 0");
   const internal::PngPlugin* plugin = nullptr;
   try {
-    plugin = &internal::Plugin<internal::PngPlugin>("png");
+    plugin = &blocks::internal::Plugin<internal::PngPlugin>("png");
   } catch (const std::runtime_error& ex) {
     throw std::runtime_error(std::string("cannot draw the PNG image: ") + ex.what());
   }

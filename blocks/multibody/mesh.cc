@@ -1,11 +1,7 @@
 #include "blocks/multibody/mesh.h"
 
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
 #include <Eigen/Geometry>
 #include <algorithm>
-#include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -14,20 +10,15 @@
 #include <unordered_map>
 #include <utility>
 
+#include "blocks/detail/plugin_loader.h"
+#include "blocks/multibody/detail/mesh_plugin.h"
+
 namespace twinblocks::multibody {
 namespace {
 
 // "mesh file 'parts/link1.stl'" or, for a mesh built in code, "mesh".
 std::string Describe(const std::string& source) {
   return source.empty() ? std::string("mesh") : "mesh file '" + source + "'";
-}
-
-// assimp's messages sometimes span lines; ours are one line.
-std::string OneLine(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  std::replace(text.begin(), text.end(), '\r', ' ');
-  while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
 }
 
 void CheckIndices(const TriangleMesh& mesh) {
@@ -55,39 +46,31 @@ TriangleMesh LoadMesh(const std::string& path) {
     throw MeshError(Describe(path) +
                     (std::filesystem::exists(path, ec) ? " is not a regular file" : " not found"));
   }
-  Assimp::Importer importer;
-  // Node transforms are baked in so that a multi-part OBJ or a scene with placed parts comes
-  // out as one set of vertices in the file's frame. No vertex joining here: assimp's
-  // aiProcess_JoinIdenticalVertices keeps STL corners apart when their face normals differ,
-  // which is always; the position-only merge below is what closedness needs.
-  const aiScene* scene =
-      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices);
-  if (scene == nullptr) {
-    throw MeshError(Describe(path) + " could not be read: " + OneLine(importer.GetErrorString()));
+  // The file's triangles from the mesh plugin (assimp): opened here, by the first model that
+  // has a mesh, so that other runs do not load assimp.
+  TriangleMesh read;
+  try {
+    read = blocks::internal::Plugin<internal::MeshPlugin>("mesh").read_triangles(path);
+  } catch (const std::runtime_error& ex) {
+    throw MeshError(Describe(path) + " could not be read: " + ex.what());
   }
 
   TriangleMesh mesh;
   mesh.source = path;
-  // Ordered map: merged indices follow the first appearance in the file, so the result does
-  // not depend on hashing.
+  // Vertices at the same position become one. Ordered map: merged indices follow the first
+  // appearance in the file, so the result does not depend on hashing.
   std::map<std::array<double, 3>, int> index_of;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* part = scene->mMeshes[m];
-    std::vector<int> merged(part->mNumVertices);
-    for (unsigned v = 0; v < part->mNumVertices; ++v) {
-      const aiVector3D& p = part->mVertices[v];
-      const std::array<double, 3> key = {p.x, p.y, p.z};
-      auto [it, inserted] = index_of.try_emplace(key, static_cast<int>(mesh.vertices.size()));
-      if (inserted) mesh.vertices.emplace_back(key[0], key[1], key[2]);
-      merged[v] = it->second;
-    }
-    for (unsigned f = 0; f < part->mNumFaces; ++f) {
-      const aiFace& face = part->mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines enclose nothing
-      const std::array<int, 3> t = {merged[face.mIndices[0]], merged[face.mIndices[1]],
-                                    merged[face.mIndices[2]]};
-      if (!Degenerate(t)) mesh.triangles.push_back(t);
-    }
+  std::vector<int> merged(read.vertices.size());
+  for (size_t v = 0; v < read.vertices.size(); ++v) {
+    const Eigen::Vector3d& p = read.vertices[v];
+    const std::array<double, 3> key = {p.x(), p.y(), p.z()};
+    auto [it, inserted] = index_of.try_emplace(key, static_cast<int>(mesh.vertices.size()));
+    if (inserted) mesh.vertices.push_back(p);
+    merged[v] = it->second;
+  }
+  for (const auto& triangle : read.triangles) {
+    const std::array<int, 3> t = {merged[triangle[0]], merged[triangle[1]], merged[triangle[2]]};
+    if (!Degenerate(t)) mesh.triangles.push_back(t);
   }
   if (mesh.triangles.empty()) throw MeshError(Describe(path) + " has no triangles");
   return mesh;

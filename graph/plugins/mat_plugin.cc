@@ -1,5 +1,5 @@
 // libtwinblocks_mat.so: MATLAB v5 files written and read through libmatio, opened by
-// graph/mat_writer.cc and graph/results_reader.cc on first use (graph/detail/plugin_loader.h
+// graph/mat_writer.cc and graph/results_reader.cc on first use (blocks/detail/plugin_loader.h
 // says why).
 #include "graph/detail/mat_plugin.h"
 

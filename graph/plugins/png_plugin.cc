@@ -1,5 +1,5 @@
 // libtwinblocks_png.so: SVG pictures drawn as PNG images by librsvg and cairo, opened by
-// graph/svg_raster.cc on first use (graph/detail/plugin_loader.h says why).
+// graph/svg_raster.cc on first use (blocks/detail/plugin_loader.h says why).
 #include "graph/detail/png_plugin.h"
 
 #include <cairo.h>

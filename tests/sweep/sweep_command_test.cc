@@ -114,6 +114,20 @@ TEST(SweepCommandTest, E3DensitySweepIsTheSameUnderMpirunWithTwoRanks) {
 #endif
 }
 
+// Under mpirun each rank opens MPI (its plugin) and runs its share: both ranks report runs. A
+// rank that failed to join would be rank 0 of 1 and run every value itself.
+TEST(SweepCommandTest, MpirunSpreadsTheRunsOverTheRanks) {
+#ifdef TWINBLOCKS_MPIEXEC
+  const std::filesystem::path dir = FreshDirectory("sweep_ranks_", "mpi");
+  const CliResult r = RunMpi(2, Growth() + " --set k=0.5,0.25 -j1 -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  EXPECT_THAT(r.text, HasSubstr("run 1/2 [rank 0]: k=0.5: ok"));
+  EXPECT_THAT(r.text, HasSubstr("run 2/2 [rank 1]: k=0.25: ok"));
+#else
+  GTEST_SKIP() << "MPI is not built (TWINBLOCKS_MPI off): mpirun -np 2 is not tested";
+#endif
+}
+
 TEST(SweepCommandTest, MonteCarloIsTheSameWithThreadsAndRanks) {
   const std::string args = Growth() +
                            " --set 'k=uniform(0.2,1.6)' --set out.k=1,2 --samples 5 --seed 11 -q "

@@ -1,4 +1,4 @@
-#include "graph/detail/plugin_loader.h"
+#include "blocks/detail/plugin_loader.h"
 
 #include <dlfcn.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace twinblocks::graph::internal {
+namespace twinblocks::blocks::internal {
 
 namespace {
 
@@ -114,4 +114,4 @@ const void* OpenPlugin(const std::string& name, int abi_version) {
   return table;
 }
 
-}  // namespace twinblocks::graph::internal
+}  // namespace twinblocks::blocks::internal

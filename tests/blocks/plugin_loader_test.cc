@@ -1,7 +1,8 @@
-// The plugin loader (graph/detail/plugin_loader.h): where it looks, and its one-line errors
+// The plugin loader (blocks/detail/plugin_loader.h): where it looks, and its one-line errors
 // for a plugin that is missing, of another version, or not a library. The plugins' own work is
-// tested through their formats (svg_raster_test.cc, mat_writer_test.cc, results_reader_test.cc).
-#include "graph/detail/plugin_loader.h"
+// tested through their formats (multibody/mesh_test.cc, graph/svg_raster_test.cc,
+// graph/mat_writer_test.cc, graph/results_reader_test.cc).
+#include "blocks/detail/plugin_loader.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +12,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "graph/detail/png_plugin.h"
-#include "graph/svg_raster.h"
+#include "blocks/multibody/detail/mesh_plugin.h"
 
-namespace twinblocks::graph::internal {
+namespace twinblocks::blocks::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -63,13 +63,13 @@ TEST(PluginLoaderTest, AFileThatIsNoLibraryIsOneLineNamingIt) {
 }
 
 TEST(PluginLoaderTest, APluginOfAnotherVersionIsRefused) {
-  if (!PngSupported()) GTEST_SKIP() << "built without PNG support";
-  EXPECT_NE(&Plugin<PngPlugin>("png"), nullptr);
-  EXPECT_EQ(OpenError("png", PngPlugin::kAbiVersion + 1),
-            "the plugin libtwinblocks_png.so is of another twinblocks version than this program");
+  using multibody::internal::MeshPlugin;
+  EXPECT_NE(&Plugin<MeshPlugin>("mesh"), nullptr);
+  EXPECT_EQ(OpenError("mesh", MeshPlugin::kAbiVersion + 1),
+            "the plugin libtwinblocks_mesh.so is of another twinblocks version than this program");
   // The version it is of still opens.
-  EXPECT_NE(Plugin<PngPlugin>("png").svg_to_png, nullptr);
+  EXPECT_NE(Plugin<MeshPlugin>("mesh").read_triangles, nullptr);
 }
 
 }  // namespace
-}  // namespace twinblocks::graph::internal
+}  // namespace twinblocks::blocks::internal
