@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
+#include "blocks/multibody/mechanism.h"
 #include "graph/compile.h"
 #include "xml/model_reader.h"
 
@@ -52,6 +54,17 @@ CliResult RunCli(const std::string& args, bool with_stdout) {
                   (with_stdout ? " 2>&1" : " 2>&1 1>/dev/null"));
 }
 
+CliResult RunCliWithStdout(const std::string& args) { return RunCli(args, /*with_stdout=*/true); }
+
+int CountLines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+std::string ReadBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::string SourcePath(const std::string& relative) {
   return std::string(TWINBLOCKS_SOURCE_DIR) + "/" + relative;
 }
@@ -77,6 +90,22 @@ std::vector<double> Times(const graph::Recording& rec) {
   std::vector<double> t;
   for (int r = 0; r < rec.num_rows(); ++r) t.push_back(rec.time(r));
   return t;
+}
+
+std::vector<std::vector<double>> Columns(const graph::Recording& rec, const std::string& base,
+                                         int count) {
+  std::vector<std::vector<double>> columns;
+  for (int i = 0; i < count; ++i) {
+    columns.push_back(Column(rec, base + "[" + std::to_string(i) + "]"));
+  }
+  return columns;
+}
+
+const multibody::Mechanism& FindMechanism(const graph::System& system) {
+  for (int i = 0; i < system.num_blocks(); ++i) {
+    if (const auto* m = dynamic_cast<const multibody::Mechanism*>(&system.block(i))) return *m;
+  }
+  throw std::logic_error("the model has no mechanism");
 }
 
 const char* const kGraspContacts[13] = {"F1P1", "F1P2", "F1P3", "F2P1", "F2P2", "F2P3", "F3P1",

@@ -9,6 +9,10 @@
 #include "graph/simulator.h"
 #include "graph/system.h"
 
+namespace twinblocks::multibody {
+class Mechanism;
+}
+
 namespace twinblocks::testing {
 
 /// What one run of a model gives a test.
@@ -31,6 +35,13 @@ RunOutput RunModelText(const std::string& xml, const SettingsTweak& tweak = {});
 std::vector<double> Column(const graph::Recording& rec, const std::string& name);
 std::vector<double> Times(const graph::Recording& rec);
 
+/// The columns base[0] ... base[count - 1] of a logged vector signal.
+std::vector<std::vector<double>> Columns(const graph::Recording& rec, const std::string& base,
+                                         int count);
+
+/// The mechanism block a compiled model holds (a model has one at most); throws without one.
+const multibody::Mechanism& FindMechanism(const graph::System& system);
+
 /// The G2 grasp's contact signals as logged (models/gripper4/g2_power.xml), in the paper's
 /// order: F1P1 ... F4P3, then the palm.
 extern const char* const kGraspContacts[13];
@@ -51,6 +62,15 @@ CliResult RunShell(const std::string& command);
 
 /// Runs the `twinblocks` program built with the tests with `args` (shell words).
 CliResult RunCli(const std::string& args, bool with_stdout = false);
+
+/// The same with stdout and stderr in one text, in the order a terminal shows them.
+CliResult RunCliWithStdout(const std::string& args);
+
+/// How many lines `text` holds (its newlines).
+int CountLines(const std::string& text);
+
+/// The whole content of a file, byte for byte ("" when it cannot be read).
+std::string ReadBytes(const std::filesystem::path& path);
 
 /// Runs `check` and `run` on a bad model file and expects, for each, exit status 2 and one line
 /// holding `file:line:` and every phrase in `says`.

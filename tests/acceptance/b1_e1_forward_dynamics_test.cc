@@ -45,12 +45,6 @@ std::vector<std::vector<double>> ReadCsv(const std::string& path) {
   return rows;
 }
 
-std::vector<std::vector<double>> Columns(const graph::Recording& rec, const std::string& base) {
-  std::vector<std::vector<double>> cols;
-  for (int i = 0; i < 6; ++i) cols.push_back(Column(rec, base + "[" + std::to_string(i) + "]"));
-  return cols;
-}
-
 TEST(B1E1ForwardDynamics, MatchesMuJoCoTo1e6RadOverTheFirstSecond) {
   const RunOutput out = RunModelFile("models/robot6dof/e1_forward_dynamics.xml", [](auto* s) {
     s->t_end = 1.0;
@@ -61,7 +55,7 @@ TEST(B1E1ForwardDynamics, MatchesMuJoCoTo1e6RadOverTheFirstSecond) {
   const auto ref = ReadCsv(std::string(TWINBLOCKS_TEST_DATA) + "/arm_e1_mujoco.csv");
   ASSERT_EQ(ref.size(), 101u);  // 0 to 1 s every 0.01 s
   const std::vector<double> t = Times(out.recording);
-  const auto q = Columns(out.recording, "arm.q");
+  const auto q = Columns(out.recording, "arm.q", 6);
   double worst = 0.0;
   int compared = 0;
   for (const auto& row : ref) {
@@ -88,9 +82,9 @@ TEST(B1E1ForwardDynamics, EnergyBalanceAndInverseDynamicsHoldOverFourSeconds) {
   const mb::KinematicTree tree = mb::testing::ReferenceArm();
   mb::KinematicTreeData data(tree);
   const std::vector<double> t = Times(out.recording);
-  const auto q = Columns(out.recording, "arm.q");
-  const auto qd = Columns(out.recording, "arm.qd");
-  const auto qdd = Columns(out.recording, "arm.qdd");
+  const auto q = Columns(out.recording, "arm.q", 6);
+  const auto qd = Columns(out.recording, "arm.qd", 6);
+  const auto qdd = Columns(out.recording, "arm.qdd", 6);
   const std::vector<double> work = Column(out.recording, "work");
   Eigen::VectorXd qv(6), vv(6), av(6);
   auto state = [&](size_t r) {

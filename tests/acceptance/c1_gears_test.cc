@@ -89,12 +89,6 @@ class GearedArmEquations : public solvers::OdeProblem {
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
 
-std::vector<std::vector<double>> Columns(const graph::Recording& rec, const std::string& base) {
-  std::vector<std::vector<double>> cols;
-  for (int i = 0; i < 6; ++i) cols.push_back(Column(rec, base + "[" + std::to_string(i) + "]"));
-  return cols;
-}
-
 TEST(C1Gears, JointAnglesFollowSeed003Eq29To1e9RadOverTheFirstSecond) {
   const RunOutput out = RunModelFile(kModel, [](auto* s) {
     s->t_end = 1.0;
@@ -103,7 +97,7 @@ TEST(C1Gears, JointAnglesFollowSeed003Eq29To1e9RadOverTheFirstSecond) {
   });
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const std::vector<double> t = Times(out.recording);
-  const auto q = Columns(out.recording, "arm.q");
+  const auto q = Columns(out.recording, "arm.q", 6);
   ASSERT_EQ(t.size(), 101u);  // 0 to 1 s every 0.01 s
 
   GearedArmEquations equations;
@@ -143,10 +137,10 @@ TEST(C1Gears, EnergyBalanceHoldsOverFourSeconds) {
   const Eigen::VectorXd n = Ratios(), b_m = ReflectedRotorInertias();
   const std::vector<double> t = Times(out.recording);
   ASSERT_NEAR(t.back(), 4.0, 1e-12);
-  const auto q = Columns(out.recording, "arm.q");
-  const auto qd = Columns(out.recording, "arm.qd");
-  const auto torque = Columns(out.recording, "arm.torque");
-  const auto w_m = Columns(out.recording, "w_m");
+  const auto q = Columns(out.recording, "arm.q", 6);
+  const auto qd = Columns(out.recording, "arm.qd", 6);
+  const auto torque = Columns(out.recording, "arm.torque", 6);
+  const auto w_m = Columns(out.recording, "w_m", 6);
   const std::vector<double> work = Column(out.recording, "work");
   Eigen::VectorXd qv(6), vv(6);
   double e0 = 0.0, scale = 0.0, worst_balance = 0.0, worst_torque = 0.0, worst_speed = 0.0;

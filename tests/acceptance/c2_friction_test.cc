@@ -113,12 +113,6 @@ TEST(C2Friction, BlockTorqueMatchesSimscapeAtTwentyVelocities) {
   RecordProperty("max_torque_output_error_relative_to_T_brk", Figure(worst_output));
 }
 
-std::vector<std::vector<double>> Columns(const graph::Recording& rec, const std::string& base) {
-  std::vector<std::vector<double>> cols;
-  for (int i = 0; i < 6; ++i) cols.push_back(Column(rec, base + "[" + std::to_string(i) + "]"));
-  return cols;
-}
-
 TEST(C2Friction, ArmWithFrictionBalancesEnergyAndDissipates) {
   const RunOutput out = RunModelFile("models/robot6dof/e1_friction.xml", [](auto* s) {
     s->rtol = 1e-10;
@@ -129,9 +123,9 @@ TEST(C2Friction, ArmWithFrictionBalancesEnergyAndDissipates) {
   mb::KinematicTreeData data(tree);
   const std::vector<double> t = Times(out.recording);
   ASSERT_NEAR(t.back(), 4.0, 1e-12);
-  const auto q = Columns(out.recording, "arm.q");
-  const auto qd = Columns(out.recording, "arm.qd");
-  const auto torque = Columns(out.recording, "arm.torque");
+  const auto q = Columns(out.recording, "arm.q", 6);
+  const auto qd = Columns(out.recording, "arm.qd", 6);
+  const auto torque = Columns(out.recording, "arm.torque", 6);
   const std::vector<double> work = Column(out.recording, "work");
   const std::vector<double> work_in = Column(out.recording, "work_in");
   Eigen::VectorXd qv(6), vv(6);

@@ -48,13 +48,6 @@ TEST(F7JointCoupler, CoupledFlywheelsFollowTheClosedForm) {
   RecordProperty("max_coupler_torque_error_Nm", Figure(worst_tau));
 }
 
-const mb::Mechanism& FindMechanism(const graph::System& system) {
-  for (int i = 0; i < system.num_blocks(); ++i) {
-    if (const auto* m = dynamic_cast<const mb::Mechanism*>(&system.block(i))) return *m;
-  }
-  throw std::logic_error("no mechanism");
-}
-
 TEST(F7JointCoupler, CoupledPendulumsConserveEnergyAndKeepTheCoupling) {
   for (const char* solver : {"ode45", "ida"}) {
     SCOPED_TRACE(solver);

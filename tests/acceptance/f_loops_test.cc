@@ -43,13 +43,6 @@ struct LoopRun {
   double max_kinetic = 0.0;       ///< J
 };
 
-const mb::Mechanism& FindMechanism(const graph::System& system) {
-  for (int i = 0; i < system.num_blocks(); ++i) {
-    if (const auto* m = dynamic_cast<const mb::Mechanism*>(&system.block(i))) return *m;
-  }
-  throw std::logic_error("no mechanism");
-}
-
 /// Energy stored outside the tree (a cut bushing's springs) at a logged row.
 using StoredEnergy = std::function<double(const graph::Recording&, int row)>;
 

@@ -29,13 +29,6 @@ namespace {
 
 namespace mb = multibody;
 
-const mb::Mechanism& FindMechanism(const graph::System& system) {
-  for (int i = 0; i < system.num_blocks(); ++i) {
-    if (const auto* m = dynamic_cast<const mb::Mechanism*>(&system.block(i))) return *m;
-  }
-  throw std::logic_error("no mechanism");
-}
-
 /// A model run, and a way to visit its logged rows as tree coordinates.
 struct MechanismRun {
   explicit MechanismRun(const std::string& file, const std::string& solver = "")

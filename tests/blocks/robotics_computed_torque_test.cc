@@ -32,6 +32,7 @@ namespace {
 using multibody::KinematicTree;
 using multibody::KinematicTreeData;
 using multibody::RobotModel;
+using multibody::testing::RandomVector;
 using testing::CatchBlockError;
 using ::testing::HasSubstr;
 using testing::ParamTexts;
@@ -97,13 +98,6 @@ Eigen::VectorXd Expected(const KinematicTree& tree, const std::vector<Eigen::Vec
     }
   }
   return (M * a + bias + f).cwiseQuotient(law.n);
-}
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
 }
 
 // q, qd, q_ref, qd_ref, qdd_ref: references near the measured state, as in tracking.

@@ -25,6 +25,7 @@ using multibody::KinematicTree;
 using multibody::KinematicTreeData;
 using multibody::Pose;
 using multibody::RobotModel;
+using multibody::testing::RandomVector;
 using testing::CatchBlockError;
 using ::testing::HasSubstr;
 using testing::ParamTexts;
@@ -37,13 +38,6 @@ RobotModel ReferenceRobot(int frame_body = 5, Pose X_BF = Pose::Translation({0, 
   robot.X_BF = X_BF;
   robot.name = "arm";
   return robot;
-}
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
 }
 
 const ParamTexts kFrameParams = {{"robot", "arm"}, {"frame", "j6.F"}};

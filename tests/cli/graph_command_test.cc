@@ -17,54 +17,42 @@ namespace {
 
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
+using twinblocks::testing::CountLines;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::ReadBytes;
+using twinblocks::testing::RunCliWithStdout;
 using twinblocks::testing::RunShell;
 using twinblocks::testing::SourcePath;
 using twinblocks::testing::WriteText;
 
-constexpr const char* kPrefix = "twinblocks_cli_graph_";
-
-CliResult RunCli(const std::string& args) {
-  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
-}
+constexpr const char* kGraphDirPrefix = "twinblocks_cli_graph_";
 
 std::string Pendulum() { return SourcePath("tests/data/diagram/pendulum.xml"); }
 
-int CountLines(const std::string& text) {
-  int n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
-
-std::string ReadBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 TEST(CliGraphCommandTest, DotOnStdout) {
-  CliResult r = RunCli("graph " + Pendulum());
+  CliResult r = RunCliWithStdout("graph " + Pendulum());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(r.text.rfind("digraph \"pendulum\" {", 0), 0u) << r.text;
   EXPECT_NE(r.text.find("subgraph \"cluster_arm\""), std::string::npos);
   EXPECT_NE(r.text.find("\"world\" -> \"arm.base\" [class=physical"), std::string::npos);
-  r = RunCli("graph " + Pendulum() + " --compiled");
+  r = RunCliWithStdout("graph " + Pendulum() + " --compiled");
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("\"world:mechanism\""), std::string::npos) << r.text;
-  r = RunCli("graph " + Pendulum() + " --expand");
+  r = RunCliWithStdout("graph " + Pendulum() + " --expand");
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("cluster_control/pd"), std::string::npos) << r.text;
   // -o with .dot writes the same text to a file.
-  const fs::path dir = FreshDirectory(kPrefix, "dot");
-  r = RunCli("graph " + Pendulum() + " -o " + (dir / "p.gv").string());
+  const fs::path dir = FreshDirectory(kGraphDirPrefix, "dot");
+  r = RunCliWithStdout("graph " + Pendulum() + " -o " + (dir / "p.gv").string());
   ASSERT_EQ(r.status, 0) << r.text;
-  EXPECT_EQ(ReadBytes(dir / "p.gv"), RunCli("graph " + Pendulum()).text);
+  EXPECT_EQ(ReadBytes(dir / "p.gv"), RunCliWithStdout("graph " + Pendulum()).text);
 }
 
 TEST(CliGraphCommandTest, SvgHasClustersBlocksAndEdges) {
   if (!twinblocks::graph::GraphvizSupported()) GTEST_SKIP() << "built without Graphviz";
-  const fs::path dir = FreshDirectory(kPrefix, "svg");
+  const fs::path dir = FreshDirectory(kGraphDirPrefix, "svg");
   const fs::path out = dir / "pics" / "pendulum.svg";
-  const CliResult r = RunCli("graph " + Pendulum() + " --svg -o " + out.string());
+  const CliResult r = RunCliWithStdout("graph " + Pendulum() + " --svg -o " + out.string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(r.text, "wrote " + out.string() + "\n");
   pugi::xml_document doc;
@@ -89,9 +77,9 @@ TEST(CliGraphCommandTest, SvgHasClustersBlocksAndEdges) {
 
 TEST(CliGraphCommandTest, PngAndDefaultNames) {
   if (!twinblocks::graph::GraphvizSupported()) GTEST_SKIP() << "built without Graphviz";
-  const fs::path dir = FreshDirectory(kPrefix, "png");
+  const fs::path dir = FreshDirectory(kGraphDirPrefix, "png");
   // By extension alone.
-  CliResult r = RunCli("graph " + Pendulum() + " -o " + (dir / "p.PNG").string());
+  CliResult r = RunCliWithStdout("graph " + Pendulum() + " -o " + (dir / "p.PNG").string());
   ASSERT_EQ(r.status, 0) << r.text;
   const std::string png = ReadBytes(dir / "p.PNG");
   ASSERT_GT(png.size(), 1000u);
@@ -106,13 +94,13 @@ TEST(CliGraphCommandTest, PngAndDefaultNames) {
     EXPECT_GT(fs::file_size(dir / file), 1000u);
   }
   // '-' for stdout.
-  r = RunCli("graph " + Pendulum() + " --svg -o -");
+  r = RunCliWithStdout("graph " + Pendulum() + " --svg -o -");
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("<svg"), std::string::npos);
 }
 
 TEST(CliGraphCommandTest, BadInputIsOneLineAndStatus2) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad");
+  const fs::path dir = FreshDirectory(kGraphDirPrefix, "bad");
   WriteText(dir / "bad.xml",
             "<model name=\"m\" format=\"1\">\n  <block type=\"Gian\" name=\"g\"/>\n</model>\n");
   struct Case {
@@ -128,7 +116,7 @@ TEST(CliGraphCommandTest, BadInputIsOneLineAndStatus2) {
       {(dir / "missing.xml").string(), "missing.xml"},
   };
   for (const Case& c : cases) {
-    const CliResult r = RunCli("graph " + c.args);
+    const CliResult r = RunCliWithStdout("graph " + c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.text;
     EXPECT_EQ(CountLines(r.text), 1) << c.args << "\n" << r.text;
     EXPECT_NE(r.text.find(c.says), std::string::npos) << c.args << "\n" << r.text;

@@ -15,28 +15,20 @@ namespace {
 
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
+using twinblocks::testing::CountLines;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::RunCliWithStdout;
 
-CliResult RunCli(const std::string& args) {
-  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
-}
-
-constexpr const char* kPrefix = "twinblocks_cli_mat_";
+constexpr const char* kMatDirPrefix = "twinblocks_cli_mat_";
 
 std::string Model() { return twinblocks::testing::SourcePath("tests/data/mat/oscillator.xml"); }
 
-int CountLines(const std::string& text) {
-  int n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
-
 TEST(CliMatResultsTest, MatExtensionWritesMatV5) {
   if (!twinblocks::graph::MatSupported()) GTEST_SKIP() << "built without libmatio";
-  const fs::path dir = FreshDirectory(kPrefix, "mat");
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "mat");
   for (const char* file : {"run.mat", "RUN.MAT"}) {
     const fs::path out = dir / "sub" / file;
-    const CliResult r = RunCli("run " + Model() + " --quiet -o " + out.string());
+    const CliResult r = RunCliWithStdout("run " + Model() + " --quiet -o " + out.string());
     ASSERT_EQ(r.status, 0) << r.text;
     EXPECT_NE(r.text.find("results: " + out.string()), std::string::npos) << r.text;
     // A MAT v5 header: 116 bytes of text, 8 of subsystem offset, version 0x0100, "IM" or "MI".
@@ -51,10 +43,10 @@ TEST(CliMatResultsTest, MatExtensionWritesMatV5) {
 }
 
 TEST(CliMatResultsTest, UnknownExtensionIsOneLineBeforeTheRun) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad_extension");
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "bad_extension");
   for (const char* file : {"run.txt", "run.mat.gz", "run.xml"}) {
     const fs::path out = dir / file;
-    const CliResult r = RunCli("run " + Model() + " -o " + out.string());
+    const CliResult r = RunCliWithStdout("run " + Model() + " -o " + out.string());
     EXPECT_EQ(r.status, 2) << r.text;
     EXPECT_EQ(CountLines(r.text), 1) << r.text;
     EXPECT_NE(r.text.find("unknown results format"), std::string::npos) << r.text;
@@ -65,8 +57,9 @@ TEST(CliMatResultsTest, UnknownExtensionIsOneLineBeforeTheRun) {
 }
 
 TEST(CliMatResultsTest, NoExtensionIsCsv) {
-  const fs::path dir = FreshDirectory(kPrefix, "no_extension");
-  const CliResult r = RunCli("run " + Model() + " --quiet -o " + (dir / "results").string());
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "no_extension");
+  const CliResult r =
+      RunCliWithStdout("run " + Model() + " --quiet -o " + (dir / "results").string());
   ASSERT_EQ(r.status, 0) << r.text;
   std::ifstream in(dir / "results");
   std::string header;
@@ -76,9 +69,9 @@ TEST(CliMatResultsTest, NoExtensionIsCsv) {
 
 TEST(CliMatResultsTest, UnwritableMatIsOneLine) {
   if (!twinblocks::graph::MatSupported()) GTEST_SKIP() << "built without libmatio";
-  const fs::path dir = FreshDirectory(kPrefix, "unwritable");
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "unwritable");
   fs::create_directories(dir / "taken.mat");  // a directory where the file should go
-  const CliResult r = RunCli("run " + Model() + " -o " + (dir / "taken.mat").string());
+  const CliResult r = RunCliWithStdout("run " + Model() + " -o " + (dir / "taken.mat").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_EQ(CountLines(r.text), 1) << r.text;
   EXPECT_NE(r.text.find("cannot write results to '" + (dir / "taken.mat").string() + "'"),
@@ -90,11 +83,11 @@ TEST(CliMatResultsTest, UnwritableMatIsOneLine) {
 // exit status 2, with no run spent and no file made.
 TEST(CliMatResultsTest, UnusableMatPluginIsOneLineBeforeTheRun) {
   if (!twinblocks::graph::MatSupported()) GTEST_SKIP() << "built without libmatio";
-  const fs::path dir = FreshDirectory(kPrefix, "bad_plugin");
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "bad_plugin");
   fs::create_directories(dir / "plugins");
   std::ofstream(dir / "plugins" / "libtwinblocks_mat.so") << "not a shared library\n";
   ASSERT_EQ(setenv("TWINBLOCKS_PLUGIN_DIR", (dir / "plugins").c_str(), 1), 0);
-  const CliResult r = RunCli("run " + Model() + " -o " + (dir / "run.mat").string());
+  const CliResult r = RunCliWithStdout("run " + Model() + " -o " + (dir / "run.mat").string());
   unsetenv("TWINBLOCKS_PLUGIN_DIR");
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_EQ(CountLines(r.text), 1) << r.text;
@@ -109,8 +102,8 @@ TEST(CliMatResultsTest, UnusableMatPluginIsOneLineBeforeTheRun) {
 
 TEST(CliMatResultsTest, WithoutLibmatioMatIsOneLine) {
   if (twinblocks::graph::MatSupported()) GTEST_SKIP() << "built with libmatio";
-  const fs::path dir = FreshDirectory(kPrefix, "no_matio");
-  const CliResult r = RunCli("run " + Model() + " -o " + (dir / "run.mat").string());
+  const fs::path dir = FreshDirectory(kMatDirPrefix, "no_matio");
+  const CliResult r = RunCliWithStdout("run " + Model() + " -o " + (dir / "run.mat").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_EQ(CountLines(r.text), 1) << r.text;
   EXPECT_NE(r.text.find("built without MAT support"), std::string::npos) << r.text;

@@ -19,21 +19,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
+using twinblocks::testing::CountLines;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::ReadBytes;
+using twinblocks::testing::RunCliWithStdout;
 using twinblocks::testing::SourcePath;
 using twinblocks::testing::WriteText;
 
-constexpr const char* kPrefix = "twinblocks_cli_plot_";
-
-CliResult RunCli(const std::string& args) {
-  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
-}
-
-int CountLines(const std::string& text) {
-  int n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
+constexpr const char* kPlotDirPrefix = "twinblocks_cli_plot_";
 
 // The legend of a chart written by RenderSvgPlot, in order; one name per series drawn.
 std::vector<std::string> SeriesNames(const fs::path& svg) {
@@ -53,11 +46,6 @@ std::vector<std::string> SeriesNames(const fs::path& svg) {
   return names;
 }
 
-std::string ReadBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A results file as `run` writes it: a scalar, a 3-vector, and a scalar whose name starts
 // like the vector's.
 const char kResults[] =
@@ -67,11 +55,11 @@ const char kResults[] =
     "1,0.3,0.2,0.2,2,0.4\n";
 
 TEST(CliPlotCommandTest, SvgOfScalarsVectorsAndPatterns) {
-  const fs::path dir = FreshDirectory(kPrefix, "svg");
+  const fs::path dir = FreshDirectory(kPlotDirPrefix, "svg");
   WriteText(dir / "r.csv", kResults);
   const fs::path out = dir / "figs" / "x.svg";
-  CliResult r = RunCli("plot " + (dir / "r.csv").string() + " x q --title Demo --ylabel rad -o " +
-                       out.string());
+  CliResult r = RunCliWithStdout("plot " + (dir / "r.csv").string() +
+                                 " x q --title Demo --ylabel rad -o " + out.string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(r.text, "wrote " + out.string() + "\n");
   // The vector without an index is every element, as in a model's <plot>.
@@ -82,8 +70,8 @@ TEST(CliPlotCommandTest, SvgOfScalarsVectorsAndPatterns) {
   EXPECT_NE(svg.find("width=\"800\""), std::string::npos);
 
   // One element, and a pattern (quoted for the shell) that matches columns in file order.
-  r = RunCli("plot " + (dir / "r.csv").string() + " 'q[1]' 'q*' --width 640 --height 300 -q -o " +
-             (dir / "y.svg").string());
+  r = RunCliWithStdout("plot " + (dir / "r.csv").string() +
+                       " 'q[1]' 'q*' --width 640 --height 300 -q -o " + (dir / "y.svg").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(r.text, "");
   EXPECT_EQ(SeriesNames(dir / "y.svg"),
@@ -91,20 +79,20 @@ TEST(CliPlotCommandTest, SvgOfScalarsVectorsAndPatterns) {
   EXPECT_NE(ReadBytes(dir / "y.svg").find("width=\"640\""), std::string::npos);
 
   // Without -o: the results file's name with .svg; --log-y draws a log axis.
-  r = RunCli("plot " + (dir / "r.csv").string() + " qd --log-y");
+  r = RunCliWithStdout("plot " + (dir / "r.csv").string() + " qd --log-y");
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(SeriesNames(dir / "r.svg"), (std::vector<std::string>{"qd"}));
 }
 
 TEST(CliPlotCommandTest, PngIsARealImage) {
   if (!twinblocks::graph::PngSupported()) GTEST_SKIP() << "built without librsvg";
-  const fs::path dir = FreshDirectory(kPrefix, "png");
+  const fs::path dir = FreshDirectory(kPlotDirPrefix, "png");
   WriteText(dir / "r.csv", kResults);
   for (const auto& [file, scale, width] :
        {std::tuple{"a.png", "", 800u}, std::tuple{"B.PNG", "--scale 2", 1600u}}) {
     const fs::path out = dir / file;
-    const CliResult r =
-        RunCli("plot " + (dir / "r.csv").string() + " x q " + scale + " -o " + out.string());
+    const CliResult r = RunCliWithStdout("plot " + (dir / "r.csv").string() + " x q " + scale +
+                                         " -o " + out.string());
     ASSERT_EQ(r.status, 0) << r.text;
     const std::string png = ReadBytes(out);
     ASSERT_GT(png.size(), 1000u) << file;
@@ -121,17 +109,18 @@ TEST(CliPlotCommandTest, PngIsARealImage) {
 
 TEST(CliPlotCommandTest, FromMatResults) {
   if (!twinblocks::graph::MatSupported()) GTEST_SKIP() << "built without libmatio";
-  const fs::path dir = FreshDirectory(kPrefix, "mat");
-  CliResult r = RunCli("run " + SourcePath("tests/data/mat/oscillator.xml") + " -q -o " +
-                       (dir / "r.mat").string());
+  const fs::path dir = FreshDirectory(kPlotDirPrefix, "mat");
+  CliResult r = RunCliWithStdout("run " + SourcePath("tests/data/mat/oscillator.xml") + " -q -o " +
+                                 (dir / "r.mat").string());
   ASSERT_EQ(r.status, 0) << r.text;
-  r = RunCli("plot " + (dir / "r.mat").string() + " x both.y -o " + (dir / "m.svg").string());
+  r = RunCliWithStdout("plot " + (dir / "r.mat").string() + " x both.y -o " +
+                       (dir / "m.svg").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(SeriesNames(dir / "m.svg"), (std::vector<std::string>{"x", "both.y[0]", "both.y[1]"}));
 }
 
 TEST(CliPlotCommandTest, BadInputIsOneLineAndStatus2) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad");
+  const fs::path dir = FreshDirectory(kPlotDirPrefix, "bad");
   WriteText(dir / "r.csv", kResults);
   WriteText(dir / "broken.csv", "time,x\n0,1\n0.5,1\n1,oops\n");
   WriteText(dir / "model.csv", "<model name=\"m\"/>\n");
@@ -157,7 +146,7 @@ TEST(CliPlotCommandTest, BadInputIsOneLineAndStatus2) {
       {results + " x -o " + (dir / "no" / "dir").string() + "/../../r.csv/a.svg", "cannot write"},
   };
   for (const Case& c : cases) {
-    const CliResult r = RunCli("plot " + c.args);
+    const CliResult r = RunCliWithStdout("plot " + c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.text;
     EXPECT_EQ(CountLines(r.text), 1) << c.args << "\n" << r.text;
     EXPECT_NE(r.text.find(c.says), std::string::npos) << c.args << "\n" << r.text;

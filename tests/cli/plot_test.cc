@@ -14,13 +14,10 @@ namespace {
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::RunCliWithStdout;
 using twinblocks::testing::WriteText;
 
-CliResult RunCli(const std::string& args) {
-  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
-}
-
-constexpr const char* kPrefix = "twinblocks_cli_";  // of each test's directory
+constexpr const char* kRunPlotDirPrefix = "twinblocks_cli_";  // of each test's directory
 
 int CountSeries(const fs::path& svg) {
   pugi::xml_document doc;
@@ -49,11 +46,11 @@ const char kOscillator[] = R"(<?xml version="1.0" encoding="UTF-8"?>
 )";
 
 TEST(CliPlotTest, RunWritesEachPlotNextToTheResults) {
-  const fs::path dir = FreshDirectory(kPrefix, "plots");
+  const fs::path dir = FreshDirectory(kRunPlotDirPrefix, "plots");
   WriteText(dir / "osc.xml", kOscillator);
   fs::create_directories(dir / "out");
-  const CliResult r =
-      RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "out" / "osc.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "osc.xml").string() + " -o " +
+                                       (dir / "out" / "osc.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("wrote " + (dir / "out" / "positions.svg").string()), std::string::npos)
       << r.text;
@@ -71,39 +68,40 @@ TEST(CliPlotTest, RunWritesEachPlotNextToTheResults) {
 }
 
 TEST(CliPlotTest, QuietAndNoPlots) {
-  const fs::path dir = FreshDirectory(kPrefix, "no_plots");
+  const fs::path dir = FreshDirectory(kRunPlotDirPrefix, "no_plots");
   WriteText(dir / "osc.xml", kOscillator);
-  CliResult r =
-      RunCli("run " + (dir / "osc.xml").string() + " --no-plots -o " + (dir / "osc.csv").string());
+  CliResult r = RunCliWithStdout("run " + (dir / "osc.xml").string() + " --no-plots -o " +
+                                 (dir / "osc.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_FALSE(fs::exists(dir / "positions.svg"));
   EXPECT_EQ(r.text.find("wrote"), std::string::npos) << r.text;
 
-  r = RunCli("run " + (dir / "osc.xml").string() + " --quiet -o " + (dir / "osc.csv").string());
+  r = RunCliWithStdout("run " + (dir / "osc.xml").string() + " --quiet -o " +
+                       (dir / "osc.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_TRUE(fs::exists(dir / "positions.svg"));
   EXPECT_EQ(r.text.find("wrote"), std::string::npos) << r.text;
 }
 
 TEST(CliPlotTest, AFailedRunStillPlotsItsResultsSoFar) {
-  const fs::path dir = FreshDirectory(kPrefix, "failed_run");
+  const fs::path dir = FreshDirectory(kRunPlotDirPrefix, "failed_run");
   std::ifstream in(std::string(TWINBLOCKS_TEST_DATA) + "/blowup.xml");
   std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   model.insert(model.find("</model>"), "  <plot file=\"x.svg\" signals=\"x.y\" yscale=\"log\"/>\n");
   WriteText(dir / "blowup.xml", model);
-  const CliResult r =
-      RunCli("run " + (dir / "blowup.xml").string() + " -o " + (dir / "blowup.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "blowup.xml").string() + " -o " +
+                                       (dir / "blowup.csv").string());
   EXPECT_EQ(r.status, 3) << r.text;
   EXPECT_EQ(CountSeries(dir / "x.svg"), 1);
 }
 
 TEST(CliPlotTest, APlotOfNoSignalIsBadInputAtThePlotsLine) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad_plot");
+  const fs::path dir = FreshDirectory(kRunPlotDirPrefix, "bad_plot");
   std::string model = kOscillator;
   model.replace(model.find("signals=\"v.y\""), 13, "signals=\"v.q\"");
   WriteText(dir / "osc.xml", model);
   const CliResult r =
-      RunCli("run " + (dir / "osc.xml").string() + " -o " + (dir / "osc.csv").string());
+      RunCliWithStdout("run " + (dir / "osc.xml").string() + " -o " + (dir / "osc.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_NE(r.text.find("osc.xml:12: plot 'speed.svg': cannot plot 'v.q'"), std::string::npos)
       << r.text;

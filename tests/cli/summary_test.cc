@@ -17,13 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 using twinblocks::testing::CliResult;
 using twinblocks::testing::FreshDirectory;
+using twinblocks::testing::RunCliWithStdout;
 using twinblocks::testing::WriteText;
 
-CliResult RunCli(const std::string& args) {
-  return twinblocks::testing::RunCli(args, /*with_stdout=*/true);
-}
-
-constexpr const char* kPrefix = "twinblocks_cli_summary_";  // of each test's directory
+constexpr const char* kSummaryDirPrefix = "twinblocks_cli_summary_";  // of each test's directory
 
 std::string ReadAll(const fs::path& path) {
   std::ifstream in(path);
@@ -74,10 +71,10 @@ const std::vector<std::string> kExpectedLines = {
 };
 
 TEST(CliSummaryTest, RunPrintsEachValueAndWritesTheCsvNextToTheResults) {
-  const fs::path dir = FreshDirectory(kPrefix, "run");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "run");
   WriteText(dir / "ramps.xml", kRamps);
-  const CliResult r =
-      RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "out" / "ramps.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -o " +
+                                       (dir / "out" / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(LinesStartingWith(r.text, "summary:"), kExpectedLines) << r.text;
   const fs::path csv = dir / "out" / "ramps_summary.csv";
@@ -102,30 +99,30 @@ TEST(CliSummaryTest, RunPrintsEachValueAndWritesTheCsvNextToTheResults) {
 }
 
 TEST(CliSummaryTest, QuietKeepsTheValuesAndNoSummaryDropsThem) {
-  const fs::path dir = FreshDirectory(kPrefix, "quiet");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "quiet");
   WriteText(dir / "ramps.xml", kRamps);
-  CliResult r =
-      RunCli("run " + (dir / "ramps.xml").string() + " -q -o " + (dir / "ramps.csv").string());
+  CliResult r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -q -o " +
+                                 (dir / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_EQ(LinesStartingWith(r.text, "summary:"), kExpectedLines) << r.text;
   EXPECT_EQ(r.text.find("wrote"), std::string::npos) << r.text;
   EXPECT_TRUE(fs::exists(dir / "ramps_summary.csv"));
 
   fs::remove(dir / "ramps_summary.csv");
-  r = RunCli("run " + (dir / "ramps.xml").string() + " --no-summary -o " +
-             (dir / "ramps.csv").string());
+  r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " --no-summary -o " +
+                       (dir / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_TRUE(LinesStartingWith(r.text, "summary:").empty()) << r.text;
   EXPECT_FALSE(fs::exists(dir / "ramps_summary.csv"));
 }
 
 TEST(CliSummaryTest, AModelWithoutSummariesWritesNoSummaryFile) {
-  const fs::path dir = FreshDirectory(kPrefix, "none");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "none");
   std::string model = kRamps;
   model.erase(model.find("  <summary"), model.find("</model>") - model.find("  <summary"));
   WriteText(dir / "ramps.xml", model);
-  const CliResult r =
-      RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -o " +
+                                       (dir / "ramps.csv").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_TRUE(LinesStartingWith(r.text, "summary:").empty()) << r.text;
   EXPECT_EQ(r.text.find("_summary.csv"), std::string::npos) << r.text;
@@ -133,14 +130,14 @@ TEST(CliSummaryTest, AModelWithoutSummariesWritesNoSummaryFile) {
 }
 
 TEST(CliSummaryTest, AFailedRunSummarizesItsResultsSoFarWithANote) {
-  const fs::path dir = FreshDirectory(kPrefix, "failed_run");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "failed_run");
   std::string model = ReadAll(std::string(TWINBLOCKS_TEST_DATA) + "/blowup.xml");
   model.insert(model.find("</model>"),
                "  <summary signal=\"x.y\" op=\"max\" label=\"peak\"/>\n"
                "  <summary signal=\"x.y\" op=\"min\"/>\n");
   WriteText(dir / "blowup.xml", model);
-  const CliResult r =
-      RunCli("run " + (dir / "blowup.xml").string() + " -o " + (dir / "blowup.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "blowup.xml").string() + " -o " +
+                                       (dir / "blowup.csv").string());
   EXPECT_EQ(r.status, 3) << r.text;
   EXPECT_NE(r.text.find("note: the run failed; the summaries cover its results up to t = 1 s\n"),
             std::string::npos)
@@ -157,12 +154,12 @@ TEST(CliSummaryTest, AFailedRunSummarizesItsResultsSoFarWithANote) {
 }
 
 TEST(CliSummaryTest, ABadOpIsBadInputAtItsLine) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad_op");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "bad_op");
   std::string model = kRamps;
   model.replace(model.find("op=\"mean\""), 9, "op=\"avg\"");
   WriteText(dir / "ramps.xml", model);
-  const CliResult r =
-      RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
+  const CliResult r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -o " +
+                                       (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_NE(r.text.find((dir / "ramps.xml").string() +
                         ":12: op=\"avg\" on <summary>; expected one of: max, min, max_abs, final, "
@@ -174,12 +171,12 @@ TEST(CliSummaryTest, ABadOpIsBadInputAtItsLine) {
 }
 
 TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
-  const fs::path dir = FreshDirectory(kPrefix, "bad_signal");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "bad_signal");
   std::string model = kRamps;
   model.replace(model.find("both.y[1]\" op=\"rms\""), 9, "both.y[2]");
   WriteText(dir / "ramps.xml", model);
-  CliResult r =
-      RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
+  CliResult r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -o " +
+                                 (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_NE(r.text.find("ramps.xml:13: summary rms: cannot summarize 'both.y[2]': 'both.y' has "
                         "width 2, so its elements are [0] ... [1]"),
@@ -189,7 +186,8 @@ TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
   model = kRamps;
   model.replace(model.find("signal=\"err.y\""), 14, "signal=\"err.q\"");
   WriteText(dir / "ramps.xml", model);
-  r = RunCli("run " + (dir / "ramps.xml").string() + " -o " + (dir / "ramps.csv").string());
+  r = RunCliWithStdout("run " + (dir / "ramps.xml").string() + " -o " +
+                       (dir / "ramps.csv").string());
   EXPECT_EQ(r.status, 2) << r.text;
   EXPECT_NE(r.text.find("ramps.xml:11: summary max_abs: cannot summarize 'err.q': no such signal"),
             std::string::npos)
@@ -197,9 +195,9 @@ TEST(CliSummaryTest, ABadSignalIsBadInputAtItsLine) {
 }
 
 TEST(CliSummaryTest, CheckListsTheSummaries) {
-  const fs::path dir = FreshDirectory(kPrefix, "check");
+  const fs::path dir = FreshDirectory(kSummaryDirPrefix, "check");
   WriteText(dir / "ramps.xml", kRamps);
-  const CliResult r = RunCli("check " + (dir / "ramps.xml").string());
+  const CliResult r = RunCliWithStdout("check " + (dir / "ramps.xml").string());
   ASSERT_EQ(r.status, 0) << r.text;
   EXPECT_NE(r.text.find("summaries (printed by run):\n"
                         "  max_abs  err.y  (max tracking error (rad))\n"

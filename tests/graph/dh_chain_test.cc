@@ -216,7 +216,7 @@ constexpr double kStep = 1e-3;
 constexpr double kEnd = 1.0;
 
 // q1(t), q2(t) of a passive run (ode4, fixed step) of a model logging link1.q and link2.q.
-std::vector<Eigen::Vector2d> Simulate(const Model& m) {
+std::vector<Eigen::Vector2d> JointPaths(const Model& m) {
   const System sys = Compile(m);
   SimulationSettingsValues s = sys.settings();
   s.solver = "ode4";
@@ -309,8 +309,8 @@ TEST_P(DhChainSimulationTest, CodeDefinesAndAbaAgree) {
   if (!HasFrameBlocks()) {
     GTEST_SKIP() << "World, RigidTransform, RevoluteJoint or Solid not in the catalog yet";
   }
-  const std::vector<Eigen::Vector2d> code = Simulate(ChainInCode(GetParam()));
-  const std::vector<Eigen::Vector2d> defines = Simulate(ChainFromDefines(GetParam()));
+  const std::vector<Eigen::Vector2d> code = JointPaths(ChainInCode(GetParam()));
+  const std::vector<Eigen::Vector2d> defines = JointPaths(ChainFromDefines(GetParam()));
   const std::vector<Eigen::Vector2d> aba = SimulateWithAba(GetParam());
   ASSERT_EQ(code.size(), defines.size());
   ASSERT_EQ(code.size(), aba.size());

@@ -8,10 +8,13 @@
 
 #include "graph/compile.h"
 #include "graph/simulator.h"
+#include "tests/graph/compile_helpers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
+
+using test_support::CompileXml;
 
 using SampleHits = SimulationSettingsValues::SampleHits;
 
@@ -32,22 +35,20 @@ constexpr const char* kDelayedStep = R"xml(<model name="delayed_step">
   <log signal="x.y" as="x"/>
 </model>)xml";
 
-System CompileText(const std::string& xml) { return Compile(xml::ReadModelString(xml)); }
-
-struct RunResult {
+struct HitsRun {
   long steps = 0;
   std::vector<double> t, u, x;
 };
 
-RunResult RunWith(const System& system, SampleHits hits, const std::string& solver,
-                  double t_end = 1.0) {
+HitsRun RunWith(const System& system, SampleHits hits, const std::string& solver,
+                double t_end = 1.0) {
   SimulationSettingsValues settings = system.settings();
   settings.t_end = t_end;
   settings.sample_hits = hits;
   settings.solver = solver;
   Simulator sim(system, settings);
   EXPECT_TRUE(sim.Run().ok);
-  RunResult r;
+  HitsRun r;
   r.steps = sim.stats().solver.steps;
   const Recording& rec = sim.recording();
   for (int i = 0; i < rec.num_rows(); ++i) {
@@ -61,14 +62,14 @@ RunResult RunWith(const System& system, SampleHits hits, const std::string& solv
 double Lag(double t) { return t < 0.5 ? 0.0 : 1.0 - std::exp(-(t - 0.5)); }
 
 TEST(SampleHits, StepOverPassesQuietHitsAndLandsOnTheOneThatChangesTheInput) {
-  const System system = CompileText(kDelayedStep);
+  const System system = CompileXml(kDelayedStep);
   for (const char* solver : {"ode45", "ode23s", "cvode-bdf"}) {
     SCOPED_TRACE(solver);
     // Up to 0.49 s nothing the solver reads changes: landing, every one of the 49 hits ends a
     // step; stepping over, the solver takes steps of up to max_step.
     EXPECT_GE(RunWith(system, SampleHits::kLand, solver, 0.49).steps, 49);
     EXPECT_LE(RunWith(system, SampleHits::kStepOver, solver, 0.49).steps, 10);
-    const RunResult over = RunWith(system, SampleHits::kStepOver, solver);
+    const HitsRun over = RunWith(system, SampleHits::kStepOver, solver);
     // Every hit is still a major step with its row, at its exact time, in order.
     int hits = 0;
     for (size_t i = 0; i < over.t.size(); ++i) {
@@ -95,7 +96,7 @@ TEST(SampleHits, StepOverPassesQuietHitsAndLandsOnTheOneThatChangesTheInput) {
 // A command that ramps at every sample changes the solver's input at every hit: stepping over
 // then lands on each, exactly as landing does (the same steps, bitwise the same results).
 TEST(SampleHits, StepOverLandsOnEveryHitOfAChangingCommand) {
-  const System system = CompileText(R"xml(<model name="ramped">
+  const System system = CompileXml(R"xml(<model name="ramped">
     <simulation solver="ode23s" t_end="0.3" rtol="1e-6" atol="1e-9"/>
     <block type="Constant" name="increment" value="0.01"/>
     <block type="Sum" name="command" signs="++"/>
@@ -111,8 +112,8 @@ TEST(SampleHits, StepOverLandsOnEveryHitOfAChangingCommand) {
     <log signal="command.y" as="u"/>
     <log signal="x.y" as="x"/>
   </model>)xml");
-  const RunResult land = RunWith(system, SampleHits::kLand, "ode23s", 0.3);
-  const RunResult over = RunWith(system, SampleHits::kStepOver, "ode23s", 0.3);
+  const HitsRun land = RunWith(system, SampleHits::kLand, "ode23s", 0.3);
+  const HitsRun over = RunWith(system, SampleHits::kStepOver, "ode23s", 0.3);
   EXPECT_EQ(over.steps, land.steps);
   EXPECT_EQ(over.t, land.t);
   EXPECT_EQ(over.u, land.u);
@@ -121,7 +122,7 @@ TEST(SampleHits, StepOverLandsOnEveryHitOfAChangingCommand) {
 }
 
 TEST(SampleHits, StepOverNeedsAVariableStepOdeSolver) {
-  const System system = CompileText(kDelayedStep);
+  const System system = CompileXml(kDelayedStep);
   for (const char* solver : {"ode4", "ros2", "ida"}) {
     SimulationSettingsValues settings = system.settings();
     settings.solver = solver;

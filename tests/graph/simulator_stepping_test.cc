@@ -14,10 +14,13 @@
 #include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
+#include "tests/graph/compile_helpers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {
 namespace {
+
+using test_support::CompileXml;
 
 using ::testing::HasSubstr;
 
@@ -32,11 +35,9 @@ constexpr const char* kIntegratedInput = R"xml(<model name="integrated_input">
   <log signal="x.y" as="x"/>
 </model>)xml";
 
-System CompileText(const std::string& xml) { return Compile(xml::ReadModelString(xml)); }
-
-std::string CompileError(const std::string& xml) {
+std::string SteppingCompileError(const std::string& xml) {
   try {
-    CompileText(xml);
+    CompileXml(xml);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -44,7 +45,7 @@ std::string CompileError(const std::string& xml) {
 }
 
 template <class F>
-std::string ErrorOf(F&& f) {
+std::string ExceptionOf(F&& f) {
   try {
     f();
   } catch (const std::exception& e) {
@@ -56,7 +57,7 @@ std::string ErrorOf(F&& f) {
 std::vector<double> ToVector(std::span<const double> s) { return {s.begin(), s.end()}; }
 
 TEST(SimulatorStepping, HeldInputIsIntegratedPieceByPiece) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   ASSERT_EQ(system.external_inputs().size(), 1u);
   Simulator sim(system, system.settings());
   sim.Initialize();
@@ -92,7 +93,7 @@ TEST(SimulatorStepping, HeldInputIsIntegratedPieceByPiece) {
 }
 
 TEST(SimulatorStepping, InputNeverSetHoldsZero) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   Simulator sim(system, system.settings());
   ASSERT_TRUE(sim.Run().ok);
   EXPECT_EQ(ToVector(sim.Read(sim.FindSignal("x.y"))), (std::vector<double>{0.0, 0.0}));
@@ -105,7 +106,7 @@ TEST(SimulatorStepping, CommandLineRunsAModelWithInputsAtZero) {
 }
 
 TEST(SimulatorStepping, AnUnchangedInputDoesNotRestartTheSolver) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   Simulator sim(system, system.settings());
   sim.Initialize();
   const InputHandle u = sim.FindInput("u");
@@ -141,7 +142,7 @@ TEST(SimulatorStepping, SteppingMatchesRunBitwiseForAFixedStepSolver) {
 
 TEST(SimulatorStepping, NumericalFailureIsReportedAndKeptUntilRestore) {
   // x' = 1 / (0.5 - t): x goes to infinity at t = 0.5.
-  const System system = CompileText(R"xml(<model name="blowup">
+  const System system = CompileXml(R"xml(<model name="blowup">
     <simulation solver="ode45" t_end="1"/>
     <block type="Clock" name="clock"/>
     <block type="Expression" name="rate" expr="1 / (0.5 - u)"/>
@@ -174,7 +175,7 @@ TEST(SimulatorStepping, StepsThatNoLongerAdvanceTimeFailTheRunInsteadOfCrawling)
   // x' = -1e300 (x - sin t): ode45 stays stable only with steps of about 3e-300 s, accepted
   // one after another, each far below the run's time resolution (16 eps 1 s = 3.6e-15 s):
   // without the guard, hours for a microsecond.
-  const System system = CompileText(R"xml(<model name="stiff">
+  const System system = CompileXml(R"xml(<model name="stiff">
     <simulation solver="ode45" t_end="1"/>
     <block type="Integrator" name="x" x0="0.5"/>
     <block type="Expression" name="rate" expr="-1e300 * (u - sin(t))"/>
@@ -210,7 +211,7 @@ constexpr const char* kChatteringSign = R"xml(<model name="chatter">
   </model>)xml";
 
 TEST(SimulatorStepping, ConsecutiveZeroCrossingsFailTheRunAtTheSwitch) {
-  const System system = CompileText(kChatteringSign);
+  const System system = CompileXml(kChatteringSign);
   EXPECT_EQ(system.settings().max_consecutive_zc, 1000);
   EXPECT_DOUBLE_EQ(system.settings().zc_time_tolerance,
                    10 * 128 * std::numeric_limits<double>::epsilon());
@@ -236,7 +237,7 @@ TEST(SimulatorStepping, ConsecutiveZeroCrossingsFailTheRunAtTheSwitch) {
 }
 
 TEST(SimulatorStepping, ConsecutiveZeroCrossingsLimitAndWindowAreSettings) {
-  const System system = CompileText(kChatteringSign);
+  const System system = CompileXml(kChatteringSign);
   SimulationSettingsValues settings = system.settings();
   settings.max_consecutive_zc = 50;
   Simulator fewer(system, settings);
@@ -263,7 +264,7 @@ TEST(SimulatorStepping, ConsecutiveZeroCrossingsLimitAndWindowAreSettings) {
 // Results that could not be held are refused before the run, not found by the kernel's
 // out-of-memory kill hours in.
 TEST(SimulatorStepping, ResultsThatCannotBeHeldAreRefusedBeforeTheRun) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   SimulationSettingsValues settings = system.settings();
   settings.output_interval = 1e-12;  // 2e12 rows of time and x (width 2) over [0, 2] s
   try {
@@ -287,7 +288,7 @@ TEST(SimulatorStepping, ResultsThatCannotBeHeldAreRefusedBeforeTheRun) {
   settings.solver = "ode45";
   EXPECT_NO_THROW(Simulator(system, settings));
   // A discrete rate's every hit is a row.
-  const System sampled = CompileText(R"xml(<model name="sampled">
+  const System sampled = CompileXml(R"xml(<model name="sampled">
     <simulation solver="ode45" t_end="2"/>
     <block type="Constant" name="c" value="1"/>
     <block type="UnitDelay" name="d" Ts="1e-10"/>
@@ -308,57 +309,58 @@ TEST(SimulatorStepping, ResultsThatCannotBeHeldAreRefusedBeforeTheRun) {
 }
 
 TEST(SimulatorStepping, MisuseThrowsWithTheReason) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   Simulator sim(system, system.settings());
   const double two[] = {1.0, 2.0};
   const InputHandle u = sim.FindInput("u");
-  EXPECT_THAT(ErrorOf([&] { sim.SetInput(u, two); }), HasSubstr("SetInput before Initialize"));
-  EXPECT_THAT(ErrorOf([&] { sim.Read(sim.FindSignal("x.y")); }), HasSubstr("before Initialize"));
-  EXPECT_THAT(ErrorOf([&] { sim.SaveState(); }), HasSubstr("SaveState before Initialize"));
+  EXPECT_THAT(ExceptionOf([&] { sim.SetInput(u, two); }), HasSubstr("SetInput before Initialize"));
+  EXPECT_THAT(ExceptionOf([&] { sim.Read(sim.FindSignal("x.y")); }),
+              HasSubstr("before Initialize"));
+  EXPECT_THAT(ExceptionOf([&] { sim.SaveState(); }), HasSubstr("SaveState before Initialize"));
   sim.Initialize();
 
-  EXPECT_THAT(ErrorOf([&] { sim.FindInput("force"); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.FindInput("force"); }),
               HasSubstr("no external input 'force'; the model's top-level <inport>s: u"));
-  EXPECT_THAT(ErrorOf([&] { sim.FindSignal("x.yy"); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.FindSignal("x.yy"); }),
               HasSubstr("no signal 'x.yy'; did you mean 'x.y'? (write path.port of a block "
                         "output; `twinblocks check` lists"));
-  EXPECT_THAT(ErrorOf([&] { sim.FindContinuousStates("twice"); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.FindContinuousStates("twice"); }),
               HasSubstr("block 'twice' (Gain) has no continuous states"));
-  EXPECT_THAT(ErrorOf([&] { sim.FindContinuousStates("spring"); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.FindContinuousStates("spring"); }),
               HasSubstr("no block 'spring'; blocks with continuous states: x"));
 
   const double three[] = {1.0, 2.0, 3.0};
-  EXPECT_THAT(ErrorOf([&] { sim.SetInput(u, three); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.SetInput(u, three); }),
               HasSubstr("input 'u' has width 2, got 3 values"));
   const double nan[] = {1.0, std::numeric_limits<double>::quiet_NaN()};
-  EXPECT_THAT(ErrorOf([&] { sim.SetInput(u, nan); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.SetInput(u, nan); }),
               HasSubstr("input 'u'[1] is nan, expected a finite number"));
   InputHandle forged = u;
   forged.index = 3;
-  EXPECT_THAT(ErrorOf([&] { sim.SetInput(forged, two); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.SetInput(forged, two); }),
               HasSubstr("not an external input of this system"));
   SignalHandle outside{1000, 2};
   EXPECT_THROW(sim.Read(outside), std::logic_error);
 
   ASSERT_TRUE(sim.AdvanceTo(0.5).ok);
-  EXPECT_THAT(ErrorOf([&] { sim.AdvanceTo(0.25); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.AdvanceTo(0.25); }),
               HasSubstr("AdvanceTo(0.25): the time must be in [0.5, 2]"));
-  EXPECT_THAT(ErrorOf([&] { sim.AdvanceTo(3.0); }), HasSubstr("the time must be in"));
+  EXPECT_THAT(ExceptionOf([&] { sim.AdvanceTo(3.0); }), HasSubstr("the time must be in"));
   EXPECT_THROW(sim.AdvanceTo(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
 
-  EXPECT_THAT(ErrorOf([&] { sim.RestoreState(SimulationSnapshot()); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.RestoreState(SimulationSnapshot()); }),
               HasSubstr("the snapshot is empty"));
-  const System other = CompileText(kIntegratedInput);
+  const System other = CompileXml(kIntegratedInput);
   Simulator other_sim(other, other.settings());
   other_sim.Initialize();
-  EXPECT_THAT(ErrorOf([&] { sim.RestoreState(other_sim.SaveState()); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.RestoreState(other_sim.SaveState()); }),
               HasSubstr("taken of another System"));
   // A snapshot of another solver does not fit this one's memory.
   SimulationSettingsValues fixed = system.settings();
   fixed.solver = "ode4";
   Simulator fixed_sim(system, fixed);
   fixed_sim.Initialize();
-  EXPECT_THAT(ErrorOf([&] { sim.RestoreState(fixed_sim.SaveState()); }),
+  EXPECT_THAT(ExceptionOf([&] { sim.RestoreState(fixed_sim.SaveState()); }),
               HasSubstr("saved by another solver?"));
 }
 
@@ -366,26 +368,27 @@ TEST(SimulatorStepping, TopLevelInportErrorsNameTheLine) {
   auto model = [](const std::string& body) {
     return "<model name=\"m\">\n" + body + "\n<block type=\"Gain\" name=\"g\"/>\n</model>";
   };
-  EXPECT_THAT(CompileError(model("<inport name=\"u\" width=\"0\"/>")),
+  EXPECT_THAT(SteppingCompileError(model("<inport name=\"u\" width=\"0\"/>")),
               HasSubstr("<string>:2: <inport> 'u': width must be a whole number >= 1, got 0"));
-  EXPECT_THAT(CompileError(model("<inport name=\"u\" width=\"2.5\"/>")),
+  EXPECT_THAT(SteppingCompileError(model("<inport name=\"u\" width=\"2.5\"/>")),
               HasSubstr("width must be a whole number >= 1, got 2.5"));
-  EXPECT_THAT(CompileError(model("<inport name=\"u\" width=\"n\"/>")),
+  EXPECT_THAT(SteppingCompileError(model("<inport name=\"u\" width=\"n\"/>")),
               HasSubstr("<string>:2: <inport> 'u': width: "));
-  EXPECT_THAT(CompileError(model("<inport name=\"u\" width=\"[1, 2]\"/>")),
+  EXPECT_THAT(SteppingCompileError(model("<inport name=\"u\" width=\"[1, 2]\"/>")),
               HasSubstr("expected a scalar"));
-  EXPECT_THAT(CompileError(model("<inport name=\"g\"/><connect from=\".g\" to=\"g.u\"/>")),
+  EXPECT_THAT(SteppingCompileError(model("<inport name=\"g\"/><connect from=\".g\" to=\"g.u\"/>")),
               HasSubstr("<inport> 'g' has the name of the block at line 3"));
-  EXPECT_THAT(CompileError(model("<inport name=\"speed\"/><connect from=\".sped\" to=\"g.u\"/>")),
-              HasSubstr("no <inport> 'sped' at the top level; did you mean 'speed'?; the model's "
-                        "inports: speed"));
-  EXPECT_THAT(CompileError(model("<connect from=\".v\" to=\"g.u\"/>")),
+  EXPECT_THAT(
+      SteppingCompileError(model("<inport name=\"speed\"/><connect from=\".sped\" to=\"g.u\"/>")),
+      HasSubstr("no <inport> 'sped' at the top level; did you mean 'speed'?; the model's "
+                "inports: speed"));
+  EXPECT_THAT(SteppingCompileError(model("<connect from=\".v\" to=\"g.u\"/>")),
               HasSubstr("the model's inports: none"));
   // Width from a variable; an inport feeding nothing is allowed (it is set and ignored).
-  EXPECT_EQ(CompileError("<model name=\"m\"><var name=\"n\" value=\"3\"/>"
-                         "<inport name=\"u\" width=\"n\"/></model>"),
+  EXPECT_EQ(SteppingCompileError("<model name=\"m\"><var name=\"n\" value=\"3\"/>"
+                                 "<inport name=\"u\" width=\"n\"/></model>"),
             "");
-  const System system = CompileText(
+  const System system = CompileXml(
       "<model name=\"m\"><var name=\"n\" value=\"3\"/><inport name=\"u\" width=\"n\"/>"
       "<block type=\"Gain\" name=\"g\"/><connect from=\".u\" to=\"g.u\"/></model>");
   EXPECT_EQ(system.external_inputs().at(0).width, 3);
@@ -464,7 +467,7 @@ void ExpectRestoreRepeatsTheRun(const System& system, const SimulationSettingsVa
 }
 
 TEST(SimulatorSnapshot, FixedStepSolverRepeatsBitwise) {
-  const System system = CompileText(R"xml(<model name="oscillator">
+  const System system = CompileXml(R"xml(<model name="oscillator">
     <simulation solver="ode4" step="1e-3" t_end="1"/>
     <block type="Integrator" name="position" x0="1"/>
     <block type="Integrator" name="velocity" x0="0"/>
@@ -486,7 +489,7 @@ TEST(SimulatorSnapshot, FixedStepSolverRepeatsBitwise) {
 // Fixed steps with zero crossings located inside them (Saturation modes): the functions' last
 // values are part of the saved memory, for ode4 and for ros2.
 TEST(SimulatorSnapshot, FixedStepSolverWithCrossingsRepeatsBitwise) {
-  const System system = CompileText(R"xml(<model name="limited">
+  const System system = CompileXml(R"xml(<model name="limited">
     <simulation solver="ode4" step="1e-2" t_end="4" fixed_step_zero_crossings="on"/>
     <block type="Sine" name="drive" amplitude="2" frequency="5"/>
     <block type="Saturation" name="limit" lower="-1" upper="1"/>
@@ -520,7 +523,7 @@ TEST(SimulatorSnapshot, DiscreteBlocksAndMechanismRepeatBitwise) {
 
 // ode45 and ode23s with zero crossings located (Saturation modes) and dense-output rows.
 TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
-  const System system = CompileText(R"xml(<model name="limited">
+  const System system = CompileXml(R"xml(<model name="limited">
     <simulation solver="ode45" t_end="4" rtol="1e-8" atol="1e-10" output_interval="0.01"/>
     <block type="Sine" name="drive" amplitude="2" frequency="5"/>
     <block type="Saturation" name="limit" lower="-1" upper="1"/>
@@ -550,7 +553,7 @@ TEST(SimulatorSnapshot, VariableStepSolverWithCrossingsRepeatsBitwise) {
 // Scaled absolute tolerances (auto_scale_atol) are part of what a snapshot holds: `grown`
 // keeps growing, so the tolerances at the save are below those at the end of the first run.
 TEST(SimulatorSnapshot, ScaledTolerancesRepeatBitwise) {
-  const System system = CompileText(R"xml(<model name="growing">
+  const System system = CompileXml(R"xml(<model name="growing">
     <simulation solver="ode45" t_end="4" rtol="1e-5" atol="1e-8" auto_scale_atol="on"
                 max_step="1" output_interval="0.01"/>
     <block type="Sine" name="drive" amplitude="2" frequency="5"/>
@@ -574,7 +577,7 @@ TEST(SimulatorSnapshot, ScaledTolerancesRepeatBitwise) {
 // CVODE restarts at the restored point: the continuation is within the tolerance of the
 // original, and two restores from one snapshot repeat each other bitwise.
 TEST(SimulatorSnapshot, SundialsRestartsAtTheRestoredPoint) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   SimulationSettingsValues settings = system.settings();
   settings.solver = "cvode-bdf";
   settings.rtol = 1e-9;
@@ -600,7 +603,7 @@ TEST(SimulatorSnapshot, SundialsRestartsAtTheRestoredPoint) {
 }
 
 TEST(SimulatorSnapshot, SavingIntoASnapshotReusesIt) {
-  const System system = CompileText(kIntegratedInput);
+  const System system = CompileXml(kIntegratedInput);
   Simulator sim(system, system.settings());
   sim.Initialize();
   SimulationSnapshot snapshot;

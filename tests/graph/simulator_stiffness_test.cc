@@ -41,16 +41,16 @@ std::string ProtheroRobinson(const std::string& solver, bool sine_sources = true
   </model>)";
 }
 
-struct RunResult {
+struct StiffRun {
   SimulationOutcome outcome;
   SimulationStats stats;
   double x_end = 0.0;
 };
 
-RunResult RunModel(const std::string& xml) {
+StiffRun RunModel(const std::string& xml) {
   const System system = Compile(xml::ReadModelString(xml));
   Simulator sim(system, system.settings());
-  RunResult r;
+  StiffRun r;
   r.outcome = sim.Run();
   r.stats = sim.stats();
   r.x_end = sim.recording().value(sim.recording().num_rows() - 1, 0);
@@ -61,7 +61,7 @@ RunResult RunModel(const std::string& xml) {
 // cos 1 (measured 4.3e-8). Without it (before the Sines said they read t) ode23s took 16589
 // steps, the error estimate seeing the time dependence as error.
 TEST(SimulatorStiffness, Ode23sFormsDfDtForADiagramDrivenThroughTime) {
-  const RunResult r = RunModel(ProtheroRobinson("ode23s"));
+  const StiffRun r = RunModel(ProtheroRobinson("ode23s"));
   ASSERT_TRUE(r.outcome.ok) << r.outcome.error;
   EXPECT_NEAR(r.x_end, std::cos(1.0) + std::exp(-1e4), 1e-6);
   EXPECT_LT(r.stats.solver.steps, 1500);
@@ -70,10 +70,10 @@ TEST(SimulatorStiffness, Ode23sFormsDfDtForADiagramDrivenThroughTime) {
 // A diagram that does not read t (Constant sources) costs ode23s no difference in t: each
 // Jacobian (formed by differences over the one state) takes one evaluation, not two.
 TEST(SimulatorStiffness, Ode23sFormsNoDfDtForADiagramThatDoesNotReadTime) {
-  const RunResult driven = RunModel(ProtheroRobinson("ode23s"));
-  const RunResult autonomous = RunModel(ProtheroRobinson("ode23s", /*sine_sources=*/false));
+  const StiffRun driven = RunModel(ProtheroRobinson("ode23s"));
+  const StiffRun autonomous = RunModel(ProtheroRobinson("ode23s", /*sine_sources=*/false));
   ASSERT_TRUE(driven.outcome.ok && autonomous.outcome.ok);
-  const auto extra = [](const RunResult& r) {
+  const auto extra = [](const StiffRun& r) {
     // f at the start, then two per attempted step; the rest is what each Jacobian took.
     return static_cast<double>(r.stats.solver.rhs_evals - 1 -
                                2 * (r.stats.solver.steps + r.stats.solver.rejected_steps)) /
@@ -87,7 +87,7 @@ TEST(SimulatorStiffness, Ode23sFormsNoDfDtForADiagramThatDoesNotReadTime) {
 // what ode23s does in 800): Hairer's test finds it within the first 0.01 s and the stats line
 // says so, naming the solvers to try. ode23s, whose steps are not so bounded, never says it.
 TEST(SimulatorStiffness, Ode45SaysWhenItsStepsAreBoundedByStability) {
-  const RunResult explicit_run = RunModel(ProtheroRobinson("ode45"));
+  const StiffRun explicit_run = RunModel(ProtheroRobinson("ode45"));
   ASSERT_TRUE(explicit_run.outcome.ok);
   const double since = explicit_run.stats.solver.stiff_since;
   EXPECT_GT(since, 0.0);
@@ -97,7 +97,7 @@ TEST(SimulatorStiffness, Ode45SaysWhenItsStepsAreBoundedByStability) {
   EXPECT_THAT(line, HasSubstr("stiff from t = "));
   EXPECT_THAT(line, HasSubstr("try ode23s or cvode-bdf"));
 
-  const RunResult implicit_run = RunModel(ProtheroRobinson("ode23s"));
+  const StiffRun implicit_run = RunModel(ProtheroRobinson("ode23s"));
   EXPECT_TRUE(std::isnan(implicit_run.stats.solver.stiff_since));
   EXPECT_THAT(implicit_run.stats.Summary(1.0), ::testing::Not(HasSubstr("stiff")));
 }
@@ -105,21 +105,21 @@ TEST(SimulatorStiffness, Ode45SaysWhenItsStepsAreBoundedByStability) {
 // The stats line counts the Jacobians of the solvers that form them, and says nothing of them
 // for the ones that do not.
 TEST(SimulatorStiffness, StatsLineCountsJacobiansWhereTheSolverFormsThem) {
-  const RunResult implicit_run = RunModel(ProtheroRobinson("ode23s"));
+  const StiffRun implicit_run = RunModel(ProtheroRobinson("ode23s"));
   ASSERT_TRUE(implicit_run.outcome.ok);
   const long jacobians = implicit_run.stats.solver.jacobian_evals;
   EXPECT_EQ(jacobians, implicit_run.stats.solver.steps + implicit_run.stats.solver.rejected_steps);
   EXPECT_THAT(implicit_run.stats.Summary(1.0),
               HasSubstr("), f-evals " + std::to_string(implicit_run.stats.solver.rhs_evals) +
                         ", Jacobians " + std::to_string(jacobians) + ", zero crossings"));
-  const RunResult explicit_run = RunModel(ProtheroRobinson("ode45"));
+  const StiffRun explicit_run = RunModel(ProtheroRobinson("ode45"));
   EXPECT_THAT(explicit_run.stats.Summary(1.0), ::testing::Not(HasSubstr("Jacobians")));
 }
 
 // A model that is not stiff (a lightly damped oscillator, accuracy bounding every step) gets
 // no such line from ode45, nor from its stiffness test after the transient.
 TEST(SimulatorStiffness, Ode45SaysNothingOfANonStiffModel) {
-  const RunResult r = RunModel(R"(<model name="oscillator" format="1">
+  const StiffRun r = RunModel(R"(<model name="oscillator" format="1">
     <simulation solver="ode45" t_end="50" rtol="1e-6" atol="1e-9"/>
     <block type="Integrator" name="v" x0="1"/>
     <block type="Integrator" name="x"/>

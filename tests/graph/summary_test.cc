@@ -140,7 +140,7 @@ Model ReadText(const std::string& body) {
   return xml::ReadModelString("<model name=\"m\" format=\"1\">\n" + body + "</model>", "m.xml");
 }
 
-std::string CompileError(const std::string& body) {
+std::string SummaryCompileError(const std::string& body) {
   try {
     Compile(ReadText(body));
   } catch (const ModelError& e) {
@@ -236,11 +236,12 @@ TEST(SummaryTest, ASystemCompiledWithoutTheSummaryCannotSummarizeIt) {
 
 TEST(SummaryTest, ASummarySignalThatNamesNoPortIsACompileErrorAtItsLine) {
   std::string err =
-      CompileError(std::string(kSignals) + R"(<summary signal="clock.z" op="max_abs"/>)");
+      SummaryCompileError(std::string(kSignals) + R"(<summary signal="clock.z" op="max_abs"/>)");
   EXPECT_NE(err.find("m.xml:10: summary max_abs: cannot summarize 'clock.z': no such signal"),
             std::string::npos)
       << err;
-  err = CompileError(std::string(kSignals) + "<summary op=\"final\"\n signal=\"both.y[2]\"/>");
+  err =
+      SummaryCompileError(std::string(kSignals) + "<summary op=\"final\"\n signal=\"both.y[2]\"/>");
   EXPECT_NE(err.find("m.xml:10: summary final: cannot summarize 'both.y[2]': 'both.y' has width "
                      "2, so its elements are [0] ... [1]"),
             std::string::npos)

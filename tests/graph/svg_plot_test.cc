@@ -20,7 +20,7 @@ namespace twinblocks::graph {
 namespace {
 
 using Labels = std::vector<std::string>;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kGap = std::numeric_limits<double>::quiet_NaN();  // a missing value
 
 PlotSeries Sine(const std::string& name, int n, double amplitude, double t_end = 10.0) {
   PlotSeries s;
@@ -165,8 +165,8 @@ TEST(SvgPlotTest, LogAxisHasDecadesAndSkipsZeros) {
 }
 
 TEST(SvgPlotTest, NaNSplitsTheLine) {
-  PlotSeries s{"gap", {0, 1, 2, 3, 4, 5}, {1, 2, kNaN, kNaN, 3, 4}};
-  PlotSeries all_nan{"none", {0, 1}, {kNaN, kNaN}};
+  PlotSeries s{"gap", {0, 1, 2, 3, 4, 5}, {1, 2, kGap, kGap, 3, 4}};
+  PlotSeries all_nan{"none", {0, 1}, {kGap, kGap}};
   pugi::xml_document doc;
   Parse(RenderSvgPlot({s, all_nan}, {}), &doc);
   const std::vector<pugi::xml_node> groups = SeriesGroups(doc);
@@ -209,14 +209,14 @@ TEST(SvgPlotTest, MismatchedSeriesIsAnError) {
 // ------------------------------------------------------------------------------------------
 // <plot> in a model: its signals are logged, and the series come from the recording.
 
-System CompileText(const std::string& body) {
+System CompilePlotModel(const std::string& body) {
   return Compile(
       xml::ReadModelString("<model name=\"m\" format=\"1\">\n" + body + "</model>", "m.xml"));
 }
 
-std::string CompileError(const std::string& body) {
+std::string PlotCompileError(const std::string& body) {
   try {
-    CompileText(body);
+    CompilePlotModel(body);
   } catch (const ModelError& e) {
     return e.what();
   }
@@ -262,10 +262,11 @@ TEST(SvgPlotTest, PlotSignalsAreLoggedAndReadFromTheRecording) {
 }
 
 TEST(SvgPlotTest, APlotSignalThatNamesNoPortIsACompileErrorAtThePlotsLine) {
-  std::string err = CompileError(std::string(kRamps) + R"(<plot file="p.svg" signals="clock.z"/>)");
+  std::string err =
+      PlotCompileError(std::string(kRamps) + R"(<plot file="p.svg" signals="clock.z"/>)");
   EXPECT_NE(err.find("m.xml:10:"), std::string::npos) << err;
   EXPECT_NE(err.find("cannot plot 'clock.z'"), std::string::npos) << err;
-  err = CompileError(std::string(kRamps) + R"(<plot file="p.svg" signals="both.y[2]"/>)");
+  err = PlotCompileError(std::string(kRamps) + R"(<plot file="p.svg" signals="both.y[2]"/>)");
   EXPECT_NE(err.find("m.xml:10:"), std::string::npos) << err;
   EXPECT_NE(err.find("has width 2"), std::string::npos) << err;
 }

@@ -83,7 +83,7 @@ TEST(UnitDelayTable, GivesWhatTheDelayBlocksGiveAtEveryHitAndRate) {
   int rows_checked = 0;
   for (int row = 0; row < rec.num_rows(); ++row) {
     const double t = rec.time(row);
-    SCOPED_TRACE(testing::Message() << "t = " << std::setprecision(17) << t);
+    SCOPED_TRACE(::testing::Message() << "t = " << std::setprecision(17) << t);
     const int k = hits_by(t, 0.1);
     EXPECT_EQ(rec.value(row, u), std::sin(0.1 * k));
     // The chain and the ring buffer agree bitwise.

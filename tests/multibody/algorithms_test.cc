@@ -44,14 +44,8 @@ namespace twinblocks::multibody {
 namespace {
 
 using testing::RandomTree;
+using testing::RandomVector;
 using testing::ReferenceArm;
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
-}
 
 // Simple pendulum: a point mass m at distance L below a horizontal revolute axis (z), gravity
 // along -y. Closed form: tau = m L^2 qdd + m g L sin q.

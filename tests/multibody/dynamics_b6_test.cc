@@ -26,14 +26,8 @@ namespace {
 using testing::RandomConfiguration;
 using testing::RandomMixedTree;
 using testing::RandomTree;
+using testing::RandomVector;
 using testing::ReferenceArm;
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
-}
 
 std::vector<Vector6d> RandomForces(std::mt19937& rng, int n, double scale) {
   std::vector<Vector6d> f(n);

@@ -12,14 +12,8 @@ namespace twinblocks::multibody {
 namespace {
 
 using testing::RandomTree;
+using testing::RandomVector;
 using testing::ReferenceArm;
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
-}
 
 Pose RandomPose(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);

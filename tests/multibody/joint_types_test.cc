@@ -16,13 +16,7 @@ namespace {
 
 using testing::RandomConfiguration;
 using testing::RandomMixedTree;
-
-Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  Eigen::VectorXd x(n);
-  for (int k = 0; k < n; ++k) x[k] = u(rng);
-  return x;
-}
+using testing::RandomVector;
 
 TEST(JointTypesTest, SizesAndSubspaces) {
   const Joint ball = Joint::Spherical(), free = Joint::Free();

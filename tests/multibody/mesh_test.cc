@@ -12,16 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/multibody/test_trees.h"
+
 namespace twinblocks::multibody {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::RelativeError;
 
 const std::string kMeshes = std::string(TWINBLOCKS_TEST_DATA) + "/meshes/";
-
-double RelativeError(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
-  return (a - b).norm() / std::max(a.norm(), b.norm());
-}
 
 // The box [lo, hi] as 12 outward triangles.
 TriangleMesh BoxMesh(const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blocks/multibody/mesh.h"
+#include "tests/multibody/test_trees.h"
 
 // Every closed form is checked against the exact polyhedral integration of MeshProperties: on
 // a box mesh (which is the box, so to rounding) and on tessellated surfaces of revolution,
@@ -21,13 +22,10 @@ namespace twinblocks::multibody {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::RelativeError;
 constexpr double kPi = std::numbers::pi;
 
 // Relative difference of two inertia matrices, against the larger's norm.
-double RelativeError(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
-  return (a - b).norm() / std::max(a.norm(), b.norm());
-}
-
 // The box [-size/2, size/2] as 12 outward triangles.
 TriangleMesh BoxMesh(const Eigen::Vector3d& size) {
   TriangleMesh mesh;

@@ -1,10 +1,12 @@
 #pragma once
 
 // Trees shared by the multibody tests and benchmark: the reference arm of
-// shared/reference/robot6dof.md and seeded random trees.
+// shared/reference/robot6dof.md and seeded random trees, with the random vectors and relative
+// errors the tests compare them by.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -127,6 +129,20 @@ inline Eigen::VectorXd RandomConfiguration(const KinematicTree& tree, std::mt199
     if (tree.joint(i).type() == JointType::kFree) q.segment<4>(iq + 3).normalize();
   }
   return q;
+}
+
+/// A seeded random vector (n x 1) with entries in [-scale, scale]: velocities, accelerations,
+/// forces.
+inline Eigen::VectorXd RandomVector(std::mt19937& rng, int n, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  Eigen::VectorXd x(n);
+  for (int k = 0; k < n; ++k) x[k] = u(rng);
+  return x;
+}
+
+/// |a - b| / max(|a|, |b|) in the Frobenius norm: inertias compared whatever their size.
+inline double RelativeError(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
+  return (a - b).norm() / std::max(a.norm(), b.norm());
 }
 
 }  // namespace twinblocks::multibody::testing

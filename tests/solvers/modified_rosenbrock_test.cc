@@ -109,9 +109,9 @@ TEST(ModifiedRosenbrockTest, JacobianStepsBelowOneIsRejected) {
 }
 
 /// x' = lambda x beside y' = 1, with the exact Jacobian.
-class StiffDecay : public OdeProblem {
+class StiffDecayWithJacobian : public OdeProblem {
  public:
-  explicit StiffDecay(double lambda) : lambda_(lambda) {}
+  explicit StiffDecayWithJacobian(double lambda) : lambda_(lambda) {}
   int num_states() const override { return 2; }
   int CalcDerivatives(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                       Eigen::Ref<Eigen::VectorXd> xdot) override {
@@ -136,7 +136,7 @@ class StiffDecay : public OdeProblem {
 // remaining interval, where an explicit method would stay held to h < 3e-6 s (4e5 steps).
 // The stiff state ends at 0 to the tolerance and the other one exactly at 1.
 TEST(ModifiedRosenbrockTest, StiffDecayTakesLongStepsOnceTheTransientIsGone) {
-  StiffDecay problem(-1e6);
+  StiffDecayWithJacobian problem(-1e6);
   IntegratorOptions options;
   options.rtol = 1e-6;
   options.atol = 1e-9;

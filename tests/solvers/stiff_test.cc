@@ -17,8 +17,8 @@ namespace {
 using testing::StepTo;
 using testing::VanDerPol;
 
-constexpr double kMu = 1000.0;
-constexpr double kEnd = 3000.0;  // s, almost two periods ((3 - 2 ln 2) mu ~ 1614 s each)
+constexpr double kVanDerPolMu = 1000.0;
+constexpr double kVanDerPolEnd = 3000.0;  // s, almost two periods ((3 - 2 ln 2) mu ~ 1614 s each)
 
 struct RunResult {
   Eigen::Vector2d x;
@@ -28,7 +28,7 @@ struct RunResult {
 
 RunResult Integrate(const std::string& solver, double rtol, double atol, double t_end,
                     std::optional<int> jacobian_steps = std::nullopt) {
-  VanDerPol problem(kMu);
+  VanDerPol problem(kVanDerPolMu);
   IntegratorOptions options;
   options.rtol = rtol;
   options.atol = atol;
@@ -55,11 +55,11 @@ RunResult Integrate(const std::string& solver, double rtol, double atol, double 
 // dt moves y1 by about 1.2e-3 dt. Measured: with atol 1e-6, y1 is off by 3.9e-4 (the jumps
 // come 0.3 s early); atol 1e-10, used here, gives 2.1e-5 for 1.8x the steps.
 TEST(StiffTest, VanDerPolMu1000CvodeBdfMatchesReference) {
-  const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kEnd);
-  const RunResult check = Integrate("cvode-bdf", 1e-10, 1e-10, kEnd);
+  const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kVanDerPolEnd);
+  const RunResult check = Integrate("cvode-bdf", 1e-10, 1e-10, kVanDerPolEnd);
   EXPECT_LT((reference.x - check.x).cwiseAbs().maxCoeff(), 1e-6);
 
-  const RunResult bdf = Integrate("cvode-bdf", 1e-6, 1e-10, kEnd);
+  const RunResult bdf = Integrate("cvode-bdf", 1e-6, 1e-10, kVanDerPolEnd);
   EXPECT_LT((bdf.x - reference.x).cwiseAbs().maxCoeff(), 1e-4);
   EXPECT_LT(bdf.stats.steps, 5000);
   EXPECT_GT(bdf.stats.jacobian_evals, 0);
@@ -70,11 +70,11 @@ TEST(StiffTest, VanDerPolMu1000CvodeBdfMatchesReference) {
 // step sets up its Newton matrix), with 10 at least every tenth. The answer stays within the
 // tolerance of the reference either way: the Jacobian only drives the Newton iteration.
 TEST(StiffTest, JacobianStepsBoundsTheAgeOfSundialsJacobians) {
-  const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kEnd);
+  const RunResult reference = Integrate("arkode-dirk", 1e-10, 1e-10, kVanDerPolEnd);
   for (const std::string solver : {"cvode-bdf", "arkode-dirk"}) {
-    const RunResult own = Integrate(solver, 1e-6, 1e-10, kEnd);
-    const RunResult every = Integrate(solver, 1e-6, 1e-10, kEnd, 1);
-    const RunResult tenth = Integrate(solver, 1e-6, 1e-10, kEnd, 10);
+    const RunResult own = Integrate(solver, 1e-6, 1e-10, kVanDerPolEnd);
+    const RunResult every = Integrate(solver, 1e-6, 1e-10, kVanDerPolEnd, 1);
+    const RunResult tenth = Integrate(solver, 1e-6, 1e-10, kVanDerPolEnd, 10);
     EXPECT_LT(own.stats.jacobian_evals, own.stats.steps / 5) << solver;
     EXPECT_GE(every.stats.jacobian_evals, every.stats.steps) << solver;
     EXPECT_GE(tenth.stats.jacobian_evals, tenth.stats.steps / 10) << solver;
@@ -90,8 +90,8 @@ TEST(StiffTest, JacobianStepsBoundsTheAgeOfSundialsJacobians) {
 // whole window is cheap enough here (0.27 s in Release: the right-hand side is trivial); a
 // step count ratio above 100 is required.
 TEST(StiffTest, VanDerPolMu1000Ode45NeedsOrdersOfMagnitudeMoreSteps) {
-  const RunResult bdf = Integrate("cvode-bdf", 1e-6, 1e-6, kEnd);
-  const RunResult rk = Integrate("ode45", 1e-6, 1e-6, kEnd);
+  const RunResult bdf = Integrate("cvode-bdf", 1e-6, 1e-6, kVanDerPolEnd);
+  const RunResult rk = Integrate("ode45", 1e-6, 1e-6, kVanDerPolEnd);
   const double ratio = static_cast<double>(rk.stats.steps) / bdf.stats.steps;
   std::printf("[ measure  ] ode45 / cvode-bdf steps over [0, 3000] at rtol 1e-6: %.0f\n", ratio);
   EXPECT_GT(ratio, 100.0);

@@ -28,7 +28,8 @@ graph::Model Growth() {
   return xml::ReadModelFile(std::string(TWINBLOCKS_TEST_DATA) + "/sweep/growth.xml");
 }
 
-SweepPlan PlanOf(const std::vector<std::string>& sets, int samples = 0, std::uint64_t seed = 0) {
+SweepPlan RunnerPlan(const std::vector<std::string>& sets, int samples = 0,
+                     std::uint64_t seed = 0) {
   SweepSpec spec;
   for (const std::string& s : sets) spec.parameters.push_back(ParseSweepSetting(s));
   spec.samples = samples;
@@ -78,7 +79,7 @@ void ExpectSameRows(const std::vector<RunResult>& a, const std::vector<RunResult
 // its results so far; the other runs finish with x(1) = 1 / (1 - k).
 TEST(SweepRunnerTest, AFailingRunIsARowAndTheOthersFinish) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5,4,0.25"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,4,0.25"});
   SweepOptions options;
   options.plot_signals = {"x.y"};
   const std::filesystem::path dir = testing::FreshDirectory("sweep_", "e4");
@@ -127,7 +128,7 @@ TEST(SweepRunnerTest, AFailingRunIsARowAndTheOthersFinish) {
 // the ranks carry them like any other.
 TEST(SweepRunnerTest, AfterAStopTheRunsNotStartedAreNotRunRows) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5,0.25,0.125"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,0.25,0.125"});
   std::atomic<bool> stop{false};
   SweepOptions options;
   options.plot_signals = {"x.y"};
@@ -155,7 +156,7 @@ TEST(SweepRunnerTest, AfterAStopTheRunsNotStartedAreNotRunRows) {
 // A run in progress when the stop comes ends there, failed, with its results so far.
 TEST(SweepRunnerTest, ARunInProgressStopsWithItsResultsSoFar) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5"});
+  const SweepPlan plan = RunnerPlan({"k=0.5"});
   std::atomic<bool> stop{true};
   SweepOptions options;
   options.stop = &stop;
@@ -173,7 +174,7 @@ TEST(SweepRunnerTest, AValueThatDoesNotCompileIsAnInvalidRow) {
   const graph::Model model = Growth();
   // The second value names nothing; the third makes the gain a vector, which the model's
   // scalar integrator cannot take.
-  const SweepPlan plan = PlanOf({"k=0.5,no_such_name,[1, 2]"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,no_such_name,[1, 2]"});
   SweepOptions options;
   options.outputs.push_back(graph::SummarySpec{{"out.y"}, graph::SummaryOp::kMax, "", {}});
   CheckSweep(model, plan, options);
@@ -200,7 +201,7 @@ TEST(SweepRunnerTest, AValueThatDoesNotCompileIsAnInvalidRow) {
 
 TEST(SweepRunnerTest, RowsDoNotDependOnThreadsRanksOrOrder) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=uniform(0.2,1.5)", "out.k=1,-2"}, 4, 77);
+  const SweepPlan plan = RunnerPlan({"k=uniform(0.2,1.5)", "out.k=1,-2"}, 4, 77);
   SweepOptions options;
   options.plot_signals = {"out.y"};
   options.outputs.push_back(graph::SummarySpec{{"out.y"}, graph::SummaryOp::kRms, "", {}});
@@ -240,7 +241,7 @@ TEST(SweepRunnerTest, RowsDoNotDependOnThreadsRanksOrOrder) {
 
 TEST(SweepRunnerTest, EncodingRoundTripsBitForBitAndRejectsCutBytes) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5,4,zzz"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,4,zzz"});
   SweepOptions options;
   options.plot_signals = {"x.y"};
   const std::vector<RunResult> rows = RunSweep(model, plan, options);
@@ -257,7 +258,7 @@ TEST(SweepRunnerTest, EncodingRoundTripsBitForBitAndRejectsCutBytes) {
 
 TEST(SweepRunnerTest, ARunFileThatCannotBeWrittenFailsItsRowOnly) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5,0.25"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,0.25"});
   SweepOptions options;
   const std::filesystem::path dir = testing::FreshDirectory("sweep_", "unwritable_run");
   options.run_dir = dir.string();
@@ -273,7 +274,7 @@ TEST(SweepRunnerTest, ARunFileThatCannotBeWrittenFailsItsRowOnly) {
 
 TEST(SweepRunnerTest, PlotsDrawEveryRunThatRecordedRows) {
   const graph::Model model = Growth();
-  const SweepPlan plan = PlanOf({"k=0.5,4,nope"});
+  const SweepPlan plan = RunnerPlan({"k=0.5,4,nope"});
   SweepOptions options;
   options.plot_signals = {"x.y"};
   const std::vector<RunResult> rows = RunSweep(model, plan, options);
@@ -290,7 +291,7 @@ TEST(SweepRunnerTest, PlotsDrawEveryRunThatRecordedRows) {
 }
 
 TEST(SweepRunnerTest, TheTableNeedsEveryRunOnce) {
-  const SweepPlan plan = PlanOf({"k=1,2"});
+  const SweepPlan plan = RunnerPlan({"k=1,2"});
   RunResult a;
   a.index = 0;
   a.values = {"1"};
@@ -306,7 +307,7 @@ TEST(SweepRunnerTest, CheckSweepFindsBadNamesOutputsAndSettingsUpFront) {
   const graph::Model model = Growth();
   auto error_of = [&](const std::vector<std::string>& sets, const SweepOptions& options) {
     try {
-      CheckSweep(model, PlanOf(sets), options);
+      CheckSweep(model, RunnerPlan(sets), options);
     } catch (const std::exception& e) {
       return std::string(e.what());
     }

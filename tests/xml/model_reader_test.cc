@@ -16,7 +16,7 @@ using graph::ModelError;
 using graph::PortDecl;
 using test::TempFiles;
 
-const std::string kData = std::string(TWINBLOCKS_TEST_DATA) + "/xml";
+const std::string kXmlData = std::string(TWINBLOCKS_TEST_DATA) + "/xml";
 
 // The message of the ModelError that reading `text` as "model.xml" throws ("" if none).
 std::string ReadError(const std::string& text, const std::string& file = "model.xml") {
@@ -37,15 +37,15 @@ std::string InModel(const std::string& body) {
 // What a valid file gives
 
 TEST(ModelReaderTest, ReadsTheSpecExample) {
-  Model m = ReadModelFile(kData + "/pendulum.xml");
+  Model m = ReadModelFile(kXmlData + "/pendulum.xml");
   EXPECT_EQ(m.name, "pendulum");
   EXPECT_EQ(m.format, 1);
-  EXPECT_EQ(m.file, kData + "/pendulum.xml");
+  EXPECT_EQ(m.file, kXmlData + "/pendulum.xml");
   ASSERT_EQ(m.variables.size(), 2u);
   EXPECT_EQ(m.variables[0].name, "L");
   EXPECT_EQ(m.variables[0].value, "0.5");
   EXPECT_EQ(m.variables[0].where.line, 3);
-  EXPECT_EQ(m.variables[0].where.file, kData + "/pendulum.xml");
+  EXPECT_EQ(m.variables[0].where.file, kXmlData + "/pendulum.xml");
   EXPECT_EQ(m.variables[1].value, "2.0");
   EXPECT_EQ(m.simulation.Get("solver"), "ode45");
   EXPECT_EQ(m.simulation.Get("t_end"), "5");
@@ -78,7 +78,7 @@ TEST(ModelReaderTest, ReadsTheSpecExample) {
 }
 
 TEST(ModelReaderTest, ReadsHierarchyDefinesAndIncludes) {
-  Model m = ReadModelFile(kData + "/hand.xml");
+  Model m = ReadModelFile(kXmlData + "/hand.xml");
   EXPECT_EQ(m.simulation.Get("jacobian"), "numeric");  // options beyond the spec's are kept
   EXPECT_EQ(m.simulation.attributes.size(), 8u);
   ASSERT_EQ(m.includes.size(), 1u);
@@ -102,7 +102,7 @@ TEST(ModelReaderTest, ReadsHierarchyDefinesAndIncludes) {
   ASSERT_NE(m.FindDefine("IndexFinger"), nullptr);
   ASSERT_NE(m.FindDefine("Phalanx"), nullptr);
   EXPECT_EQ(m.FindDefine("Phalanx")->params.size(), 3u);
-  EXPECT_EQ(m.FindDefine("Phalanx")->where.file, kData + "/lib/phalanx.xml");
+  EXPECT_EQ(m.FindDefine("Phalanx")->where.file, kXmlData + "/lib/phalanx.xml");
   EXPECT_EQ(m.FindDefine("Phalanx")->where.line, 3);
   EXPECT_EQ(m.FindDefine("Thumb"), &m.defines[0]);
 
@@ -445,7 +445,7 @@ TEST(ModelReaderErrorTest, MissingModelFile) {
     EXPECT_CONTAINS(ex.what(), "/no/such/dir/model.xml: cannot open model file: No such file");
   }
   try {
-    ReadModelFile(kData);
+    ReadModelFile(kXmlData);
     FAIL() << "no error";
   } catch (const ModelError& ex) {
     EXPECT_CONTAINS(ex.what(), "cannot open model file: it is a directory");

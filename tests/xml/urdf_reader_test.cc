@@ -17,6 +17,7 @@
 #include "graph/compile.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
+#include "tests/acceptance/acceptance_helpers.h"
 #include "tests/xml/xml_test_helpers.h"
 #include "xml/model_reader.h"
 
@@ -24,18 +25,12 @@ namespace twinblocks::xml {
 namespace {
 
 namespace mb = multibody;
+using twinblocks::testing::FindMechanism;
 
-const std::string kData = std::string(TWINBLOCKS_TEST_DATA) + "/urdf/";
+const std::string kUrdfData = std::string(TWINBLOCKS_TEST_DATA) + "/urdf/";
 
 #define SKIP_WITHOUT_URDF() \
   if (!UrdfSupported()) GTEST_SKIP() << "this build has no URDF support"
-
-const mb::Mechanism& FindMechanism(const graph::System& system) {
-  for (int i = 0; i < system.num_blocks(); ++i) {
-    if (const auto* m = dynamic_cast<const mb::Mechanism*>(&system.block(i))) return *m;
-  }
-  throw std::logic_error("no mechanism");
-}
 
 // M(q) of a compiled model, with q and M in the order of `joints` (element paths).
 Eigen::MatrixXd MassMatrix(const graph::System& system, const std::vector<std::string>& joints,
@@ -64,7 +59,7 @@ Eigen::MatrixXd MassMatrix(const graph::System& system, const std::vector<std::s
 
 TEST(UrdfReaderTest, Ur5MassMatrixEqualsTheHandWrittenDhModel) {
   SKIP_WITHOUT_URDF();
-  const UrdfImport ur5 = ReadUrdfFile(kData + "ur5.urdf");
+  const UrdfImport ur5 = ReadUrdfFile(kUrdfData + "ur5.urdf");
   const graph::System urdf_system = graph::Compile(ur5.model);
   const graph::System dh_system = graph::Compile(
       ReadModelFile(std::string(TWINBLOCKS_SOURCE_DIR) + "/models/robots/ur5_dh.xml"));
@@ -111,7 +106,7 @@ TEST(UrdfReaderTest, RealRobotsCompileWithTheirJointsCouplersAndRotors) {
   for (const Case& c : {Case{"ur5.urdf", 6, 0, 0, 0, 12}, Case{"panda.urdf", 7, 2, 1, 0, 18},
                         Case{"iiwa14_drake.urdf", 7, 0, 0, 7, 14}}) {
     SCOPED_TRACE(c.file);
-    const UrdfImport imp = ReadUrdfFile(kData + c.file);
+    const UrdfImport imp = ReadUrdfFile(kUrdfData + c.file);
     auto count = [&](const std::string& type) {
       return static_cast<int>(imp.model.FindBlocks({.type = type}).size());
     };
@@ -130,7 +125,7 @@ TEST(UrdfReaderTest, RealRobotsCompileWithTheirJointsCouplersAndRotors) {
 
 TEST(UrdfReaderTest, IiwaRotorInertiaIsReflectedThroughTheGearRatio) {
   SKIP_WITHOUT_URDF();
-  const UrdfImport imp = ReadUrdfFile(kData + "iiwa14_drake.urdf");
+  const UrdfImport imp = ReadUrdfFile(kUrdfData + "iiwa14_drake.urdf");
   // drake:gear_ratio 160, drake:rotor_inertia 0.0001321 on joint 1.
   EXPECT_DOUBLE_EQ(imp.model.GetParamValue("iiwa_joint_1_rotor", "J"), 0.0001321 * 160 * 160);
   EXPECT_EQ(imp.model.GetParam("iiwa_joint_1", "damping"), "0.5");
@@ -298,7 +293,7 @@ std::string MeshVisual(const std::string& uri, const std::string& extra = "") {
 TEST(UrdfReaderTest, PackageMeshIsFoundUnderTheMeshPathAndCarriesTheInertial) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
-  o.mesh_paths = {"/nonexistent", kData + "meshes"};
+  o.mesh_paths = {"/nonexistent", kUrdfData + "meshes"};
   const UrdfImport imp =
       ReadUrdfString(OneLink(MeshVisual("package://demo_pkg/meshes/cube.stl")), "v.urdf", o);
   EXPECT_TRUE(imp.warnings.empty()) << imp.warnings[0];
@@ -313,7 +308,7 @@ TEST(UrdfReaderTest, PackageMeshIsFoundUnderTheMeshPathAndCarriesTheInertial) {
 TEST(UrdfReaderTest, OpenVisualMeshIsKeptAsThePictureOfTheLink) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
-  o.mesh_paths = {kData + "meshes"};
+  o.mesh_paths = {kUrdfData + "meshes"};
   const UrdfImport imp =
       ReadUrdfString(OneLink(MeshVisual("package://demo_pkg/meshes/open.stl")), "v.urdf", o);
   EXPECT_TRUE(imp.warnings.empty()) << imp.warnings[0];
@@ -327,7 +322,7 @@ TEST(UrdfReaderTest, OpenVisualMeshIsKeptAsThePictureOfTheLink) {
 TEST(UrdfReaderTest, MeshScaleBecomesTheSolidsScale) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
-  o.mesh_paths = {kData + "meshes"};
+  o.mesh_paths = {kUrdfData + "meshes"};
   const UrdfImport imp = ReadUrdfString(
       OneLink(MeshVisual("package://demo_pkg/meshes/cube.stl", " scale=\"0.001 0.001 0.002\"")),
       "v.urdf", o);
@@ -339,7 +334,7 @@ TEST(UrdfReaderTest, MeshScaleBecomesTheSolidsScale) {
 TEST(UrdfReaderTest, MeshesThatCannotBeUsedAreLeftOutWithAWarningNamingThem) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
-  o.mesh_paths = {kData + "meshes"};
+  o.mesh_paths = {kUrdfData + "meshes"};
   struct Case {
     std::string visual, says;
   };
@@ -406,7 +401,7 @@ TEST(UrdfReaderErrorTest, NotXml) {
 TEST(UrdfReaderErrorTest, MissingFile) {
   SKIP_WITHOUT_URDF();
   try {
-    ReadUrdfFile(kData + "no_such_robot.urdf");
+    ReadUrdfFile(kUrdfData + "no_such_robot.urdf");
     FAIL();
   } catch (const graph::ModelError& e) {
     EXPECT_CONTAINS(e.what(), "no_such_robot.urdf: no such URDF file");
@@ -461,7 +456,7 @@ TEST(UrdfReaderErrorTest, NegativeMass) {
 TEST(UrdfReaderErrorTest, UnreadableMesh) {
   SKIP_WITHOUT_URDF();
   UrdfImportOptions o;
-  o.mesh_paths = {kData + "meshes"};
+  o.mesh_paths = {kUrdfData + "meshes"};
   const std::string m = ErrorOf(OneLink(MeshVisual("package://demo_pkg/meshes/garbage.stl")), o);
   EXPECT_CONTAINS(m,
                   "bad.urdf:6: link 'arm': visual mesh 'package://demo_pkg/meshes/garbage.stl' "
