@@ -6,12 +6,15 @@
 #include <utility>
 
 #include "graph/detail/diagram_text.h"
+#include "graph/detail/model_support.h"
 #include "graph/model_error.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::graph {
 
 namespace {
+
+using internal::JoinPath;
 
 using internal::Block;
 using internal::Matrix3Text;
@@ -145,10 +148,6 @@ PhalanxTexts SettingsTexts(const HandSpec& spec, bool as_names) {
   t.threshold = FormatNumber(c.threshold);
   t.Ts = FormatNumber(c.Ts);
   return t;
-}
-
-std::string JoinPath(std::string_view parent, const std::string& name) {
-  return parent.empty() ? name : std::string(parent) + "/" + name;
 }
 
 std::string Indexed(const std::string& prefix, size_t i) { return prefix + std::to_string(i + 1); }

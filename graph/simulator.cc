@@ -17,7 +17,6 @@ namespace twinblocks::graph {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// The solvers' Jacobian method for the setting, refused where the diagram cannot serve it.
 solvers::JacobianMethod SolverJacobianMethod(const System& system,
@@ -434,7 +433,8 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   opt.state_atol = system.StateAbsoluteTolerances(opt.atol);
   if (opt.scale_atol && opt.state_atol.size() > 0) {
     // NaN where the simulation's atol applies: the states with their own are the others.
-    opt.fixed_atol = !system.StateAbsoluteTolerances(kNaN).array().isNaN();
+    opt.fixed_atol =
+        !system.StateAbsoluteTolerances(std::numeric_limits<double>::quiet_NaN()).array().isNaN();
   }
   problem_ = std::make_unique<Problem>(this);
   // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.

@@ -13,8 +13,6 @@ namespace twinblocks::graph {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 // Legend names longer than this are cut: the legend must not squeeze the chart away.
 constexpr size_t kMaxLegendChars = 40;
 // Rough width of one character of the 12 px sans-serif text, for sizing margins.
@@ -233,7 +231,7 @@ std::string RenderSvgPlot(const std::vector<PlotSeries>& series, const PlotOptio
       }
       if (!std::isfinite(ps.t[i])) continue;
       ts[s].push_back(ps.t[i]);
-      vs[s].push_back(std::isfinite(v) ? v : kNaN);
+      vs[s].push_back(std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN());
       if (std::isfinite(v)) {
         tmin = std::min(tmin, ps.t[i]);
         tmax = std::max(tmax, ps.t[i]);

@@ -13,12 +13,17 @@
 namespace twinblocks::solvers {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using internal::kEps;
+
+// Step-size control of ode23 and ode45.
+namespace rk_control {
 constexpr double kSafety = 0.9;         // step-size safety factor
 constexpr double kMinRatio = 0.2;       // smallest step ratio after an error test
 constexpr double kMaxRatio = 10.0;      // largest step ratio after an accepted step
 constexpr double kFailureRatio = 0.25;  // step ratio after a failed evaluation
 constexpr long kDefaultMaxAttempts = 100;
+}  // namespace rk_control
+
 // Hairer's stiffness test: a step counts as bounded by stability past this fraction of the
 // method's stability boundary (DOPRI5's 3.25 of 3.31); kStiffSteps of them, each fewer than
 // kNonStiffSteps apart, make the verdict.
@@ -242,7 +247,8 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   if (h_next_ <= 0.0) {
     h_next_ = options_.initial_step > 0.0 ? options_.initial_step : InitialStepSize(t_stop, h_max);
   }
-  const long max_attempts = options_.max_steps > 0 ? options_.max_steps : kDefaultMaxAttempts;
+  const long max_attempts =
+      options_.max_steps > 0 ? options_.max_steps : rk_control::kDefaultMaxAttempts;
   const int s = tableau_.num_stages();
   const double expo1 = 1.0 / (tableau_.embedded_order + 1) - 0.75 * pi_beta_;
 
@@ -285,7 +291,8 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       // Accepted. PI control of the next step (Hairer's DOPRI5 with Lund stabilization).
       const double fac11 = std::pow(err, expo1);
       double fac = fac11 / std::pow(err_old_, pi_beta_);
-      fac = std::clamp(fac / kSafety, 1.0 / kMaxRatio, 1.0 / kMinRatio);
+      fac = std::clamp(fac / rk_control::kSafety, 1.0 / rk_control::kMaxRatio,
+                       1.0 / rk_control::kMinRatio);
       double h_new = h / fac;
       if (rejected) h_new = std::min(h_new, h);
       err_old_ = std::max(err, 1e-4);
@@ -300,9 +307,9 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
     rejected = true;
     if (flag == 0 && std::isfinite(err)) {
       const double fac11 = std::pow(err, expo1);
-      h = h / std::min(1.0 / kMinRatio, fac11 / kSafety);
+      h = h / std::min(1.0 / rk_control::kMinRatio, fac11 / rk_control::kSafety);
     } else {
-      h *= kFailureRatio;
+      h *= rk_control::kFailureRatio;
     }
     const double h_min = std::max(options_.min_step, 16.0 * kEps * std::abs(t_));
     if (h < h_min) {

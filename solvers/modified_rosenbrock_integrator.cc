@@ -15,15 +15,20 @@
 namespace twinblocks::solvers {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using internal::kEps;
+
 // Shampine and Reichelt's constants: d makes the second-order formula L-stable.
 constexpr double kD = 1.0 / (2.0 + std::numbers::sqrt2);
 constexpr double kE32 = 6.0 + std::numbers::sqrt2;
+
+// Step-size control of ode23s.
+namespace ode23s_control {
 constexpr double kSafety = 0.8;         // of the step the error estimate predicts
 constexpr double kMaxRatio = 5.0;       // largest growth after an accepted step
 constexpr double kMinRatio = 0.5;       // largest cut after a failed error test
 constexpr double kFailureRatio = 0.25;  // cut after a failed evaluation or a singular W
 constexpr long kDefaultMaxAttempts = 100;
+}  // namespace ode23s_control
 
 }  // namespace
 
@@ -181,7 +186,7 @@ double ModifiedRosenbrockIntegrator::InitialStepSize(double t_stop, double h_max
     rate = std::max(rate, std::abs(F0_[i]) / scale);
   }
   double h = std::min(h_max, t_stop - t_);
-  const double limit = kSafety * std::cbrt(std::max(options_.rtol, 1e-12));
+  const double limit = ode23s_control::kSafety * std::cbrt(std::max(options_.rtol, 1e-12));
   if (h * rate > limit) h = limit / rate;
   return h;
 }
@@ -201,7 +206,8 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
   if (h_next_ <= 0.0) {
     h_next_ = options_.initial_step > 0.0 ? options_.initial_step : InitialStepSize(t_stop, h_max);
   }
-  const long max_attempts = options_.max_steps > 0 ? options_.max_steps : kDefaultMaxAttempts;
+  const long max_attempts =
+      options_.max_steps > 0 ? options_.max_steps : ode23s_control::kDefaultMaxAttempts;
   double h = std::min(h_next_, h_max);
   bool rejected = false;
   double t_end = t_;
@@ -253,8 +259,9 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       err = internal::WeightedRmsNorm(err_, x_, x_new_, atol_, options_.rtol);
     }
     if (flag == 0 && err <= 1.0) {
-      double h_new =
-          err > 0.0 ? h * std::min(kMaxRatio, kSafety * std::pow(err, -1.0 / 3.0)) : kMaxRatio * h;
+      double h_new = err > 0.0 ? h * std::min(ode23s_control::kMaxRatio,
+                                              ode23s_control::kSafety * std::pow(err, -1.0 / 3.0))
+                               : ode23s_control::kMaxRatio * h;
       if (rejected) h_new = std::min(h_new, h);
       trial.Accepted(h_new, rejected, h_max, &h_next_, &h_last_);
       t_step_ = t_;
@@ -269,9 +276,9 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       FormJacobian();
     }
     if (flag == 0 && std::isfinite(err)) {
-      h *= std::max(kMinRatio, kSafety * std::pow(err, -1.0 / 3.0));
+      h *= std::max(ode23s_control::kMinRatio, ode23s_control::kSafety * std::pow(err, -1.0 / 3.0));
     } else {
-      h *= kFailureRatio;
+      h *= ode23s_control::kFailureRatio;
     }
     const double h_min = std::max(options_.min_step, 16.0 * kEps * std::abs(t_));
     if (h < h_min) {

@@ -14,7 +14,7 @@
 namespace twinblocks::solvers {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+using internal::kEps;
 // Gaps to t_stop up to this many ulp are too short for SUNDIALS ("tout too close to t0").
 constexpr double kTinyGapUlps = 100.0;
 

@@ -15,6 +15,7 @@
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
 #include "graph/compile.h"
+#include "graph/detail/model_support.h"
 #include "graph/detail/tuning.h"
 #include "graph/model.h"
 #include "graph/model_error.h"
@@ -35,10 +36,6 @@ inline std::string DirectoryOf(const std::string& file) {
   if (file.empty() || file.front() == '<') return ".";
   std::filesystem::path p(file);
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
-}
-
-inline std::string JoinPath(const std::string& prefix, const std::string& name) {
-  return prefix.empty() ? name : prefix + "/" + name;
 }
 
 inline std::string Join(const std::vector<std::string>& items, const char* sep = ", ") {

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,9 @@
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers::internal {
+
+/// The spacing of doubles at 1: relative round-off, in step-size floors and difference increments.
+inline constexpr double kEps = std::numeric_limits<double>::epsilon();
 
 /// Index of the first NaN or Inf entry of `v`, or -1 when all are finite.
 inline int FirstNonFinite(const Eigen::Ref<const Eigen::VectorXd>& v) {
