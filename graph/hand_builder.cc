@@ -14,9 +14,8 @@ namespace twinblocks::graph {
 
 namespace {
 
-using internal::JoinPath;
-
 using internal::Block;
+using internal::JoinPath;
 using internal::Matrix3Text;
 using internal::Vector3Text;
 
