@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "blocks/input_limits.h"
+
 namespace twinblocks::blocks {
 
 int Block::FindInput(const std::string& name) const {
@@ -31,12 +33,48 @@ int Block::DeclarePhysicalPort(std::string name, std::string domain) {
   return num_physical_ports() - 1;
 }
 
+int Block::CheckedCount(std::int64_t n, const char* what) {
+  const std::int64_t limit = CurrentInputLimits().block_values;
+  if (n < 0 || n > limit) {
+    throw BlockError("the block needs " + std::to_string(n) + " " + what + ", " +
+                     OverLimit("block_values"));
+  }
+  return static_cast<int>(n);
+}
+
+void Block::CheckPortCountParam(std::int64_t n, const char* param) {
+  if (n <= CurrentInputLimits().signal_width) return;
+  throw BlockError("parameter '" + std::string(param) + "' asks for " + std::to_string(n) +
+                       " ports, " + OverLimit("signal_width"),
+                   param);
+}
+
+namespace {
+
+// A block's ports are as many as its parameters say (a Demux's outputs, a Sum's signs): check
+// each against the signal_width limit before it is made, not a billion of them after.
+void CheckPortCount(size_t ports, int width) {
+  const InputLimits& limits = CurrentInputLimits();
+  if (static_cast<std::int64_t>(ports) >= limits.signal_width) {
+    throw BlockError("the block needs more than " + std::to_string(ports) + " ports, " +
+                     OverLimit("signal_width"));
+  }
+  if (width > limits.signal_width) {
+    throw BlockError("a port of width " + std::to_string(width) + " is " +
+                     OverLimit("signal_width"));
+  }
+}
+
+}  // namespace
+
 int Block::DeclareInput(std::string name, int width, unsigned feedthrough) {
+  CheckPortCount(inputs_.size(), width);
   inputs_.push_back({std::move(name), width, feedthrough, -1});
   return num_inputs() - 1;
 }
 
 int Block::DeclareOutput(std::string name, int width, int stage) {
+  CheckPortCount(outputs_.size(), width);
   outputs_.push_back({std::move(name), width, stage, -1});
   num_stages_ = std::max(num_stages_, stage + 1);
   return num_outputs() - 1;
@@ -59,10 +97,22 @@ void Block::Configure(const std::vector<int>& input_widths) {
     inputs_[i].width = given;
   }
   DoConfigure(input_widths);
+  const InputLimits& limits = CurrentInputLimits();
+  std::int64_t values = std::int64_t{nx_} + nz_ + nxd_ + ndwork_ + nmodes_ + nzc_;
   for (const OutputPort& p : outputs_) {
     if (p.width < 0) {
       throw BlockError("the width of output '" + p.name + "' could not be determined", {}, p.name);
     }
+    if (p.width > limits.signal_width) {
+      throw BlockError("output '" + p.name + "' has width " + std::to_string(p.width) + ", " +
+                           OverLimit("signal_width"),
+                       {}, p.name);
+    }
+    values += p.width;
+  }
+  if (values > limits.block_values) {
+    throw BlockError("the block needs " + std::to_string(values) +
+                     " values (outputs, states and work memory), " + OverLimit("block_values"));
   }
 }
 

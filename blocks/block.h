@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -269,6 +270,12 @@ class Block {
   /// The first time after `t` where the block's output jumps by itself (a Step's time), or
   /// +inf. The solver lands there exactly.
   double NextBreakpoint(const Context& c, double t) const { return DoNextBreakpoint(c, t); }
+  /// The time past which the block cannot run, or +inf: a FromFile whose data end there and
+  /// may not be extrapolated. Among the block's breakpoints; the run ends there, its last row
+  /// recorded, failing with EndReason().
+  double end_time() const { return DoEndTime(); }
+  /// Why the run cannot go past end_time(), for the failure's message.
+  std::string EndReason() const { return DoEndReason(); }
   std::unique_ptr<BlockWorkspace> MakeWorkspace() const { return DoMakeWorkspace(); }
 
  protected:
@@ -294,7 +301,7 @@ class Block {
   void SetOutputWidth(int port, int width) { outputs_[port].width = width; }
   /// Which stages need input `port` directly, when that depends on its width.
   void SetInputFeedthrough(int port, unsigned stages) { inputs_[port].feedthrough = stages; }
-  void DeclareContinuousStates(int n) { nx_ = n; }
+  void DeclareContinuousStates(std::int64_t n) { nx_ = CheckedCount(n, "continuous states"); }
   /// Absolute tolerances of the continuous states, one per state (NaN: the simulation's), for
   /// a block whose states have a scale of their own. Empty (the default): all the simulation's.
   void DeclareAbsoluteTolerances(std::vector<double> tolerances) {
@@ -302,14 +309,21 @@ class Block {
   }
   /// Algebraic variables of the DAE form (a block that declares them overrides
   /// DoCalcResidual and DoCalcConsistentAlgebraic, and has continuous states).
-  void DeclareAlgebraicVariables(int n) { nz_ = n; }
-  void DeclareDiscreteStates(int n) {
-    nxd_ = n;
+  void DeclareAlgebraicVariables(std::int64_t n) { nz_ = CheckedCount(n, "algebraic variables"); }
+  void DeclareDiscreteStates(std::int64_t n) {
+    nxd_ = CheckedCount(n, "discrete states");
     has_update_ = has_update_ || n > 0;
   }
-  void DeclareDWork(int n) { ndwork_ = n; }
-  void DeclareModes(int n) { nmodes_ = n; }
-  void DeclareZeroCrossings(int n) { nzc_ = n; }
+  void DeclareDWork(std::int64_t n) { ndwork_ = CheckedCount(n, "work values"); }
+  void DeclareModes(std::int64_t n) { nmodes_ = CheckedCount(n, "modes"); }
+  void DeclareZeroCrossings(std::int64_t n) { nzc_ = CheckedCount(n, "zero crossings"); }
+  /// `n` as an int when it is within the block_values limit (blocks/input_limits.h): the
+  /// counts a block declares become the sizes of the run's arrays.
+  /// @throws BlockError naming `what` when over the limit
+  static int CheckedCount(std::int64_t n, const char* what);
+  /// Checks a parameter that gives a number of ports (a Demux's `outputs`) against the
+  /// signal_width limit, before the ports are declared. @throws BlockError naming `param`
+  static void CheckPortCountParam(std::int64_t n, const char* param);
 
   /// Default: every dynamic output takes the common width of the inputs, where scalars
   /// expand (Simulink's scalar expansion); all non-scalar inputs must agree.
@@ -337,6 +351,8 @@ class Block {
   virtual double DoNextBreakpoint(const Context& c, double t) const {
     return std::numeric_limits<double>::infinity();
   }
+  virtual double DoEndTime() const { return std::numeric_limits<double>::infinity(); }
+  virtual std::string DoEndReason() const { return {}; }
   virtual std::unique_ptr<BlockWorkspace> DoMakeWorkspace() const { return nullptr; }
 
   // ---- Access to this block's slices of the context ----

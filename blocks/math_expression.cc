@@ -61,6 +61,12 @@ void MathExpression::SetExpression(const std::string& text) {
     impl_->parser.SetExpr(text);
     // muParser parses lazily: evaluate once so that syntax errors surface here.
     impl_->parser.Eval();
+    // muParser reads `1,5` as two results and gives the last: a decimal comma would become 5.
+    if (impl_->parser.GetNumResults() > 1) {
+      throw ExpressionError("cannot evaluate '" + text + "': a ',' separates " +
+                            std::to_string(impl_->parser.GetNumResults()) +
+                            " values; a decimal point is '.', and a vector is written [a, b]");
+    }
   } catch (const mu::Parser::exception_type& ex) {
     std::string msg = ex.GetMsg();
     // muParser says "Unexpected token "foo"" for an unknown name; say it plainly.

@@ -56,8 +56,14 @@ double Params::Scalar(const std::string& name) const {
 
 int Params::Integer(const std::string& name) const {
   const double v = Scalar(name);
-  if (!std::isfinite(v) || v != std::floor(v) || std::abs(v) > 1e9) {
+  if (!std::isfinite(v) || v != std::floor(v)) {
     throw BlockError("parameter '" + name + "' must be a whole number, got " + FormatValue(v),
+                     name);
+  }
+  // Counts, orders and indices: past a billion none is meant, and each fits an int.
+  if (std::abs(v) > 1e9) {
+    throw BlockError("parameter '" + name + "' = " + FormatValue(v) +
+                         " is over the limit of whole-number parameters (1e9)",
                      name);
   }
   return static_cast<int>(v);

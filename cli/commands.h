@@ -21,6 +21,8 @@ namespace twinblocks::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitSimulationFailed = 3;
+/// A file could not be written (a full disk, a read-only folder): one line names it and why.
+inline constexpr int kExitWriteFailed = 4;
 
 /// A user-input problem the command reports as one line and exit status 2.
 class UsageError : public std::runtime_error {
@@ -72,6 +74,8 @@ std::unique_ptr<graph::Simulator> MakeSimulator(const graph::Model& model, const
 /// The check of an option that must be a positive, finite number (a step, a tolerance):
 /// "expected a positive number, got 'TEXT'".
 const CLI::Validator& PositiveNumber();
+/// The check of an option that must be a finite decimal number (a time): not "0x10", "inf".
+const CLI::Validator& FiniteNumber();
 
 /// --atol (a positive number or auto) and --auto-scale-atol (on or off), as run and sweep
 /// take them.

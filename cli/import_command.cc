@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "graph/compile.h"
+#include "graph/output_file.h"
 #include "xml/urdf_reader.h"
 
 namespace twinblocks::cli {
@@ -35,10 +36,7 @@ int Import(const ImportArgs& args) {
     std::fputs(text.c_str(), stdout);
     return kExitOk;
   }
-  std::ofstream out(args.output, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw UsageError("cannot write '" + args.output + "'");
+  graph::WriteWholeFile(args.output, text);
   std::printf("%s: %d blocks, %d continuous states, %zu warnings -> %s\n",
               import.model.name.c_str(), static_cast<int>(import.model.root.blocks.size()),
               system.num_continuous_states(), import.warnings.size(), args.output.c_str());

@@ -3,10 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "blocks/block_registry.h"
 #include "cli/commands.h"
 #include "graph/model_error.h"
 #include "graph/simulator.h"
 #include "graph/suggest.h"
+#include "sweep/sweep_plan.h"
 #include "xml/model_reader.h"
 #include "xml/urdf_reader.h"
 
@@ -25,6 +27,22 @@ graph::Model ReadAnyModel(const std::string& path, const UrdfArgs& urdf) {
   xml::UrdfImport import = xml::ReadUrdfFile(path, UrdfOptionsFrom(urdf));
   for (const std::string& w : import.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   return std::move(import.model);
+}
+
+// True when `--set NAME=...` gives a number, vector or matrix: a model variable, or a numeric
+// parameter of a block (not a word, a file name or a formula, where a comma may belong).
+bool TakesNumbers(const graph::Model& model, const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return true;
+  const graph::BlockNode* node = model.FindBlock(name.substr(0, dot));
+  if (node == nullptr) return false;  // reported as an unknown block
+  const blocks::BlockType* type = blocks::Catalog().Find(node->type);
+  if (type == nullptr) return true;  // a define's parameters are expressions
+  for (const blocks::ParamSpec& p : type->params) {
+    if (p.name != name.substr(dot + 1)) continue;
+    return p.kind != blocks::ParamKind::kWord && p.kind != blocks::ParamKind::kString;
+  }
+  return false;
 }
 
 }  // namespace
@@ -51,6 +69,11 @@ graph::Model LoadModel(const std::string& path, const std::vector<std::string>& 
     const std::string name = set.substr(0, eq);
     const std::string value = set.substr(eq + 1);
     const size_t dot = name.rfind('.');
+    if (TakesNumbers(model, name) && sweep::SplitTopLevel(value).size() > 1) {
+      throw UsageError("--set '" + set +
+                       "': a list of values; a run takes one value (twinblocks sweep runs a "
+                       "list, one run per value; a vector is written [a, b])");
+    }
     if (dot == std::string::npos) {
       bool found = false;
       std::vector<std::string> names;

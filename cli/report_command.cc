@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "graph/output_file.h"
 #include "graph/results.h"
 #include "graph/results_reader.h"
 #include "graph/simulator.h"
@@ -31,8 +32,11 @@ void ProbeWritable(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ignored;
   if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-  std::ofstream probe(path, std::ios::app);
-  if (!probe) throw UsageError("cannot write the report '" + path + "'");
+  try {
+    graph::ProbeWritable(path);
+  } catch (const graph::OutputFileError& e) {
+    throw UsageError("cannot write the report '" + path + "': " + e.reason());
+  }
 }
 
 struct ReportArgs {

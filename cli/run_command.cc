@@ -11,11 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "blocks/number_text.h"
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/stop_on_signals.h"
 #include "graph/compile.h"
 #include "graph/mat_writer.h"
 #include "graph/model_error.h"
+#include "graph/output_file.h"
 #include "graph/simulator.h"
 #include "graph/summary.h"
 #include "graph/svg_plot.h"
@@ -27,12 +30,22 @@ const CLI::Validator& PositiveNumber() {
   // CLI11's own PositiveNumber names the whole range of doubles in its message.
   static const CLI::Validator check(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (end != text.c_str() && *end == '\0' && std::isfinite(v) && v > 0.0) return {};
+        const std::optional<double> v = blocks::ParseDecimal(text);
+        if (v && *v > 0.0) return {};
         return "expected a positive number, got '" + text + "'";
       },
       "POSITIVE");
+  return check;
+}
+
+const CLI::Validator& FiniteNumber() {
+  // CLI11 alone reads "0x10" as 16 and takes "inf" and "nan".
+  static const CLI::Validator check(
+      [](std::string& text) -> std::string {
+        if (blocks::ParseDecimal(text)) return {};
+        return "expected a finite decimal number, got '" + text + "'";
+      },
+      "NUMBER");
   return check;
 }
 
@@ -119,6 +132,12 @@ void WriteResults(const graph::Recording& recording, const std::string& output,
 std::string PlotPath(const std::string& output, const std::string& file) {
   const std::filesystem::path dir = std::filesystem::path(output).parent_path();
   return (dir / file).lexically_normal().string();
+}
+
+// The folder of a run's results: that of -o, or the current one.
+std::string ResultsFolder(const std::string& output) {
+  const std::filesystem::path dir = std::filesystem::path(output).parent_path();
+  return dir.empty() ? "." : dir.string();
 }
 
 // Where the summary CSV goes: next to the results file, named after it ("out/run.csv" gives
@@ -216,35 +235,51 @@ int Run(const RunArgs& args) {
 
   // Settings the simulator refuses are found before any output file is made.
   const std::unique_ptr<graph::Simulator> made = MakeSimulator(model, args.model, system, settings);
+  // Every output is checked before any is made: a bad --report leaves no empty results file.
+  std::unique_ptr<RunReport> report;
+  if (!args.report.empty()) report = std::make_unique<RunReport>(args.report, system);
   {
     // Find an unwritable output before spending the run on it; make its folder, as the demo
     // and most users expect of `-o out/run.csv`.
     const std::filesystem::path parent = std::filesystem::path(output).parent_path();
     std::error_code ignored;
     if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
-    std::ofstream probe(output, std::ios::app);
-    if (!probe) throw UsageError("cannot write results to '" + output + "'");
+    try {
+      graph::ProbeWritable(output);
+    } catch (const graph::OutputFileError& e) {
+      throw UsageError("cannot write results to '" + output + "': " + e.reason());
+    }
   }
   if (!args.no_plots) {
     for (const graph::PlotSpec& plot : model.plots) {
       const std::string path = PlotPath(output, plot.file);
-      std::ofstream probe(path, std::ios::app);
-      if (!probe) {
-        throw UsageError(plot.where.ToString() + ": cannot write the plot '" + path + "'");
+      // The file's name stays inside the results folder (the reader checks that); a link
+      // already there must not lead the write out of it either.
+      if (!IsInsideFolder(ResultsFolder(output), path)) {
+        throw UsageError(plot.where.ToString() + ": the plot '" + plot.file +
+                         "' would be written outside the results folder, through a link");
+      }
+      try {
+        graph::ProbeWritable(path);
+      } catch (const graph::OutputFileError& e) {
+        throw UsageError(plot.where.ToString() + ": cannot write the plot '" + path +
+                         "': " + e.reason());
       }
     }
   }
   if (!args.no_summary && !model.summaries.empty()) {
     const std::string path = SummaryPath(output);
-    std::ofstream probe(path, std::ios::app);
-    if (!probe) {
-      throw UsageError(model.summaries.front().where.ToString() + ": cannot write the summary '" +
-                       path + "'");
+    const std::string where = model.summaries.front().where.ToString();
+    if (!IsInsideFolder(ResultsFolder(output), path)) {
+      throw UsageError(where + ": the summary '" + path +
+                       "' would be written outside the results folder, through a link");
+    }
+    try {
+      graph::ProbeWritable(path);
+    } catch (const graph::OutputFileError& e) {
+      throw UsageError(where + ": cannot write the summary '" + path + "': " + e.reason());
     }
   }
-
-  std::unique_ptr<RunReport> report;
-  if (!args.report.empty()) report = std::make_unique<RunReport>(args.report, system);
 
   graph::Simulator& sim = *made;
   if (report) report->Attach(&sim);
@@ -300,7 +335,7 @@ int Run(const RunArgs& args) {
     return outcome.interrupted ? ExitStatusForSignal(stopped_by != 0 ? stopped_by : SIGINT)
                                : kExitSimulationFailed;
   }
-  return plots_ok && summary_ok && report_ok ? kExitOk : kExitBadInput;
+  return plots_ok && summary_ok && report_ok ? kExitOk : kExitWriteFailed;
 }
 
 }  // namespace
@@ -315,8 +350,8 @@ Runner AddRunCommand(CLI::App& app) {
   for (const std::string& s : solvers::IntegratorNames())
     solvers += (solvers.empty() ? "" : " ") + s;
   cmd->add_option("--solver", args->solver, "Solver: " + solvers);
-  cmd->add_option("--t-start", args->t_start, "Start time, s");
-  cmd->add_option("--t-end", args->t_end, "End time, s");
+  cmd->add_option("--t-start", args->t_start, "Start time, s")->check(FiniteNumber());
+  cmd->add_option("--t-end", args->t_end, "End time, s")->check(FiniteNumber());
   cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(PositiveNumber());
   cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers")
       ->check(PositiveNumber());

@@ -12,6 +12,7 @@
 #include "cli/mpi_world.h"
 #include "cli/stop_on_signals.h"
 #include "graph/model_error.h"
+#include "graph/output_file.h"
 #include "graph/summary.h"
 #include "solvers/integrator.h"
 #include "sweep/sweep_plan.h"
@@ -145,13 +146,19 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
   }
   int ok = 0, failed = 0, invalid = 0, not_run = 0;
   double wall = 0.0;
+  const sweep::RunResult* write_failure = nullptr;
+  for (const sweep::RunResult& r : rows) {
+    if (!r.write_error.empty() && write_failure == nullptr) write_failure = &r;
+  }
   for (const sweep::RunResult& r : rows) {
     wall += r.wall_seconds;
     if (r.status == sweep::RunStatus::kOk) ++ok;
     if (r.status == sweep::RunStatus::kFailed) ++failed;
     if (r.status == sweep::RunStatus::kInvalid) ++invalid;
     if (r.status == sweep::RunStatus::kNotRun) ++not_run;
-    if (r.status != sweep::RunStatus::kOk && r.status != sweep::RunStatus::kNotRun) {
+    // After a failed write the one line of that failure says it all.
+    if (r.status != sweep::RunStatus::kOk && r.status != sweep::RunStatus::kNotRun &&
+        write_failure == nullptr) {
       std::fprintf(stderr, "run %d (%s) %s: %s\n", r.index,
                    p.plan->Label(sweep::SweepRun{r.index, r.values}).c_str(),
                    std::string(sweep::RunStatusName(r.status)).c_str(), r.error.c_str());
@@ -166,6 +173,13 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     std::printf("runs: %s/run_*.csv (the runs that compiled)\n", p.dir.c_str());
   }
   for (const std::string& path : plots) std::printf("plot: %s\n", path.c_str());
+  if (write_failure != nullptr) {
+    std::fprintf(
+        stderr,
+        "twinblocks: run %d: %s (the sweep stopped there; summary.csv has the runs that ran)\n",
+        write_failure->index, write_failure->write_error.c_str());
+    return kExitWriteFailed;
+  }
   return ok == p.plan->num_runs() ? kExitOk : kExitSimulationFailed;
 }
 
@@ -216,8 +230,11 @@ int Sweep(const SweepArgs& args) {
                      args.model.c_str());
         status = ExitStatusForSignal(stopped_by);
       }
+    } catch (const graph::OutputFileError& e) {
+      std::fprintf(stderr, "twinblocks: %s\n", graph::ReadableLine(e.what()).c_str());
+      status = e.opened() ? kExitWriteFailed : kExitBadInput;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "twinblocks: %s\n", graph::OneLine(e.what()).c_str());
+      std::fprintf(stderr, "twinblocks: %s\n", graph::ReadableLine(e.what()).c_str());
       status = kExitBadInput;
     }
   }
@@ -244,8 +261,18 @@ Runner AddSweepCommand(CLI::App& app) {
       ->excludes(grid);
   cmd->add_option("--samples", args->samples,
                   "Monte Carlo: runs per fixed combination, each drawing the distributions anew");
+  // Checked as text: CLI11 would read "-1" into an unsigned seed as 2^64 - 1.
   cmd->add_option("--seed", args->seed,
-                  "Seed of the draws (run i draws from a generator seeded with seed and i)");
+                  "Seed of the draws (run i draws from a generator seeded with seed and i)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (!text.empty() && text.size() <= 19 &&
+                text.find_first_not_of("0123456789") == std::string::npos) {
+              return {};
+            }
+            return "expected a whole number from 0 to 9999999999999999999, got '" + text + "'";
+          },
+          "SEED"));
   cmd->add_option("-j,--jobs", args->jobs, "Worker threads (per MPI rank)")
       ->check(CLI::Range(1, 4096));
   cmd->add_option("-o,--output-dir", args->output_dir,
@@ -263,8 +290,8 @@ Runner AddSweepCommand(CLI::App& app) {
   for (const std::string& s : solvers::IntegratorNames())
     solvers += (solvers.empty() ? "" : " ") + s;
   cmd->add_option("--solver", args->settings.solver, "Solver of every run: " + solvers);
-  cmd->add_option("--t-start", args->settings.t_start, "Start time, s");
-  cmd->add_option("--t-end", args->settings.t_end, "End time, s");
+  cmd->add_option("--t-start", args->settings.t_start, "Start time, s")->check(FiniteNumber());
+  cmd->add_option("--t-end", args->settings.t_end, "End time, s")->check(FiniteNumber());
   cmd->add_option("--step", args->settings.step, "Step of fixed-step solvers, s")
       ->check(PositiveNumber());
   cmd->add_option("--rtol", args->settings.rtol, "Relative tolerance of variable-step solvers")

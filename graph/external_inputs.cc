@@ -1,6 +1,9 @@
 // Phases 2a and 8b of Compile(): the model's top-level <inport>s become external inputs. Each
 // is a source block whose output slice of the signal buffer is written from outside the model
 // (Simulator::SetInput) and held between writes; it starts at 0.
+#include <cmath>
+
+#include "blocks/input_limits.h"
 #include "blocks/math_expression.h"
 #include "graph/detail/compiler.h"
 
@@ -58,9 +61,13 @@ void Compiler::AddExternalInputs() {
       } catch (const blocks::ExpressionError& e) {
         FailAt(port.where, "<inport> '" + port.name + "': width: " + e.what());
       }
-      if (!(value >= 1.0) || value != static_cast<double>(static_cast<int>(value))) {
+      if (!(value >= 1.0) || value != std::floor(value)) {
         FailAt(port.where, "<inport> '" + port.name + "': width must be a whole number >= 1, got " +
                                FormatNumber(value));
+      }
+      if (value > static_cast<double>(blocks::CurrentInputLimits().signal_width)) {
+        FailAt(port.where, "<inport> '" + port.name + "': width " + FormatNumber(value) + " is " +
+                               blocks::OverLimit("signal_width"));
       }
       width = static_cast<int>(value);
     }

@@ -1,7 +1,9 @@
 // Phases 7 and 8 of Compile(): offsets of every block into the per-run arrays, the execution
 // lists the simulator walks, and the logged signals.
 #include <algorithm>
+#include <cstdint>
 
+#include "blocks/input_limits.h"
 #include "graph/detail/compiler.h"
 #include "graph/summary.h"
 
@@ -13,6 +15,7 @@ void Compiler::Layout() {
   std::vector<int> system_index(flat_.size(), -1);
   int next_index = 0;
   int signals = 0, x = 0, xd = 0, dwork = 0, modes = 0, zc = 0, z = 0;
+  std::int64_t model_values = 0;
   for (int f : real_) {
     FlatBlock& fb = flat_[f];
     Block& b = *fb.block;
@@ -45,6 +48,18 @@ void Compiler::Layout() {
       fb.tune->layout = layout;
       for (int i = 0; i < b.num_inputs(); ++i)
         fb.tune->input_widths.push_back(b.input_port(i).width);
+    }
+    // Each block is within the block_values limit; together they may not be: check before
+    // the int offsets could overflow and before the run's arrays are made.
+    model_values += b.num_continuous_states() + b.num_algebraic_variables() +
+                    b.num_discrete_states() + b.num_dwork() + b.num_modes() +
+                    b.num_zero_crossings();
+    for (int i = 0; i < b.num_outputs(); ++i) model_values += b.output_port(i).width;
+    if (model_values > blocks::CurrentInputLimits().model_values) {
+      throw ModelError(fb.where, fb.path, fb.type->name,
+                       "the model needs " + std::to_string(model_values) +
+                           " values up to this block (outputs, states and work memory), " +
+                           blocks::OverLimit("model_values"));
     }
     x += b.num_continuous_states();
     z += b.num_algebraic_variables();

@@ -2,14 +2,20 @@
 
 #include <array>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "blocks/detail/plugin_loader.h"
 #include "graph/detail/mat_plugin.h"
+#include "graph/output_file.h"
 
 namespace twinblocks::graph {
 
@@ -118,10 +124,19 @@ void PrepareWriteMat(const std::string& path) { MatWriter(path); }
 
 void WriteMat(const Recording& recording, const std::string& path) {
   const internal::MatPlugin* mat = &MatWriter(path);
+  errno = 0;
   std::unique_ptr<void, bool (*)(void*)> file(mat->create(path), mat->close);
-  if (!file) throw std::runtime_error("cannot write results to '" + path + "'");
-  const auto fail = [&path] {
-    return std::runtime_error("error writing results to '" + path + "'");
+  if (!file) {
+    const int error = errno;
+    throw OutputFileError(path, error != 0 ? std::strerror(error) : "libmatio could not create it",
+                          /*opened=*/false);
+  }
+  // Half a .mat file is no .mat file: a failed write removes it (a device is left alone).
+  const auto fail = [&path](const char* otherwise) {
+    const int error = errno;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) std::filesystem::remove(path, ec);
+    return OutputFileError(path, error != 0 ? std::strerror(error) : otherwise, /*opened=*/true);
   };
 
   const std::vector<LoggedSignal>& signals = recording.signals();
@@ -146,10 +161,19 @@ void WriteMat(const Recording& recording, const std::string& path) {
     first_column += s.width;
     if (!mat->write_signal(file.get(), names[i], time.data(), rows, values.data(),
                            static_cast<size_t>(s.width), s.source, s.name)) {
-      throw fail();
+      throw fail("libmatio could not write a variable");
     }
   }
-  if (!mat->close(file.release())) throw fail();
+  if (!mat->close(file.release())) throw fail("libmatio could not close the file");
+  const int write_errno = errno;  // what its last failed write left, if any
+  // libmatio does not report every failed write (its buffered writes end in an fclose whose
+  // error it drops): read the file back, so that a full disk is a failure and not a
+  // truncated file reported as written.
+  const std::optional<std::vector<internal::MatSignalStruct>> back = mat->read(path);
+  if (!back || back->size() != signals.size()) {
+    errno = write_errno;
+    throw fail("the file does not read back whole (a full disk, or a file-size limit)");
+  }
 }
 
 #else

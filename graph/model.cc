@@ -1,6 +1,7 @@
 #include "graph/model.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 #include "blocks/math_expression.h"
@@ -101,6 +102,36 @@ bool IsEndpoint(std::string_view endpoint) {
   std::string_view block = endpoint.substr(0, dot);
   std::string_view port = endpoint.substr(dot + 1);
   return (block.empty() || IsIdentifier(block)) && IsIdentifier(port);
+}
+
+std::string ResultsFileProblem(std::string_view file) {
+  if (file.empty()) return "an empty file name";
+  for (char c : file) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      return "a control character in the file name; expected a relative path";
+    }
+  }
+  const std::filesystem::path path{std::string(file)};
+  if (path.is_absolute() || path.has_root_name()) {
+    return "'" + std::string(file) +
+           "' is an absolute path; a model writes only inside the results folder (the folder of "
+           "-o): give a relative path";
+  }
+  // Lexically, before anything exists: `a/../../x` leaves as surely as `../x` does.
+  int depth = 0;
+  for (const std::filesystem::path& part : path) {
+    if (part == "..") {
+      if (--depth < 0) {
+        return "'" + std::string(file) +
+               "' leads out of the results folder (the folder of -o) through '..'; a model "
+               "writes only inside it";
+      }
+    } else if (part != "." && !part.empty()) {
+      ++depth;
+    }
+  }
+  if (depth == 0) return "'" + std::string(file) + "' names the results folder itself, not a file";
+  return "";
 }
 
 namespace {

@@ -383,6 +383,11 @@ class Model {
 /// True for names of the form [A-Za-z_][A-Za-z0-9_]*.
 bool IsIdentifier(std::string_view name);
 
+/// Why a file a model names for writing (a `<plot file>`) would leave the results folder, or
+/// "" when it stays inside: it must be a relative path that no `..` leads out of. The folder
+/// is where the run writes its results (the folder of `-o`).
+std::string ResultsFileProblem(std::string_view file);
+
 /// True for a connection endpoint as the file format writes it: `block.port`, or `.port` for
 /// the enclosing subsystem's boundary port (block and port identifiers).
 bool IsEndpoint(std::string_view endpoint);

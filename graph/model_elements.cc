@@ -158,6 +158,9 @@ void Model::AddLog(const std::string& signal, const std::string& as) {
 
 void Model::AddPlot(PlotSpec plot) {
   if (plot.file.empty()) throw EditError("<plot> has an empty file name");
+  if (const std::string problem = ResultsFileProblem(plot.file); !problem.empty()) {
+    throw EditError("<plot file>: " + problem);
+  }
   for (const PlotSpec& p : plots) {
     if (p.file == plot.file) throw EditError("a second plot writes '" + plot.file + "'");
   }

@@ -12,6 +12,12 @@ namespace twinblocks::graph {
 /// that a name or value quoted in a message cannot break the one-line rule.
 std::string OneLine(std::string_view s);
 
+/// `message` as one readable line: OneLine's escapes, and any quoted text ('...') longer than
+/// 200 characters elided to its start and end with its length ('x*x*...*x' (250000
+/// characters)), so that a message quoting a 250,000-character expression stays a line a
+/// person can read; past 2,000 characters the middle of the line itself is elided.
+std::string ReadableLine(std::string_view message);
+
 /// A problem with a model the user wrote: one line,
 /// `FILE:LINE: block 'PATH' (TYPE): what is wrong, and what was expected`
 /// (the block part left out where no block is concerned). The command line prints it and

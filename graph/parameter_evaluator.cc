@@ -2,12 +2,14 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "blocks/input_limits.h"
 #include "blocks/math_expression.h"
 #include "graph/model_error.h"
 
@@ -165,8 +167,16 @@ class ScalarEvaluator {
     }
     if (!expression_) expression_.emplace();
     const std::string t(trimmed);
+    // Infinity is a value only where the text asks for it: by `inf`, or through a variable
+    // that holds it. Elsewhere (1/(2-2), exp(1000)) it is a mistake, as NaN always is.
+    bool infinity_written = false;
     for (const std::string& name : NamesIn(t)) {
-      if (bound_.count(name) != 0 || MathExpression::IsReservedName(name)) continue;
+      infinity_written = infinity_written || name == "inf";
+      if (const auto it = bound_.find(name); it != bound_.end()) {
+        infinity_written = infinity_written || std::isinf(it->second);
+        continue;
+      }
+      if (MathExpression::IsReservedName(name)) continue;
       const Eigen::MatrixXd* value = scope_.Find(name);
       if (value == nullptr) continue;  // muParser reports it as an unknown name
       if (value->size() != 1) {
@@ -176,10 +186,22 @@ class ScalarEvaluator {
       // std::map nodes never move, so the address stays valid for the parser's lifetime.
       double& slot = bound_[name];
       slot = (*value)(0, 0);
+      infinity_written = infinity_written || std::isinf(slot);
       expression_->DefineVariable(name, &slot);
     }
     expression_->SetExpression(t);
-    return expression_->Evaluate();
+    const double result = expression_->Evaluate();
+    if (std::isnan(result)) {
+      throw ExpressionError("cannot evaluate '" + t +
+                            "': the result is not a number (NaN: 0/0, sqrt or log of a negative "
+                            "number, inf - inf)");
+    }
+    if (std::isinf(result) && !infinity_written) {
+      throw ExpressionError("cannot evaluate '" + t +
+                            "': the result is infinite (a division by zero, or an overflow); "
+                            "write inf where infinity is meant");
+    }
+    return result;
   }
 
  private:
@@ -311,12 +333,28 @@ Eigen::MatrixXd Scalar(double x) {
 // the one-line rule of model errors.
 ExpressionError Printable(const ExpressionError& ex) { return ExpressionError(OneLine(ex.what())); }
 
+// A value written out may have as many elements as the file has room for: count them (at
+// most one per comma or word) before any list of them is made.
+void CheckValueCount(std::string_view text) {
+  std::int64_t items = 1;
+  bool in_word = false;
+  for (char c : text) {
+    const bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (c == ',' || (!space && !in_word)) ++items;
+    in_word = !space && c != ',';
+  }
+  if (items <= blocks::CurrentInputLimits().parameter_values) return;
+  throw ExpressionError("a value of about " + std::to_string(items) + " elements is " +
+                        blocks::OverLimit("parameter_values"));
+}
+
 Eigen::MatrixXd EvaluateNumericText(const std::string& text, const Scope& scope) {
   std::string_view t = Trim(text);
   if (t.empty()) {
     throw ExpressionError(
         "empty value; expected a number, a vector [a, b] or a matrix [[a, b], [c, d]]");
   }
+  CheckValueCount(t);
   ScalarEvaluator eval(scope);
   if (t.front() == '[') return EvaluateBracketed(t, &eval);
 

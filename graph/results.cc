@@ -5,6 +5,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "graph/output_file.h"
+
 namespace twinblocks::graph {
 
 Recording::Recording(const std::vector<LoggedSignal>& signals) : signals_(signals) {
@@ -46,12 +48,19 @@ void Recording::Truncate(int rows) {
 }
 
 void Recording::WriteCsv(const std::string& path) const {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-  if (!f) throw std::runtime_error("cannot write results to '" + path + "'");
+  try {
+    WriteCsvRows(path);
+  } catch (const OutputFileError& e) {
+    throw OutputFileError(e.path(), e.reason(), e.opened(), "results");
+  }
+}
+
+void Recording::WriteCsvRows(const std::string& path) const {
+  LineFileWriter file(path);
   std::string line = "time";
   for (const std::string& c : columns_) line += "," + c;
   line += "\n";
-  std::fputs(line.c_str(), f.get());
+  file.Append(line);
   char buf[32];
   const size_t ncols = columns_.size();
   for (size_t r = 0; r < time_.size(); ++r) {
@@ -66,9 +75,9 @@ void Recording::WriteCsv(const std::string& path) const {
       put(values_[r * ncols + c]);
     }
     line += '\n';
-    std::fputs(line.c_str(), f.get());
+    file.Append(line);
   }
-  if (std::ferror(f.get())) throw std::runtime_error("error writing results to '" + path + "'");
+  file.Close();
 }
 
 std::string CsvField(const std::string& text) {

@@ -35,10 +35,14 @@ class Recording {
   void Truncate(int rows);
 
   /// Writes CSV: header `time,<columns>`, then one row per record, numbers in the shortest
-  /// form that reads back to the same double. @throws std::runtime_error when it cannot write.
+  /// form that reads back to the same double.
+  /// @throws OutputFileError (graph/output_file.h) when it cannot write: a file that fails part
+  ///   way is cut back to its last whole row.
   void WriteCsv(const std::string& path) const;
 
  private:
+  void WriteCsvRows(const std::string& path) const;
+
   std::vector<std::string> columns_;
   std::vector<LoggedSignal> signals_;
   std::vector<double> time_;

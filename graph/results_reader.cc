@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "blocks/detail/plugin_loader.h"
+#include "blocks/input_file.h"
 #include "graph/detail/mat_plugin.h"
 #include "graph/mat_writer.h"
 #include "graph/suggest.h"
@@ -114,8 +115,13 @@ std::vector<std::string> ResultsTable::SignalNames() const {
 }
 
 ResultsTable ReadResultsCsv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the results file");
+  std::string text;
+  try {
+    text = blocks::ReadTextFile(path);
+  } catch (const blocks::InputFileError& e) {
+    throw std::runtime_error(path + ": cannot read the results file: " + e.reason());
+  }
+  std::istringstream in(text);
   ResultsTable table;
   table.file = path;
   std::string line;
@@ -185,6 +191,11 @@ bool MatReadSupported() { return MatSupported(); }
 
 ResultsTable ReadResultsMat(const std::string& path) {
   std::optional<std::vector<internal::MatSignalStruct>> structs;
+  try {
+    blocks::CheckInputFile(path);  // libmatio would read a device or a FIFO forever
+  } catch (const blocks::InputFileError& e) {
+    throw std::runtime_error(path + ": cannot read as a .mat file: " + e.reason());
+  }
   try {
     structs = blocks::internal::Plugin<internal::MatPlugin>("mat").read(path);
   } catch (const std::runtime_error& ex) {

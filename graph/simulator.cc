@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "blocks/block_error.h"
+#include "blocks/input_limits.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::graph {
@@ -86,6 +87,16 @@ std::string SimulationStats::Summary(double simulated_seconds) const {
   return line;
 }
 
+std::string StiffSolversBut(const std::string& solver) {
+  // A suggestion never names the solver that just failed.
+  constexpr const char* kStiffSolvers[] = {"ode23s", "cvode-bdf", "ida"};
+  std::vector<std::string> names;
+  for (const char* s : kStiffSolvers) {
+    if (solver != s && names.size() < 2) names.push_back(s);
+  }
+  return names[0] + " or " + names[1];
+}
+
 std::string StiffnessHint(double stiff_since) {
   return "stiff from t = " + FormatNumber(stiff_since) +
          " s (steps bounded by stability, not accuracy: try ode23s or cvode-bdf)";
@@ -97,14 +108,15 @@ std::string StiffnessHint(double stiff_since) {
 class Simulator::Problem : public solvers::OdeProblem {
  public:
   explicit Problem(Simulator* sim) : sim_(sim) {
-    std::vector<char> structure;
-    if (!sim_->StiffJacobianStructure(&structure)) return;
-    const int nx = num_states();
-    for (int col = 0; col < nx; ++col) {
-      for (int row = 0; row < nx; ++row) {
-        if (structure[static_cast<size_t>(col) * nx + row] != 0) structure_.push_back({row, col});
-      }
-    }
+    std::vector<std::pair<int, int>> entries;  // (row, col)
+    if (!sim_->StiffJacobianEntries(&entries)) return;
+    // Column by column, each entry once: the order a dense column-major scan would give,
+    // without the nx x nx scan (a model of 50,000 states that never forms a Jacobian).
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+    for (const auto& [row, col] : entries) structure_.push_back({row, col});
     structure_declared_ = true;
   }
 
@@ -274,6 +286,10 @@ class Simulator::DaeForm : public solvers::DaeProblem {
   int num_states() const override { return nx_ + nz_; }
   int num_zero_crossings() const override { return sim_->system_.num_zero_crossings(); }
   const char* last_error() const override { return error_.c_str(); }
+  std::string DescribeState(int i) const override {
+    return i < nx_ ? sim_->system_.DescribeState(i)
+                   : "algebraic variable " + std::to_string(i - nx_) + " of the model";
+  }
 
   void GetDifferentialMask(Eigen::Ref<Eigen::VectorXd> is_differential) const override {
     is_differential.head(nx_).setOnes();
@@ -436,6 +452,7 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
     opt.fixed_atol =
         !system.StateAbsoluteTolerances(std::numeric_limits<double>::quiet_NaN()).array().isNaN();
   }
+  CheckJacobianSize();
   problem_ = std::make_unique<Problem>(this);
   // `ida` gets the residual form, where blocks with algebraic variables are true DAEs.
   if (s.solver == "ida" && system.num_continuous_states() > 0) {
@@ -460,7 +477,15 @@ Simulator::Simulator(const System& system, const SimulationSettingsValues& setti
   } else {
     integrator_ = solvers::MakeIntegrator(s.solver, problem_.get(), opt);
   }
+  CheckTimeResolution(opt);
   CheckResultsFit(opt.fixed_step);
+  for (int i = 0; i < system.num_blocks(); ++i) {
+    const double end = system.block(i).end_time();
+    if (end < end_time_) {
+      end_time_ = end;
+      end_block_ = i;
+    }
+  }
   // A continuous block that updates at major steps (a limited integrator choosing its limit
   // mode, a mechanism projecting its loops) changes what its outputs or derivatives would be
   // after the major step computed them: no reuse then.
@@ -674,13 +699,18 @@ void Simulator::EvaluateStiffJacobian(double t, const Eigen::VectorXd& x, Eigen:
 }
 
 bool Simulator::StiffJacobianStructure(std::vector<char>* structure) const {
-  const int nx = system_.num_continuous_states();
   std::vector<std::pair<int, int>> entries;
-  for (const blocks::Block* b : system_.derivative_blocks()) {
-    if (b->has_stiff_jacobian() && !b->StiffJacobianStructure(&entries)) return false;
-  }
+  if (!StiffJacobianEntries(&entries)) return false;
+  const int nx = system_.num_continuous_states();
   structure->assign(static_cast<size_t>(nx) * nx, 0);
   for (const auto& [row, col] : entries) (*structure)[static_cast<size_t>(col) * nx + row] = 1;
+  return true;
+}
+
+bool Simulator::StiffJacobianEntries(std::vector<std::pair<int, int>>* entries) const {
+  for (const blocks::Block* b : system_.derivative_blocks()) {
+    if (b->has_stiff_jacobian() && !b->StiffJacobianStructure(entries)) return false;
+  }
   return true;
 }
 
@@ -873,7 +903,7 @@ void Simulator::MajorStep(bool first) {
   // Record the outputs at t before discrete states move on to their next values.
   if (!settings_.output_interval) {
     RecordRow(st.t);
-  } else if (st.t >= next_output_ || st.t == settings_.t_end) {
+  } else if (st.t >= next_output_ || st.t == settings_.t_end || st.t == end_time_) {
     RecordRow(st.t);
     while (next_output_ <= st.t) {
       ++output_index_;
@@ -921,7 +951,7 @@ double Simulator::NextSampleHit() const {
 }
 
 double Simulator::NextStop() const {
-  double stop = std::min(target_, next_breakpoint_);
+  double stop = std::min({target_, next_breakpoint_, end_time_});
   // After a hit that changed what the solver reads, the next is likely to as well (a
   // command ramping each sample): land on it rather than compute a step it would cut.
   if (!(step_over_hits_ && hits_quiet_)) stop = std::min(stop, NextSampleHit());
@@ -1026,7 +1056,18 @@ void Simulator::Advance() {
       ctx_.zc_crossed = zc_crossed_.data();
     }
   }
-  MajorStep(/*first=*/false);
+  if (system_.num_continuous_states() == 0) {
+    // Without states nothing was integrated: a block that refuses the new time (a FromFile
+    // past its data) leaves the run at the last time it accepted, where its results end.
+    try {
+      MajorStep(/*first=*/false);
+    } catch (...) {
+      st.t = t_from;
+      throw;
+    }
+  } else {
+    MajorStep(/*first=*/false);
+  }
   if (crossing) {
     CountConsecutiveCrossing();
     std::fill(zc_crossed_.begin(), zc_crossed_.end(), 0);
@@ -1090,6 +1131,52 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     }
   }
   return false;
+}
+
+void Simulator::CheckJacobianSize() const {
+  // The implicit solvers hold dense n x n matrices (a Jacobian, an iteration matrix and its
+  // LU): a model with tens of thousands of states asks for gigabytes there.
+  if (!solvers::IntegratorFormsJacobian(settings_.solver)) return;
+  const double n = static_cast<double>(system_.num_continuous_states()) +
+                   (settings_.solver == "ida" ? system_.num_algebraic_variables() : 0);
+  const double values = 3.0 * n * n;
+  if (values <= static_cast<double>(blocks::CurrentInputLimits().model_values)) return;
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g", values);
+  throw std::invalid_argument(settings_.solver + " forms dense " + FormatNumber(n) + " x " +
+                              FormatNumber(n) +
+                              " matrices (a Jacobian, an iteration matrix and "
+                              "its factors): " +
+                              text + " values, " + blocks::OverLimit("model_values") +
+                              "; an explicit solver (ode45) forms none");
+}
+
+void Simulator::CheckTimeResolution(const solvers::IntegratorOptions& opt) const {
+  // A time step shorter than the spacing of doubles near t cannot advance time: such a run
+  // would stop, crawling, at its first step (exit 3). Refuse it before it starts.
+  const SimulationSettingsValues& s = settings_;
+  auto check = [this](const std::string& what, double period) {
+    if (period >= time_resolution_) return;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3g s", time_resolution_);
+    throw std::invalid_argument(
+        what + " = " + FormatNumber(period) + " s is below the time resolution of this run (" +
+        text + ", 16 eps max(|t_start|, |t_end|)): a step that short cannot advance time");
+  };
+  if (integrator_->is_fixed_step()) {
+    check("step", opt.fixed_step);
+  } else {
+    check("max_step", opt.max_step);
+    if (s.initial_step) check("initial_step", *s.initial_step);
+  }
+  if (s.output_interval) check("output_interval", *s.output_interval);
+  const std::vector<blocks::SampleTime>& rates = system_.rates();
+  if (rates.empty()) return;
+  for (int i = 0; i < system_.num_blocks(); ++i) {
+    if (system_.block(i).rate_index() != 0) continue;
+    check("the sample time of block '" + system_.block_path(i) + "'", rates.front().period);
+    break;
+  }
 }
 
 void Simulator::CheckResultsFit(double fixed_step) const {
@@ -1189,9 +1276,11 @@ void Simulator::ThrowCrawling() const {
   throw solvers::SolverError(
       "time no longer advances: the last " + std::to_string(kCrawlingStepsLimit) +
           " steps were each shorter than " + resolution +
-          " s (the time resolution of this run). A stiff model under an explicit solver does "
-          "this (try ode23s or cvode-bdf), as does an event repeating at one instant (a "
-          "chattering switch, a bounce at its Zeno time)",
+          " s (the time resolution of this run). A stiff model does this under a solver not "
+          "made for it (try " +
+          StiffSolversBut(settings_.solver) +
+          "), as does an event repeating at one instant (a chattering switch, a bounce at its "
+          "Zeno time)",
       state_.t);
 }
 

@@ -50,6 +50,10 @@ struct SimulationStats {
 /// and the solvers to try.
 std::string StiffnessHint(double stiff_since);
 
+/// Two solvers made for stiff models, neither of them `solver`, for suggestions: "ode23s or
+/// cvode-bdf" (a suggestion never proposes the solver that failed).
+std::string StiffSolversBut(const std::string& solver);
+
 /// Progress of a run, for a progress line.
 struct Progress {
   double t = 0.0;
@@ -202,6 +206,9 @@ class Simulator {
   /// `structure` (nx * nx, by column), 1 there and 0 elsewhere. False when a block with a
   /// stiff Jacobian does not declare where (`structure` is then unchanged).
   bool StiffJacobianStructure(std::vector<char>* structure) const;
+  /// The same as (row, col) entries appended to `entries`, in no order, repeats possible:
+  /// without the nx * nx matrix.
+  bool StiffJacobianEntries(std::vector<std::pair<int, int>>* entries) const;
 
   /// Called at most every `interval` seconds of wall time during Run.
   void SetProgressCallback(std::function<void(const Progress&)> callback, double interval = 0.25);
@@ -296,6 +303,11 @@ class Simulator {
   [[gnu::cold, gnu::noinline]] void CountConsecutiveCrossing();
   /// Refuses settings whose results could not be held (std::invalid_argument).
   [[gnu::cold]] void CheckResultsFit(double fixed_step) const;
+  /// Refuses steps, output intervals and sample times below the time resolution, which
+  /// cannot advance time.
+  [[gnu::cold]] void CheckTimeResolution(const solvers::IntegratorOptions& opt) const;
+  /// Refuses a solver whose dense n x n matrices would exceed the model_values limit.
+  [[gnu::cold]] void CheckJacobianSize() const;
   [[noreturn, gnu::cold]] void ThrowChattering(double window) const;
   std::string CurrentBlockDescription() const;
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
@@ -367,7 +379,10 @@ class Simulator {
   std::vector<int> held_signals_;
   std::vector<double> held_values_;
   std::vector<int> held_modes_;
-  double target_ = 0.0;          ///< s, where the running AdvanceTo stops
+  double target_ = 0.0;  ///< s, where the running AdvanceTo stops
+  /// s, the earliest Block::end_time() (+inf: none), and the block that has it (-1).
+  double end_time_ = std::numeric_limits<double>::infinity();
+  int end_block_ = -1;
   bool inputs_changed_ = false;  ///< SetInput changed a value since the last major step
   /// Evaluations may reuse a major step's outputs (no continuous block updates, not a DAE).
   bool reuse_major_outputs_ = false;

@@ -98,6 +98,12 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
         outcome.interrupted = true;
         break;
       }
+      if (state_.t >= end_time_) {
+        // A block that cannot run past here (a FromFile at the end of its data): the run
+        // ends at this time, its row recorded, as a failure that says why.
+        current_block_ = end_block_;
+        throw std::runtime_error(system_.block(end_block_).EndReason());
+      }
       Advance();
       if (progress_) {
         const auto now = Clock::now();

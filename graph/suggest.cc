@@ -35,6 +35,10 @@ int Distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string SuggestionFor(const std::string& name, const std::vector<std::string>& valid) {
+  // A typo is a few letters off a short name; a name of hundreds of characters is no typo,
+  // and its distance to every valid name would cost its length times theirs.
+  constexpr size_t kLongestTypo = 64;
+  if (name.size() > kLongestTypo) return "";
   int best = 1 << 30;
   const std::string* best_name = nullptr;
   for (const std::string& v : valid) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "graph/output_file.h"
 #include "graph/results.h"
 #include "graph/suggest.h"
 
@@ -139,17 +140,12 @@ std::vector<SummaryValue> Summarize(const std::vector<SummarySpec>& summaries, c
 }
 
 void WriteSummaryCsv(const std::vector<SummaryValue>& values, const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-  if (!f) throw std::runtime_error("cannot write the summary to '" + path + "'");
   std::string text = "signal,op,value,label\n";
   for (const SummaryValue& v : values) {
     text += CsvField(v.signal) + "," + std::string(SummaryOpName(v.op)) + "," +
             FormatNumber(v.value) + "," + CsvField(v.label) + "\n";
   }
-  std::fputs(text.c_str(), f.get());
-  if (std::ferror(f.get()) || std::fflush(f.get()) != 0) {
-    throw std::runtime_error("error writing the summary to '" + path + "'");
-  }
+  WriteWholeFile(path, text);
 }
 
 }  // namespace twinblocks::graph

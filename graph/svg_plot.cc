@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "graph/output_file.h"
+
 namespace twinblocks::graph {
 
 namespace {
@@ -401,11 +403,7 @@ void WritePlotFile(const PlotSpec& plot, const System& system, const Recording& 
   options.ylabel = plot.ylabel;
   options.log_y = plot.log_y;
   const std::string svg = RenderSvgPlot(PlotSeriesFromRecording(plot, system, recording), options);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot write plot '" + path + "'");
-  out << svg;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write plot '" + path + "'");
+  WriteWholeFile(path, svg);
 }
 
 }  // namespace twinblocks::graph

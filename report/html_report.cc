@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "graph/output_file.h"
 #include "report/detail/page_assets.h"
 
 namespace twinblocks::report {
@@ -389,11 +390,7 @@ std::string HtmlReport(const std::vector<ReportRun>& runs, const ReportOptions& 
 void WriteHtmlReport(const std::vector<ReportRun>& runs, const ReportOptions& options,
                      const std::string& path) {
   const std::string page = HtmlReport(runs, options);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot write the report '" + path + "'");
-  out.write(page.data(), static_cast<std::streamsize>(page.size()));
-  out.close();
-  if (!out) throw std::runtime_error("cannot write the report '" + path + "'");
+  graph::WriteWholeFile(path, page);
 }
 
 std::vector<unsigned char> DecodeBase64(const std::string& text) {

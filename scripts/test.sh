@@ -22,5 +22,7 @@ cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_
 # sanitized build's CPU time (their Eigen-heavy files take a minute or more each under ASan).
 cmake --build "$asan" -j "$jobs" --target twinblocks_cli cli_tests
 (cd "$asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0" UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs" -L 'cli|models' -E '^model_g3_density_sweep$')
+    ctest --output-on-failure -j "$jobs" -L 'cli|models|robustness' -E '^model_g3_density_sweep$')
 # (G3 is G2's model five times over: a minute under ASan for no code G2 does not run.)
+# The robustness label runs tests/robustness's command-line cases that read files (model, URDF
+# and data readers) under the sanitizers, each still under its 2 s and 256 MiB limit.

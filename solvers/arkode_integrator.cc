@@ -170,4 +170,9 @@ std::string ArkodeIntegrator::FlagName(int flag) const {
   return result;
 }
 
+bool ArkodeIntegrator::DoGetLocalErrors(N_Vector ele, N_Vector ewt) {
+  return ARKStepGetEstLocalErrors(mem_.get(), ele) == ARK_SUCCESS &&
+         ARKStepGetErrWeights(mem_.get(), ewt) == ARK_SUCCESS;
+}
+
 }  // namespace twinblocks::solvers

@@ -40,6 +40,7 @@ class ArkodeIntegrator final : public SundialsIntegrator {
   void DoReadCounters(IntegratorStats* counters) override;
   std::string FlagName(int flag) const override;
   const char* step_function_name() const override { return "ARKStepEvolve"; }
+  bool DoGetLocalErrors(N_Vector ele, N_Vector ewt) override;
 
   ArkodeMethod method_;
   bool first_step_set_ = false;  // CorrectState set the next step's size: unset after it

@@ -149,4 +149,9 @@ std::string CvodeIntegrator::FlagName(int flag) const {
   return result;
 }
 
+bool CvodeIntegrator::DoGetLocalErrors(N_Vector ele, N_Vector ewt) {
+  return CVodeGetEstLocalErrors(mem_.get(), ele) == CV_SUCCESS &&
+         CVodeGetErrWeights(mem_.get(), ewt) == CV_SUCCESS;
+}
+
 }  // namespace twinblocks::solvers

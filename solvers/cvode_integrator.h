@@ -48,6 +48,7 @@ class CvodeIntegrator final : public SundialsIntegrator {
   void DoReadCounters(IntegratorStats* counters) override;
   std::string FlagName(int flag) const override;
   const char* step_function_name() const override { return "CVode"; }
+  bool DoGetLocalErrors(N_Vector ele, N_Vector ewt) override;
 
   internal::MatrixPtr jacobian_;
   // The Newton matrix's LU in block-triangular order (SUNDIALS' dense LU factors it whole).

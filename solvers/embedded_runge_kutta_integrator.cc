@@ -318,13 +318,19 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
       os << name_ << ": step size underflow at t = " << t_ << " s (h = " << h << " s < " << h_min
          << " s)";
       if (last_nonfinite_ >= 0) {
-        os << ": the derivative of state " << last_nonfinite_ << " is NaN or Inf";
+        os << ": the derivative of " << problem_->DescribeState(last_nonfinite_)
+           << " is NaN or Inf";
       } else if (flag > 0) {
         os << ": the derivative evaluation keeps failing (code " << flag << ")";
         const char* message = problem_->last_error();
         if (message != nullptr && message[0] != '\0') os << ": " << message;
       } else {
         os << ": the error test keeps failing";
+        const int worst = internal::LargestWeightedError(err_, x_, x_new_, atol_, options_.rtol);
+        if (worst >= 0) {
+          os << ", most in " << problem_->DescribeState(worst)
+             << " (the largest weighted error estimate)";
+        }
       }
       throw SolverError(os.str(), t_);
     }
@@ -334,7 +340,9 @@ StepResult EmbeddedRungeKuttaIntegrator::Step(double t_stop) {
   const int bad = internal::FirstNonFinite(x_new_);
   if (bad < 0) TestStiffness(h);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_end), t_);
+    throw SolverError(internal::NonFiniteStateMessage(name_, problem_->DescribeState(bad),
+                                                      x_new_[bad], t_, t_end),
+                      t_);
   }
 
   CaptureDenseOutput();

@@ -113,7 +113,8 @@ StepResult ExplicitRungeKuttaIntegrator::Step(double t_stop) {
   }
   const int bad = internal::FirstNonFinite(x_new_);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_new_[bad], t_, t_new) +
+    throw SolverError(internal::NonFiniteStateMessage(name_, problem_->DescribeState(bad),
+                                                      x_new_[bad], t_, t_new) +
                           UnboundedGrowthHint(x_new_, h),
                       t_);
   }

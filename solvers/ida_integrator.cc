@@ -58,6 +58,7 @@ class IdaIntegrator::OdeResidual final : public DaeProblem {
   }
 
   const char* last_error() const override { return ode_->last_error(); }
+  std::string DescribeState(int i) const override { return ode_->DescribeState(i); }
 
   OdeProblem* ode() const { return ode_; }
 
@@ -365,6 +366,11 @@ std::string IdaIntegrator::FlagName(int flag) const {
   std::string result = text != nullptr ? text : std::to_string(flag);
   std::free(text);
   return result;
+}
+
+bool IdaIntegrator::DoGetLocalErrors(N_Vector ele, N_Vector ewt) {
+  return IDAGetEstLocalErrors(mem_.get(), ele) == IDA_SUCCESS &&
+         IDAGetErrWeights(mem_.get(), ewt) == IDA_SUCCESS;
 }
 
 }  // namespace twinblocks::solvers

@@ -54,6 +54,8 @@ class IdaIntegrator final : public SundialsIntegrator {
   void DoReadCounters(IntegratorStats* counters) override;
   std::string FlagName(int flag) const override;
   const char* step_function_name() const override { return "IDASolve"; }
+  bool DoGetLocalErrors(N_Vector ele, N_Vector ewt) override;
+  std::string DescribeState(int i) const override { return dae_->DescribeState(i); }
   void DoAdvanceTinyGap(double h) override;
 
   int EvalResidual(double t, N_Vector y, N_Vector yp, N_Vector r);

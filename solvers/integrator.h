@@ -232,6 +232,10 @@ const std::vector<std::string>& IntegratorNames();
 /// One line describing the named solver, for `twinblocks run --help` and docs.
 std::string_view IntegratorDescription(std::string_view name);
 
+/// True for the solvers that form a dense Jacobian (nx x nx) or iteration matrix: ode23s, ros2,
+/// ode1be, cvode-bdf, cvode-adams, arkode-dirk and ida.
+bool IntegratorFormsJacobian(std::string_view name);
+
 /// Creates the integrator called `name` (Simulink's names where one exists: ode1 ode2 ode3
 /// ode4 ode5 ode1be ode23 ode45; the literature's for ros2; SUNDIALS' otherwise: cvode-bdf
 /// cvode-adams arkode-erk arkode-dirk ida). `ida` treats the ODE as the residual x' - f(t, x) = 0.

@@ -132,6 +132,11 @@ const std::vector<std::string>& IntegratorNames() {
   return names;
 }
 
+bool IntegratorFormsJacobian(std::string_view name) {
+  return std::find(kJacobianSolvers.begin(), kJacobianSolvers.end(), name) !=
+         kJacobianSolvers.end();
+}
+
 std::string_view IntegratorDescription(std::string_view name) {
   for (const SolverEntry& entry : kSolvers) {
     if (entry.name == name) return entry.description;

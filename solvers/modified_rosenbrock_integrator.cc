@@ -287,8 +287,13 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
       os << "step size underflow (h = " << h << " s < " << h_min << " s): ";
       if (flag == 0) {
         os << "the error test keeps failing";
+        const int worst = internal::LargestWeightedError(err_, x_, x_new_, atol_, options_.rtol);
+        if (worst >= 0) {
+          os << ", most in " << problem_->DescribeState(worst)
+             << " (the largest weighted error estimate)";
+        }
       } else if (last_nonfinite_ >= 0) {
-        os << "the derivative of state " << last_nonfinite_ << " is NaN or Inf";
+        os << "the derivative of " << problem_->DescribeState(last_nonfinite_) << " is NaN or Inf";
       } else {
         os << "the derivative evaluation keeps failing or I - h d J is singular";
       }
@@ -298,7 +303,9 @@ StepResult ModifiedRosenbrockIntegrator::Step(double t_stop) {
 
   const int bad = internal::FirstNonFinite(x_new_);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name(), bad, x_new_[bad], t_, t_end), t_);
+    throw SolverError(internal::NonFiniteStateMessage(name(), problem_->DescribeState(bad),
+                                                      x_new_[bad], t_, t_end),
+                      t_);
   }
   CaptureDenseOutput();
   double t_reached = t_end;

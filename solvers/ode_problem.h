@@ -130,6 +130,9 @@ class DaeProblem {
   /// it by differences.
   virtual bool has_jacobian() const { return false; }
 
+  /// Unknown i as the user knows it, for messages ("state 3" unless the problem names it).
+  virtual std::string DescribeState(int i) const { return "state " + std::to_string(i); }
+
   /// Writes dF/dy + cj dF/dy' at (t, y, yp) to `J` (n x n), the matrix of IDA's Newton
   /// iteration (cj = alpha / h of its BDF formula). Unlike OdeProblem::CalcJacobian it may be
   /// called at any point: it evaluates there what it needs. An approximation serves (IDA's

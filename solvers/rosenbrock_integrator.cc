@@ -104,7 +104,8 @@ void RosenbrockIntegrator::Evaluate(double t, const Eigen::VectorXd& x,
   // before it makes the iteration matrix look singular.
   const int bad = internal::FirstNonFinite(out);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name(), bad, out[bad], t_, t), t_);
+    throw SolverError(
+        internal::NonFiniteStateMessage(name(), problem_->DescribeState(bad), out[bad], t_, t), t_);
   }
 }
 
@@ -186,7 +187,9 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
   }
   const int bad = internal::FirstNonFinite(x_stage_);
   if (bad >= 0) {
-    throw SolverError(internal::NonFiniteStateMessage(name(), bad, x_stage_[bad], t_, t_new), t_);
+    throw SolverError(internal::NonFiniteStateMessage(name(), problem_->DescribeState(bad),
+                                                      x_stage_[bad], t_, t_new),
+                      t_);
   }
   double t_reached = t_new;
   // f at the step's start is not kept (ode1be evaluates at its end, ros2 solves in place).

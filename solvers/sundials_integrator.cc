@@ -257,14 +257,32 @@ int SundialsIntegrator::RootCallback(double t, N_Vector y, double* g, void* user
 
 void SundialsIntegrator::CheckFlag(int flag, const char* function) {
   if (flag >= 0) return;
-  ThrowError(function, FlagName(flag));
+  // -1 to -4 in CVODE, ARKODE and IDA alike: too much work, too much accuracy asked,
+  // repeated error-test failures, repeated convergence failures.
+  ThrowError(function, FlagName(flag), flag >= -4);
 }
 
-void SundialsIntegrator::ThrowError(const char* function, const std::string& reason) {
+void SundialsIntegrator::ThrowError(const char* function, const std::string& reason,
+                                    bool step_failure) {
   if (solver_live_) UpdateStats();
   std::ostringstream os;
   os.precision(17);
   os << name_ << ": " << function << " failed with " << reason << " after t = " << t_ << " s";
+  if (step_failure && nx_ > 0) {
+    // The failure path: allocating here is fine.
+    const internal::NVectorPtr ele = internal::MakeSerialVector(nx_, context_.get());
+    const internal::NVectorPtr ewt = internal::MakeSerialVector(nx_, context_.get());
+    if (DoGetLocalErrors(ele.get(), ewt.get())) {
+      const Eigen::Map<Eigen::VectorXd> e = internal::AsEigen(ele.get());
+      const Eigen::Map<Eigen::VectorXd> w = internal::AsEigen(ewt.get());
+      Eigen::Index worst = 0;
+      const double largest = (e.array() * w.array()).abs().maxCoeff(&worst);
+      if (largest > 0.0 || std::isnan(largest)) {
+        os << ", most in " << DescribeState(static_cast<int>(worst))
+           << " (the largest weighted local error)";
+      }
+    }
+  }
   if (solver_message_[0] != '\0') os << ": " << solver_message_.data();
   if (callback_message_[0] != '\0') os << "; last callback failure: " << callback_message_.data();
   solver_message_[0] = '\0';
@@ -340,7 +358,8 @@ StepResult SundialsIntegrator::Step(double t_stop) {
     if (nx_ > 0) DoAdvanceTinyGap(gap);
     const int bad = internal::FirstNonFinite(x_);
     if (bad >= 0) {
-      throw SolverError(internal::NonFiniteStateMessage(name_, bad, x_[bad], t_, t_stop), t_);
+      throw SolverError(
+          internal::NonFiniteStateMessage(name_, DescribeState(bad), x_[bad], t_, t_stop), t_);
     }
     t_ = t_stop;
     ++own_.steps;
@@ -359,14 +378,15 @@ StepResult SundialsIntegrator::Step(double t_stop) {
   if (flag != kTstopReturn && flag != kRootReturn && !(t_reached > t_)) {
     // The step size fell below the resolution of t ("t + h = t"): SUNDIALS only warns and
     // would go on forever.
-    ThrowError(step_function_name(), "step size underflow (no progress)");
+    ThrowError(step_function_name(), "step size underflow (no progress)", /*step_failure=*/true);
   }
   const Eigen::Map<Eigen::VectorXd> y = internal::AsEigen(y_.get());
   const int bad = internal::FirstNonFinite(y);
   if (bad >= 0) {
     needs_restart_ = true;
     UpdateStats();
-    throw SolverError(internal::NonFiniteStateMessage(name_, bad, y[bad], t_, t_reached), t_);
+    throw SolverError(
+        internal::NonFiniteStateMessage(name_, DescribeState(bad), y[bad], t_, t_reached), t_);
   }
   x_ = y;
   ScaleTolerances();

@@ -64,11 +64,20 @@ class SundialsIntegrator : public Integrator {
   virtual const char* step_function_name() const = 0;
   /// Advances x_ by a gap too short for the solver (h <= 100 ulp of t): explicit Euler.
   virtual void DoAdvanceTinyGap(double h);
+  /// Reads the solver's estimated local errors and error weights of its last step attempt
+  /// into `ele` and `ewt` (CVodeGetEstLocalErrors and kin); false when it has none.
+  virtual bool DoGetLocalErrors(N_Vector ele, N_Vector ewt) { return false; }
+  /// State i as the user knows it, for messages.
+  virtual std::string DescribeState(int i) const { return problem_->DescribeState(i); }
 
   /// Throws SolverError naming `function` when flag < 0.
   void CheckFlag(int flag, const char* function);
-  /// Throws SolverError naming `function`, `reason` and the captured messages.
-  [[noreturn]] void ThrowError(const char* function, const std::string& reason);
+  /// Throws SolverError naming `function`, `reason` and the captured messages; for a failure
+  /// of the steps themselves (`step_failure`: too much work, repeated error-test or
+  /// convergence failures, an underflow) also the state with the largest weighted local
+  /// error, where the model is hardest to follow.
+  [[noreturn]] void ThrowError(const char* function, const std::string& reason,
+                               bool step_failure = false);
   /// Call right after the solver's (Re)Init: later counters count from there.
   void CountersRestarted();
   /// Takes one throwaway step of y' = -y from y = 0 (the callbacks answer it without calling

@@ -3,8 +3,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
+#include "blocks/input_limits.h"
 #include "graph/suggest.h"
 
 namespace twinblocks::sweep {
@@ -213,12 +215,12 @@ SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
     throw SweepError("--samples needs a parameter with a distribution, e.g. --set k=uniform(1,2)");
   }
 
-  long long combinations = 1;
+  // In doubles: a grid of twenty lists of ten is 10^20 runs, past any integer.
+  double combinations = 1.0;
   if (spec_.combination == Combination::kGrid) {
     for (const SweepParameter& p : spec_.parameters) {
       if (p.is_random()) continue;
-      combinations *= static_cast<long long>(p.values.size());
-      if (combinations > kMaxRuns) break;
+      combinations *= static_cast<double>(p.values.size());
     }
   } else {
     const SweepParameter* longest = nullptr;
@@ -232,11 +234,14 @@ SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
       }
       longest = &p;
     }
-    combinations = longest != nullptr ? static_cast<long long>(longest->values.size()) : 1;
+    combinations = longest != nullptr ? static_cast<double>(longest->values.size()) : 1.0;
   }
-  const long long runs = combinations * std::max(1, spec_.samples);
-  if (combinations > kMaxRuns || runs > kMaxRuns) {
-    throw SweepError("the sweep has more than " + std::to_string(kMaxRuns) + " runs");
+  const double runs = combinations * std::max(1, spec_.samples);
+  if (runs > static_cast<double>(blocks::CurrentInputLimits().sweep_runs)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", runs);
+    throw SweepError("the sweep has " + std::string(count) + " runs, " +
+                     blocks::OverLimit("sweep_runs"));
   }
   num_combinations_ = static_cast<int>(combinations);
   num_runs_ = static_cast<int>(runs);

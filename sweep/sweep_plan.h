@@ -104,10 +104,8 @@ class SweepPlan {
   /// Checks the spec and counts its runs.
   /// @throws SweepError for an empty spec, lists of different lengths under zip, samples
   ///   without a distribution or a distribution without samples, a duplicated name, or more
-  ///   than kMaxRuns runs.
+  ///   runs than the sweep_runs limit (blocks/input_limits.h).
   explicit SweepPlan(SweepSpec spec);
-
-  static constexpr long long kMaxRuns = 10'000'000;
 
   const SweepSpec& spec() const { return spec_; }
   int num_runs() const { return num_runs_; }

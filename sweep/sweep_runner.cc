@@ -12,6 +12,7 @@
 #include "blocks/block_registry.h"
 #include "graph/compile.h"
 #include "graph/model_error.h"
+#include "graph/output_file.h"
 #include "graph/simulator.h"
 #include "graph/suggest.h"
 
@@ -156,8 +157,10 @@ void CheckSweep(const graph::Model& model, const SweepPlan& plan, const SweepOpt
     const std::string probe_path =
         (std::filesystem::path(options.run_dir) / RunFileName(0, plan.num_runs())).string();
     const bool existed = std::filesystem::exists(probe_path, ec);
-    if (!std::ofstream(probe_path, std::ios::app)) {
-      throw SweepError("cannot write run files in '" + options.run_dir + "'");
+    try {
+      graph::ProbeWritable(probe_path);
+    } catch (const graph::OutputFileError& e) {
+      throw SweepError("cannot write run files in '" + options.run_dir + "': " + e.reason());
     }
     // An invalid run writes no file: leave none behind for it.
     if (!existed) std::filesystem::remove(probe_path, ec);
@@ -210,9 +213,16 @@ RunResult RunOne(const graph::Model& model, const SweepPlan& plan, int index,
         (std::filesystem::path(options.run_dir) / RunFileName(index, plan.num_runs())).string();
     try {
       recording.WriteCsv(path);
-    } catch (const std::exception& e) {
-      result.status = RunStatus::kFailed;
-      result.error += std::string(result.error.empty() ? "" : "; ") + graph::OneLine(e.what());
+    } catch (const graph::OutputFileError& e) {
+      if (e.opened()) {
+        // A write that failed part way (a full disk, a file-size limit): the runs after
+        // this one would fail alike, so the sweep stops.
+        result.write_error = graph::OneLine(e.what());
+      } else {
+        // This run's file alone cannot be made (a folder in its place): its row fails.
+        result.status = RunStatus::kFailed;
+        result.error += std::string(result.error.empty() ? "" : "; ") + graph::OneLine(e.what());
+      }
     }
   }
   result.wall_seconds = SecondsSince(start);
@@ -231,15 +241,19 @@ std::vector<RunResult> RunSweep(const graph::Model& model, const SweepPlan& plan
   const std::vector<int> indices = RankIndices(plan.num_runs(), options.rank, options.num_ranks);
   std::vector<RunResult> rows(indices.size());
   std::atomic<size_t> next{0};
+  std::atomic<bool> write_failed{false};
   std::mutex done_mutex;
   auto work = [&] {
     for (size_t k = next++; k < indices.size(); k = next++) {
-      if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      const bool interrupted =
+          options.stop != nullptr && options.stop->load(std::memory_order_relaxed);
+      if (interrupted || write_failed.load(std::memory_order_relaxed)) {
         rows[k] = RunResult{};
         rows[k].index = indices[k];
         rows[k].values = plan.Run(indices[k]).values;
         rows[k].status = RunStatus::kNotRun;
-        rows[k].error = "the sweep was interrupted before this run started";
+        rows[k].error = interrupted ? "the sweep was interrupted before this run started"
+                                    : "the sweep stopped: a run's results could not be written";
         continue;
       }
       try {
@@ -253,6 +267,7 @@ std::vector<RunResult> RunSweep(const graph::Model& model, const SweepPlan& plan
         rows[k].status = RunStatus::kFailed;
         rows[k].error = graph::OneLine(e.what());
       }
+      if (!rows[k].write_error.empty()) write_failed.store(true, std::memory_order_relaxed);
       if (on_done) {
         std::lock_guard<std::mutex> lock(done_mutex);
         on_done(rows[k]);

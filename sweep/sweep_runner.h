@@ -95,6 +95,9 @@ struct RunResult {
   /// Per entry of SweepOptions::plot_signals, its series (one per element of a vector
   /// signal), named after the signal; empty for an invalid run.
   std::vector<std::vector<graph::PlotSeries>> series;
+  /// "" when the run's results file was written (or none was asked for); otherwise why not, in
+  /// one line naming the file and the operating system's reason. The sweep stops there.
+  std::string write_error;
   /// Wall time of the run, s: printed and written apart, never in the summary table (it would
   /// make tables of equal runs differ).
   double wall_seconds = 0.0;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "graph/output_file.h"
 #include "graph/results.h"
 #include "graph/suggest.h"
 #include "graph/svg_plot.h"
@@ -23,11 +24,10 @@ std::string ColumnName(const graph::SummaryValue& v) {
 }
 
 void WriteText(const std::string& text, const std::string& path, const std::string& what) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-  if (!f) throw std::runtime_error("cannot write the " + what + " to '" + path + "'");
-  std::fputs(text.c_str(), f.get());
-  if (std::ferror(f.get()) || std::fflush(f.get()) != 0) {
-    throw std::runtime_error("error writing the " + what + " to '" + path + "'");
+  try {
+    graph::WriteWholeFile(path, text);
+  } catch (const graph::OutputFileError& e) {
+    throw graph::OutputFileError(e.path(), e.reason() + " (the " + what + ")", e.opened());
   }
 }
 
@@ -248,6 +248,7 @@ std::string EncodeRunResults(const std::vector<RunResult>& rows) {
       }
     }
     w.F64(r.wall_seconds);
+    w.Str(r.write_error);
   }
   return w.Take();
 }
@@ -290,6 +291,7 @@ std::vector<RunResult> DecodeRunResults(std::string_view bytes) {
       }
     }
     r.wall_seconds = in.F64();
+    r.write_error = in.Str();
   }
   if (!in.done()) throw std::runtime_error("sweep rows: bytes left after the last row");
   return rows;

@@ -13,9 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include "blocks/input_file.h"
+#include "blocks/input_limits.h"
 #include "blocks/math_expression.h"
 #include "graph/model_error.h"
 #include "graph/summary.h"
+#include "xml/detail/element_depth.h"
 #include "xml/detail/line_index.h"
 
 namespace twinblocks::xml {
@@ -30,9 +33,6 @@ using graph::ModelError;
 using graph::OneLine;
 using graph::SourceLocation;
 
-// Subsystems nest at most this deep: a bad file must not exhaust the stack.
-constexpr int kMaxDepth = 100;
-
 const char kNameRule[] = "expected letters, digits and '_', not starting with a digit";
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -42,28 +42,6 @@ std::string JoinNames(const std::vector<std::string>& names) {
 }
 
 std::string Tag(std::string_view name) { return "<" + std::string(name) + ">"; }
-
-// Reads a whole file; false when it cannot be read, with the reason.
-bool ReadText(const std::string& path, std::string* text, std::string* why) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    *why = "it is a directory";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = std::strerror(errno);
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    *why = "read error";
-    return false;
-  }
-  *text = buffer.str();
-  return true;
-}
 
 // What identifies a file across spellings of its path, for include cycles and repeats.
 std::string FileKey(const std::string& path) {
@@ -100,6 +78,7 @@ class FileReader {
       throw ModelError({file_, lines_.LineOf(result.offset)},
                        std::string("malformed XML: ") + result.description());
     }
+    internal::CheckElementDepth(doc_, text_, file_);
     pugi::xml_node root;
     for (pugi::xml_node n : doc_.children()) {
       if (!IsElement(n, "the document")) continue;
@@ -360,6 +339,9 @@ class FileReader {
     if (plot.file.empty()) {
       throw ModelError(Where(n, n.attribute("file")), "<plot> has an empty file name");
     }
+    if (const std::string problem = graph::ResultsFileProblem(plot.file); !problem.empty()) {
+      throw ModelError(Where(n, n.attribute("file")), "<plot file>: " + problem);
+    }
     for (const graph::PlotSpec& p : model->plots) {
       if (p.file == plot.file) {
         Fail(n, "a second plot writes '" + plot.file + "'; the first is at line " +
@@ -486,8 +468,9 @@ class FileReader {
 
   // The children of a subsystem or define: boundary ports and diagram elements.
   void ReadBody(pugi::xml_node n, const std::string& path, int depth, Diagram* d) {
-    if (depth > kMaxDepth) {
-      Fail(n, "subsystems nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    if (depth > blocks::CurrentInputLimits().nesting) {
+      Fail(n, "subsystems nested deeper than " + std::to_string(depth - 1) + " levels, " +
+                  blocks::OverLimit("nesting"));
     }
     for (pugi::xml_node c : n.children()) {
       if (!IsElement(c, Tag(n.name()))) continue;
@@ -617,12 +600,21 @@ class FileReader {
     }
     if (includes_->done.count(key) != 0) return;
 
+    // Each include reads another file, whose includes read more: a chain as deep as the
+    // nesting limit is far beyond any library's.
+    if (static_cast<std::int64_t>(includes_->chain_keys.size()) >=
+        blocks::CurrentInputLimits().nesting) {
+      throw ModelError(include.where, "includes nested deeper than " +
+                                          std::to_string(includes_->chain_keys.size()) +
+                                          " files, " + blocks::OverLimit("nesting"));
+    }
     std::string text;
-    std::string why;
-    if (!ReadText(name, &text, &why)) {
+    try {
+      text = blocks::ReadTextFile(name);
+    } catch (const blocks::InputFileError& e) {
       std::string absolute = fs::absolute(resolved).lexically_normal().string();
       throw ModelError(include.where, "cannot open included file '" + include.file +
-                                          "' (resolved to '" + absolute + "'): " + why);
+                                          "' (resolved to '" + absolute + "'): " + e.reason());
     }
     includes_->chain_keys.push_back(key);
     includes_->chain_names.push_back(name);
@@ -668,9 +660,10 @@ graph::Model ReadTopLevel(const std::string& text, const std::string& file_name)
 
 graph::Model ReadModelFile(const std::string& path) {
   std::string text;
-  std::string why;
-  if (!ReadText(path, &text, &why)) {
-    throw ModelError({path, 0}, "cannot open model file: " + why);
+  try {
+    text = blocks::ReadTextFile(path);
+  } catch (const blocks::InputFileError& e) {
+    throw ModelError({path, 0}, "cannot open model file: " + e.reason());
   }
   return ReadTopLevel(text, path);
 }

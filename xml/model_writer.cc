@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "graph/output_file.h"
 #include "graph/summary.h"
 
 namespace twinblocks::xml {
@@ -236,11 +237,7 @@ std::string WriteModelString(const graph::Model& model) {
 
 void WriteModelFile(const graph::Model& model, const std::string& path) {
   std::string text = WriteModelString(model);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot write model file '" + path + "'");
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write model file '" + path + "'");
+  graph::WriteWholeFile(path, text);
 }
 
 }  // namespace twinblocks::xml

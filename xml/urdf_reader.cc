@@ -29,8 +29,11 @@
 #include <sstream>
 #include <utility>
 
+#include "blocks/input_file.h"
 #include "blocks/multibody/mesh.h"
+#include "blocks/number_text.h"
 #include "graph/suggest.h"
+#include "xml/detail/element_depth.h"
 #include "xml/detail/line_index.h"
 
 #endif
@@ -186,6 +189,7 @@ class UrdfConverter {
 
   UrdfImport Convert() {
     Index();
+    ValidateNumbers();
     Validate();
     Parse();
     Build();
@@ -232,6 +236,8 @@ class UrdfConverter {
       throw ModelError({file_, lines_.LineOf(result.offset)},
                        std::string("not a URDF file: malformed XML: ") + result.description());
     }
+    // liburdfdom's TinyXML parses recursively: a deep file would overflow the stack in it.
+    internal::CheckElementDepth(doc_, text_, file_);
     idx_.robot = doc_.document_element();
     if (!idx_.robot || std::string_view(idx_.robot.name()) != "robot") {
       throw ModelError(idx_.robot ? Where(idx_.robot) : SourceLocation{file_, 1},
@@ -288,6 +294,107 @@ class UrdfConverter {
     std::vector<std::string> names;
     for (const auto& l : idx_.links) names.push_back(l.name);
     return names;
+  }
+
+  // Every number of the elements liburdfdom reads, checked at its own line: liburdfdom takes
+  // nan and inf as written, keeps a zero mesh scale and reports what it refuses without a line.
+  void ValidateNumbers() const {
+    enum class Rule { kFinite, kPositive, kNonNegative, kNonZero };
+    struct Check {
+      const char* element;
+      const char* attribute;
+      int count;  // numbers in the attribute
+      Rule rule;
+    };
+    static const Check kChecks[] = {
+        {"origin", "xyz", 3, Rule::kFinite},
+        {"origin", "rpy", 3, Rule::kFinite},
+        {"axis", "xyz", 3, Rule::kFinite},
+        {"inertia", "ixx", 1, Rule::kFinite},
+        {"inertia", "ixy", 1, Rule::kFinite},
+        {"inertia", "ixz", 1, Rule::kFinite},
+        {"inertia", "iyy", 1, Rule::kFinite},
+        {"inertia", "iyz", 1, Rule::kFinite},
+        {"inertia", "izz", 1, Rule::kFinite},
+        {"limit", "lower", 1, Rule::kFinite},
+        {"limit", "upper", 1, Rule::kFinite},
+        {"limit", "effort", 1, Rule::kNonNegative},
+        {"limit", "velocity", 1, Rule::kNonNegative},
+        {"dynamics", "damping", 1, Rule::kNonNegative},
+        {"dynamics", "friction", 1, Rule::kNonNegative},
+        {"box", "size", 3, Rule::kPositive},
+        {"cylinder", "radius", 1, Rule::kPositive},
+        {"cylinder", "length", 1, Rule::kPositive},
+        {"sphere", "radius", 1, Rule::kPositive},
+        {"mesh", "scale", 3, Rule::kNonZero},
+        {"mimic", "multiplier", 1, Rule::kFinite},
+        {"mimic", "offset", 1, Rule::kFinite},
+        {"calibration", "rising", 1, Rule::kFinite},
+        {"calibration", "falling", 1, Rule::kFinite},
+        {"safety_controller", "soft_lower_limit", 1, Rule::kFinite},
+        {"safety_controller", "soft_upper_limit", 1, Rule::kFinite},
+        {"safety_controller", "k_position", 1, Rule::kFinite},
+        {"safety_controller", "k_velocity", 1, Rule::kFinite},
+    };
+    auto check = [this](pugi::xml_node n, const Check& c) {
+      const pugi::xml_attribute a = n.attribute(c.attribute);
+      if (!a) return;
+      std::istringstream in(a.value());
+      std::string word;
+      int count = 0;
+      const std::string what = "<" + std::string(c.element) + " " + c.attribute + "=" +
+                               Quote(a.value()) + ">: expected ";
+      const char* rule = c.rule == Rule::kPositive      ? "positive"
+                         : c.rule == Rule::kNonNegative ? "zero or positive"
+                         : c.rule == Rule::kNonZero     ? "non-zero, finite"
+                                                        : "finite";
+      const std::string expected =
+          what + (c.count == 1 ? std::string("a ") + rule + " number"
+                               : std::to_string(c.count) + " " + rule + " numbers");
+      while (in >> word) {
+        const std::optional<double> parsed = blocks::ParseDecimal(word);
+        const double v = parsed.value_or(0.0);
+        const bool ok = parsed && (c.rule != Rule::kPositive || v > 0.0) &&
+                        (c.rule != Rule::kNonNegative || v >= 0.0) &&
+                        (c.rule != Rule::kNonZero || v != 0.0);
+        if (!ok) Fail(n, expected + ", got " + Quote(word));
+        ++count;
+      }
+      if (count != c.count) Fail(n, expected);
+    };
+    // Every element, in document order, without recursion.
+    for (pugi::xml_node n = idx_.robot.first_child(); n && n != idx_.robot;) {
+      if (n.type() == pugi::node_element) {
+        for (const Check& c : kChecks) {
+          if (std::string_view(n.name()) == c.element) check(n, c);
+        }
+      }
+      if (n.first_child()) {
+        n = n.first_child();
+        continue;
+      }
+      while (n != idx_.robot && !n.next_sibling()) n = n.parent();
+      if (n != idx_.robot) n = n.next_sibling();
+    }
+    for (const UrdfIndex::JointEntry& j : idx_.joints) {
+      const pugi::xml_node axis = j.node.child("axis");
+      if (axis.attribute("xyz") && Is1Dof(j.type)) {
+        std::istringstream in(axis.attribute("xyz").value());
+        double x = 0, y = 0, z = 0;
+        in >> x >> y >> z;  // three finite numbers, checked above
+        if (x == 0.0 && y == 0.0 && z == 0.0) {
+          Fail(axis, "joint " + Quote(j.name) + ": <axis xyz> is zero; expected a direction");
+        }
+      }
+      const pugi::xml_node limit = j.node.child("limit");
+      if (!limit.attribute("lower") || !limit.attribute("upper")) continue;
+      const double lower = limit.attribute("lower").as_double();  // checked numbers above
+      const double upper = limit.attribute("upper").as_double();
+      if (lower > upper) {
+        Fail(limit, "joint " + Quote(j.name) + ": <limit> lower = " + FormatNumber(lower) +
+                        " is above upper = " + FormatNumber(upper));
+      }
+    }
   }
 
   // What liburdfdom leaves unchecked or reports without a line.
@@ -424,12 +531,17 @@ class UrdfConverter {
 
   // ---- Building the model ----
 
-  std::string UniqueName(const std::string& wanted) {
+  static std::string IdentifierFrom(const std::string& wanted) {
     std::string base;
     for (char c : wanted) {
       base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
     }
     if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "_" + base;
+    return base;
+  }
+
+  std::string UniqueName(const std::string& wanted) {
+    const std::string base = IdentifierFrom(wanted);
     std::string name = base;
     for (int k = 2; !used_names_.insert(name).second; ++k) name = base + "_" + std::to_string(k);
     return name;
@@ -492,9 +604,11 @@ class UrdfConverter {
       if (p.is_relative()) p = fs::path(file_).parent_path() / p;
       candidates.push_back(p);
     }
+    // The first that exists: one that is no regular file (a FIFO, /dev/zero) is then refused
+    // by the mesh reader, not taken for missing.
     for (const fs::path& c : candidates) {
       std::error_code ec;
-      if (fs::is_regular_file(c, ec)) return c.lexically_normal().string();
+      if (fs::exists(c, ec)) return c.lexically_normal().string();
     }
     return std::nullopt;
   }
@@ -829,7 +943,14 @@ class UrdfConverter {
 
   void Build() {
     graph::Model& m = out_.model;
-    m.name = urdf_->getName().empty() ? "robot" : urdf_->getName();
+    // A model's name is an identifier; URDF's is any text (`my-robot`). The original is kept
+    // in the imported file's comment.
+    const std::string robot = urdf_->getName();
+    m.name = robot.empty() ? "robot" : IdentifierFrom(robot);
+    if (!robot.empty() && m.name != robot) {
+      Note("the robot's name " + Quote(robot) + ": the model is named " + Quote(m.name) +
+           " (model names are letters, digits and '_')");
+    }
     m.file = file_;
     m.SetSimulation("t_end", FormatNumber(options_.t_end));
     for (const UrdfIndex::JointEntry& e : idx_.joints) {
@@ -874,14 +995,14 @@ UrdfImport ReadUrdfString(const std::string& text, const std::string& file_name,
 
 UrdfImport ReadUrdfFile(const std::string& path, const UrdfImportOptions& options) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw ModelError({path, 0}, "no such URDF file");
+  if (!std::filesystem::exists(path, ec)) throw ModelError({path, 0}, "no such URDF file");
+  std::string text;
+  try {
+    text = blocks::ReadTextFile(path);
+  } catch (const blocks::InputFileError& e) {
+    throw ModelError({path, 0}, "cannot read the URDF file: " + e.reason());
   }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (!in) throw ModelError({path, 0}, "the URDF file cannot be read");
-  return ReadUrdfString(buffer.str(), path, options);
+  return ReadUrdfString(text, path, options);
 }
 
 #endif  // TWINBLOCKS_URDF

@@ -1,5 +1,6 @@
 #include "blocks/discrete/delay.h"
 
+#include <cstdint>
 #include <memory>
 
 #include "blocks/signal/detail/block_helpers.h"
@@ -26,8 +27,8 @@ void Delay::DoConfigure(const std::vector<int>& input_widths) {
   u_stride_ = internal::StrideOf(wu);
   x0_ = internal::Expand(x0_param_, width_);
   SetOutputWidth(0, width_);
-  DeclareDiscreteStates(n_ * width_);
-  if (n_ > 0) DeclareDWork(1);  // head of the ring buffer
+  DeclareDiscreteStates(std::int64_t{n_} * width_);  // checked against the limit, no overflow
+  if (n_ > 0) DeclareDWork(1);                       // head of the ring buffer
 }
 
 void Delay::DoInitialize(Context& c) const {

@@ -18,6 +18,7 @@ LogicalOperator::LogicalOperator(const Params& params) {
   // NOT has one input whatever `inputs` says (its default is 2, for the other operators).
   const int n = op_ == Op::kNot ? 1 : params.Integer("inputs");
   if (n < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
+  CheckPortCountParam(n, "inputs");
   for (int j = 0; j < n; ++j) DeclareInput(internal::NumberedPort("u", j));
   DeclareOutput("y");
 }

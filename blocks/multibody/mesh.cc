@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "blocks/detail/plugin_loader.h"
+#include "blocks/input_file.h"
 #include "blocks/multibody/detail/mesh_plugin.h"
 
 namespace twinblocks::multibody {
@@ -42,9 +43,13 @@ bool Degenerate(const std::array<int, 3>& t) {
 
 TriangleMesh LoadMesh(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
+  if (!std::filesystem::exists(path, ec)) throw MeshError(Describe(path) + " not found");
+  // A regular file within the size limit: assimp would read a device or a FIFO forever.
+  try {
+    blocks::CheckInputFile(path);
+  } catch (const blocks::InputFileError& e) {
     throw MeshError(Describe(path) +
-                    (std::filesystem::exists(path, ec) ? " is not a regular file" : " not found"));
+                    " is not a regular file of at most the size limit: " + e.reason());
   }
   // The file's triangles from the mesh plugin (assimp): opened here, by the first model that
   // has a mesh, so that other runs do not load assimp.

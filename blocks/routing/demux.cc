@@ -11,6 +11,7 @@ Demux::Demux(const Params& params) {
   const int n = params.Integer("outputs");
   if (n < 1) throw BlockError("parameter 'outputs' must be at least 1", "outputs");
   DeclareInput("u");
+  CheckPortCountParam(n, "outputs");
   for (int j = 0; j < n; ++j) DeclareOutput(internal::NumberedPort("y", j));
 }
 

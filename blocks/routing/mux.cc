@@ -1,5 +1,7 @@
 #include "blocks/routing/mux.h"
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "blocks/signal/detail/block_helpers.h"
@@ -9,14 +11,17 @@ namespace twinblocks::blocks {
 Mux::Mux(const Params& params) {
   const int n = params.Integer("inputs");
   if (n < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
+  CheckPortCountParam(n, "inputs");
   for (int j = 0; j < n; ++j) DeclareInput(internal::NumberedPort("u", j));
   DeclareOutput("y");
 }
 
 void Mux::DoConfigure(const std::vector<int>& input_widths) {
-  int total = 0;
+  // In 64 bits: the sum is checked against the signal_width limit by Configure.
+  std::int64_t total = 0;
   for (int w : input_widths) total += w;
-  SetOutputWidth(0, total);
+  if (total > std::numeric_limits<int>::max()) total = std::numeric_limits<int>::max();
+  SetOutputWidth(0, static_cast<int>(total));
 }
 
 void Mux::DoCalcOutputs(Context& c, int stage) const {

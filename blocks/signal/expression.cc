@@ -30,6 +30,7 @@ Expression::Expression(const Params& params)
       num_in_(params.Integer("inputs")),
       variables_(params.variables()) {
   if (num_in_ < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
+  CheckPortCountParam(num_in_, "inputs");
   // Parse once now, on scratch storage, so that errors surface at compile.
   std::vector<double> u(num_in_, 0.0);
   double t = 0.0;

@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
+
+#include "blocks/format_value.h"
+#include "blocks/input_file.h"
+#include "blocks/input_limits.h"
+#include "blocks/number_text.h"
 
 namespace twinblocks::blocks {
 
@@ -48,16 +54,24 @@ FromFile::FromFile(const Params& params) {
   DeclareOutput("y", width_);
   DeclareSampleTime(SampleTime::Continuous());
   if (zoh_) {
-    DeclareBreakpoints();
     DeclareModes(1);  // the row held since the last major step
   } else {
     DeclareTimeDependence();  // linear between rows
   }
+  // zoh: every data time is a jump the solvers land on. error: the end of the data is, so
+  // that a run uses all of its data before it stops there.
+  if (zoh_ || error_outside_) DeclareBreakpoints();
 }
 
 void FromFile::Load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BlockError("cannot read '" + path + "'", "file");
+  std::string text;
+  try {
+    text = ReadTextFile(path);
+  } catch (const InputFileError& e) {
+    throw BlockError(e.what(), "file");
+  }
+  std::istringstream in(text);
+  const std::int64_t most_values = CurrentInputLimits().block_values;
   std::string line;
   int line_no = 0;
   int columns = 0;
@@ -79,12 +93,13 @@ void FromFile::Load(const std::string& path) {
     }
     for (int j = 0; j < columns; ++j) {
       const std::string& s = cells[j];
-      char* end = nullptr;
-      errno = 0;
-      const double v = std::strtod(s.c_str(), &end);
-      if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE) {
-        fail("column " + std::to_string(j + 1) + ": '" + s + "' is not a number");
+      // Decimal and finite only: strtod would read "0x10" as 16, and "nan" or "inf" would
+      // spread through the run.
+      const std::optional<double> parsed = ParseDecimal(s);
+      if (!parsed) {
+        fail("column " + std::to_string(j + 1) + ": '" + s + "' is not a finite decimal number");
       }
+      const double v = *parsed;
       if (j == 0) {
         if (!std::isfinite(v)) fail("time '" + s + "' is not finite");
         if (!times_.empty() && !(v > times_.back())) {
@@ -94,6 +109,10 @@ void FromFile::Load(const std::string& path) {
       } else {
         values_.push_back(v);
       }
+    }
+    if (static_cast<std::int64_t>(values_.size()) > most_values) {
+      fail("the data hold more than " + std::to_string(most_values) + " values, " +
+           OverLimit("block_values"));
     }
   }
   if (columns == 0)
@@ -108,7 +127,8 @@ int FromFile::RowAt(double t) const {
 }
 
 void FromFile::ThrowOutside(double t) const {
-  throw BlockError("time " + ToString(t) + " s is outside the data of '" + path_ + "' (" +
+  // FormatValue: 1.0000000580001 is not "1", which would read as inside the data.
+  throw BlockError("time " + FormatValue(t) + " s is outside the data of '" + path_ + "' (" +
                        ToString(times_.front()) + " to " + ToString(times_.back()) +
                        " s) and extrapolation is 'error'",
                    "extrapolation");
@@ -144,9 +164,20 @@ void FromFile::DoCalcOutputs(Context& c, int stage) const {
   for (int i = 0; i < width_; ++i) y[i] = a[i];
 }
 
+double FromFile::DoEndTime() const {
+  return error_outside_ ? times_.back() : std::numeric_limits<double>::infinity();
+}
+
+std::string FromFile::DoEndReason() const {
+  return "the data of '" + path_ + "' end at t = " + FormatValue(times_.back()) +
+         " s and extrapolation is 'error'";
+}
+
 double FromFile::DoNextBreakpoint(const Context& c, double t) const {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (!zoh_) return t < times_.back() ? times_.back() : kNone;  // extrapolation="error"
   const auto it = std::upper_bound(times_.begin(), times_.end(), t);
-  return it == times_.end() ? std::numeric_limits<double>::infinity() : *it;
+  return it == times_.end() ? kNone : *it;
 }
 
 BlockType FromFileType() {
@@ -160,9 +191,12 @@ BlockType FromFileType() {
       "relative to the model file's directory unless absolute. interpolation=linear: y is "
       "interpolated linearly between rows; zoh: y holds each row until the next time, every "
       "data time is a breakpoint that solvers land on, and the row is a mode held inside "
-      "solver steps. Outside the data, extrapolation=hold keeps the first/last row and "
-      "error stops the run naming the time and the data range. A file that cannot be read "
-      "or parsed is an error at compile naming file:line.";
+      "solver steps. Outside the data, extrapolation=hold keeps the first/last row; error "
+      "makes the last data time a breakpoint the solvers land on, records a row there and "
+      "ends the run (exit status 3) saying that the data end, so that a run uses all of its "
+      "data before it stops. A file that cannot be read or parsed is an error at compile "
+      "naming file:line: only a regular file within the file_bytes limit is read, and every "
+      "value must be a finite decimal number (not 0x10, nan or inf).";
   t.reference = "Simulink From Spreadsheet / From File (interpolation, hold extrapolation)";
   t.params = {
       {"file", ParamKind::kString, "", "CSV file: header line, then time (s) and values", {}, true},

@@ -23,6 +23,8 @@ class FromFile final : public Block {
   void DoInitialize(Context& c) const override;
   void DoCalcOutputs(Context& c, int stage) const override;
   double DoNextBreakpoint(const Context& c, double t) const override;
+  double DoEndTime() const override;
+  std::string DoEndReason() const override;
 
  private:
   void Load(const std::string& path);

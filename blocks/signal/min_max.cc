@@ -1,5 +1,6 @@
 #include "blocks/signal/min_max.h"
 
+#include <cstdint>
 #include <memory>
 
 #include "blocks/signal/detail/block_helpers.h"
@@ -9,6 +10,7 @@ namespace twinblocks::blocks {
 MinMax::MinMax(const Params& params) : max_(params.Word("op") == "max") {
   const int n = params.Integer("inputs");
   if (n < 1) throw BlockError("parameter 'inputs' must be at least 1", "inputs");
+  CheckPortCountParam(n, "inputs");
   DeclareOperands(n);
 }
 
@@ -20,7 +22,7 @@ void MinMax::DoConfigure(const std::vector<int>& input_widths) {
   DeclareModes(w);  // index of the winning candidate
   // Per output element: the other candidates minus the winner; a sign change means another
   // candidate took over.
-  DeclareZeroCrossings(w * (num_candidates_ - 1));
+  DeclareZeroCrossings(std::int64_t{w} * (num_candidates_ - 1));
 }
 
 void MinMax::DoInitialize(Context& c) const {

@@ -145,6 +145,12 @@ class Compiler {
   /// Phase 8b, after Layout: the System's list of external inputs with their offsets.
   void ResolveExternalInputs();
 
+  // ---- Phase 2b: the size of the hierarchy, before it is flattened (expansion_size.cc) ----
+  /// Refuses a model whose defines expand to more blocks than the blocks limit, or whose
+  /// subsystems and defines nest deeper than the nesting limit, before any block is made:
+  /// a 2 kB file of nested defines can stand for 10^9 blocks.
+  void CheckExpansionSize() const;
+
   // ---- Phases 2 and 3: the hierarchy flattened, blocks built, lines and Goto/From resolved
   // (flatten.cc) ----
   int AddPoint(Point p);

@@ -9,6 +9,8 @@ namespace twinblocks::python {
 
 /// twinblocks.ModelError (a ValueError) and the translation of graph::ModelError into it.
 void BindErrors(pybind11::module_& m);
+/// Raises twinblocks.WriteError (an OSError and a RuntimeError) with `message`.
+[[noreturn]] void RaiseWriteError(const std::string& message);
 /// Model and the snapshot classes Block, Diagram, Define; format_number.
 void BindModel(pybind11::module_& m);
 /// load, load_string, save, to_xml: the XML reader and writer.

@@ -4,12 +4,37 @@
 
 #include "bindings.h"
 #include "graph/model_error.h"
+#include "graph/output_file.h"
 
 namespace py = pybind11;
 
 namespace twinblocks::python {
 
+namespace {
+
+// twinblocks.WriteError: an OSError (what Python's own file writing raises for a full disk or
+// a missing folder) that is also a RuntimeError (what these failures raised before it was
+// made, so that code catching that still does).
+PyObject* write_error_type = nullptr;
+
+}  // namespace
+
+void RaiseWriteError(const std::string& message) {
+  PyErr_SetString(write_error_type, message.c_str());
+  throw py::error_already_set();
+}
+
 void BindErrors(py::module_& m) {
+  {
+    py::tuple bases = py::make_tuple(py::handle(PyExc_OSError), py::handle(PyExc_RuntimeError));
+    write_error_type = PyErr_NewExceptionWithDoc(
+        "twinblocks.WriteError",
+        "A file could not be written (a full disk, a read-only or missing folder): the message "
+        "names the file and the operating system's reason. An OSError, and a RuntimeError.",
+        bases.ptr(), nullptr);
+    if (write_error_type == nullptr) throw py::error_already_set();
+    m.add_object("WriteError", py::handle(write_error_type));
+  }
   static py::exception<graph::ModelError> model_error(m, "ModelError", PyExc_ValueError);
   model_error.attr("__module__") = "twinblocks";
   model_error.doc() =
@@ -30,6 +55,8 @@ void BindErrors(py::module_& m) {
       error.attr("block_type") = e.block_type();
       error.attr("detail") = e.message();
       PyErr_SetObject(model_error.ptr(), error.ptr());
+    } catch (const graph::OutputFileError& e) {
+      PyErr_SetString(write_error_type, e.what());
     }
   });
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "blocks/input_limits.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 #include "xml/urdf_reader.h"
@@ -18,6 +19,43 @@ using namespace pybind11::literals;
 namespace twinblocks::python {
 
 void BindModelIo(py::module_& m) {
+  m.def(
+      "limits",
+      [] {
+        py::dict out;
+        for (const blocks::InputLimitInfo& info : blocks::InputLimitTable()) {
+          out[info.name] = blocks::CurrentInputLimits().*info.field;
+        }
+        return out;
+      },
+      R"(The limits on the size of inputs in force, by name (docs/model-format.md, "Limits").
+
+A model, a URDF or a data file can state sizes far beyond what it costs to write them; each
+is checked against these limits before memory is taken for it.
+)");
+  m.def(
+      "set_limits",
+      [](const py::kwargs& limits) {
+        // All or nothing: a bad value leaves every limit as it was.
+        const blocks::InputLimits before = blocks::CurrentInputLimits();
+        try {
+          for (const auto& [name, value] : limits) {
+            blocks::SetInputLimit(py::str(name).cast<std::string>() + "=" +
+                                  py::str(value).cast<std::string>());
+          }
+        } catch (const std::invalid_argument&) {
+          blocks::SetInputLimits(before);
+          throw;
+        }
+      },
+      R"(Raises (or lowers) limits on the size of inputs, for this process: set_limits(blocks=1e6).
+
+Names: file_bytes, xml_depth, nesting, blocks, signal_width, block_values, model_values,
+parameter_values, sweep_runs (twinblocks.limits() lists them with their values).
+
+Raises:
+    ValueError: for an unknown name or a value that is not a whole number >= 1.
+)");
   m.def(
       "load", [](const std::filesystem::path& path) { return xml::ReadModelFile(path.string()); },
       "path"_a,

@@ -21,6 +21,7 @@
 #include "bindings.h"
 #include "graph/model.h"
 #include "graph/model_error.h"
+#include "graph/output_file.h"
 #include "graph/summary.h"
 #include "param_text.h"
 #include "sweep/sweep_plan.h"
@@ -238,6 +239,12 @@ py::list Sweep(const graph::Model& model, const py::dict& set, bool zip, std::op
   }
   if (failure) std::rethrow_exception(failure);
   if (interrupt) throw std::move(*interrupt);
+  // A results file that could not be written stops the sweep, as on the command line.
+  for (const sweep::RunResult& r : rows) {
+    if (!r.write_error.empty()) {
+      RaiseWriteError("run " + std::to_string(r.index) + ": " + r.write_error);
+    }
+  }
   py::list out;
   for (const sweep::RunResult& r : rows) out.append(RunDict(plan, r));
   return out;

@@ -5,11 +5,11 @@
 
 namespace twinblocks::solvers::internal {
 
-std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
-                                  double t_to) {
+std::string NonFiniteStateMessage(std::string_view solver, const std::string& state, double value,
+                                  double t_from, double t_to) {
   std::ostringstream os;
   os.precision(17);
-  os << solver << ": state " << index << " became " << value << " in the step from t = " << t_from
+  os << solver << ": " << state << " became " << value << " in the step from t = " << t_from
      << " s to t = " << t_to << " s";
   return os.str();
 }

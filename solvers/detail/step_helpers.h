@@ -38,8 +38,8 @@ inline bool SignStrictlyChanged(double g0, double g1) {
 }
 
 /// The message of the error a non-finite state raises.
-std::string NonFiniteStateMessage(std::string_view solver, int index, double value, double t_from,
-                                  double t_to);
+std::string NonFiniteStateMessage(std::string_view solver, const std::string& state, double value,
+                                  double t_from, double t_to);
 
 /// The absolute tolerance of each of `nx` states: options.state_atol, or options.atol for
 /// every state when that is empty.

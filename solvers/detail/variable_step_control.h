@@ -24,6 +24,26 @@ inline double WeightedRmsNorm(const Eigen::VectorXd& e, const Eigen::VectorXd& x
   return std::sqrt(sum / static_cast<double>(n));
 }
 
+/// The index of the largest |e_i| / (atol_i + rtol max(|x_i|, |x_new_i|)): the state that
+/// fails the error test most (-1 for none), for the message of a step-size underflow.
+inline int LargestWeightedError(const Eigen::VectorXd& e, const Eigen::VectorXd& x,
+                                const Eigen::VectorXd& x_new, const Eigen::VectorXd& atol,
+                                double rtol) {
+  int worst = -1;
+  double largest = -1.0;
+  for (Eigen::Index i = 0; i < e.size(); ++i) {
+    const double r =
+        std::abs(e[i]) / (atol[i] + rtol * std::max(std::abs(x[i]), std::abs(x_new[i])));
+    // A NaN estimate is the worst of all.
+    if (std::isnan(r) || r > largest) {
+      worst = static_cast<int>(i);
+      if (std::isnan(r)) break;
+      largest = r;
+    }
+  }
+  return worst;
+}
+
 /// One attempt of a step of size h from t toward t_stop. A step within 10% of t_stop (and no
 /// longer than h_max) is stretched onto it rather than leaving a sliver; one that would pass it
 /// is cut to land on it.

@@ -44,7 +44,7 @@ RobotModel MakeRobot(KinematicTree tree) {
   return robot;
 }
 
-RobotModel ReferenceRobot() { return MakeRobot(multibody::testing::ReferenceArm()); }
+RobotModel ComputedTorqueReferenceRobot() { return MakeRobot(multibody::testing::ReferenceArm()); }
 
 // A ComputedTorque bound to a robot and configured as the compiler does (q nq wide, the other
 // inputs nv, unless `widths` says otherwise).
@@ -79,8 +79,8 @@ Law DefaultLaw(int nv) {
 
 // tau_m = diag(1/n) [(M + diag(n^2 Jm)) a + b + f], with M from the composite-rigid-body
 // algorithm and the bias b = c + g from Newton-Euler at zero acceleration.
-Eigen::VectorXd Expected(const KinematicTree& tree, const std::vector<Eigen::VectorXd>& in,
-                         const Law& law) {
+Eigen::VectorXd ExpectedTorques(const KinematicTree& tree, const std::vector<Eigen::VectorXd>& in,
+                                const Law& law) {
   const Eigen::VectorXd &q = in[0], &qd = in[1];
   KinematicTreeData data(tree);
   const Eigen::VectorXd a =
@@ -140,13 +140,13 @@ TEST(ComputedTorqueTest, IsARoboticsRobotUserWithTheDocumentedPorts) {
 
 TEST(ComputedTorqueTest, IsMassMatrixTimesCommandedAccelerationPlusBias) {
   const KinematicTree tree = multibody::testing::ReferenceArm();
-  ComputedTorqueHarness h(kArm, ReferenceRobot());
+  ComputedTorqueHarness h(kArm, ComputedTorqueReferenceRobot());
   EXPECT_EQ(h.block().output_port(0).width, 6);
   std::mt19937 rng(41);
   for (int trial = 0; trial < 10; ++trial) {
     const std::vector<Eigen::VectorXd> in = RandomInputs(rng, 6);
     const Eigen::VectorXd tau = h.Tau(in);
-    EXPECT_LT((tau - Expected(tree, in, DefaultLaw(6))).cwiseAbs().maxCoeff(), 1e-10);
+    EXPECT_LT((tau - ExpectedTorques(tree, in, DefaultLaw(6))).cwiseAbs().maxCoeff(), 1e-10);
   }
   // On the reference, with zero error, it is the inverse dynamics of the reference.
   std::vector<Eigen::VectorXd> in = RandomInputs(rng, 6);
@@ -168,7 +168,7 @@ TEST(ComputedTorqueTest, PerJointGainsOnARandomBranchedTree) {
   std::mt19937 rng(42);
   for (int trial = 0; trial < 5; ++trial) {
     const std::vector<Eigen::VectorXd> in = RandomInputs(rng, nv);
-    EXPECT_LT((h.Tau(in) - Expected(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
+    EXPECT_LT((h.Tau(in) - ExpectedTorques(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
   }
 }
 
@@ -177,9 +177,10 @@ TEST(ComputedTorqueTest, GearRatiosDivideAndRotorInertiasReflectAsNSquaredJm) {
   const KinematicTree tree = multibody::testing::ReferenceArm();
   const ParamTexts geared = With({{"n", "[80, 50, 50, 30, 30, 15]"},
                                   {"Jm", "[3.3e-4, 3.3e-4, 1.5e-4, 5.0e-5, 5.0e-5, 2.0e-5]"}});
-  ComputedTorqueHarness h(geared, ReferenceRobot());
-  ComputedTorqueHarness gears_only(With({{"n", "[80, 50, 50, 30, 30, 15]"}}), ReferenceRobot());
-  ComputedTorqueHarness direct(kArm, ReferenceRobot());
+  ComputedTorqueHarness h(geared, ComputedTorqueReferenceRobot());
+  ComputedTorqueHarness gears_only(With({{"n", "[80, 50, 50, 30, 30, 15]"}}),
+                                   ComputedTorqueReferenceRobot());
+  ComputedTorqueHarness direct(kArm, ComputedTorqueReferenceRobot());
   Law law = DefaultLaw(6);
   law.n << 80, 50, 50, 30, 30, 15;
   law.Jm << 3.3e-4, 3.3e-4, 1.5e-4, 5.0e-5, 5.0e-5, 2.0e-5;
@@ -187,7 +188,7 @@ TEST(ComputedTorqueTest, GearRatiosDivideAndRotorInertiasReflectAsNSquaredJm) {
   for (int trial = 0; trial < 5; ++trial) {
     const std::vector<Eigen::VectorXd> in = RandomInputs(rng, 6);
     const Eigen::VectorXd tau = h.Tau(in);
-    EXPECT_LT((tau - Expected(tree, in, law)).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((tau - ExpectedTorques(tree, in, law)).cwiseAbs().maxCoeff(), 1e-12);
     // Without Jm the motor torque is the joint torque over n, exactly as a gear passes it.
     const Eigen::VectorXd joint = direct.Tau(in);
     const Eigen::VectorXd motor = gears_only.Tau(in);
@@ -204,12 +205,12 @@ TEST(ComputedTorqueTest, FrictionEstimateWithTanhOrSignAndOff) {
   const KinematicTree tree = multibody::testing::ReferenceArm();
   // The reference joint friction: Coulomb 10 N m, viscous 0.001 N m s/rad.
   const ParamTexts tanh_texts = With({{"Fc", "10"}, {"Fv", "0.001"}});
-  ComputedTorqueHarness smooth(tanh_texts, ReferenceRobot());
+  ComputedTorqueHarness smooth(tanh_texts, ComputedTorqueReferenceRobot());
   ComputedTorqueHarness exact(With({{"Fc", "10"}, {"Fv", "0.001"}, {"friction_velocity", "0"}}),
-                              ReferenceRobot());
+                              ComputedTorqueReferenceRobot());
   ComputedTorqueHarness off(With({{"Fc", "10"}, {"Fv", "0.001"}, {"friction_compensation", "off"}}),
-                            ReferenceRobot());
-  ComputedTorqueHarness none(kArm, ReferenceRobot());
+                            ComputedTorqueReferenceRobot());
+  ComputedTorqueHarness none(kArm, ComputedTorqueReferenceRobot());
   Law law = DefaultLaw(6);
   law.Fc.setConstant(10.0);
   law.Fv.setConstant(0.001);
@@ -219,7 +220,7 @@ TEST(ComputedTorqueTest, FrictionEstimateWithTanhOrSignAndOff) {
   in[1] << 0.0, 0.001, -0.005, 0.01, -0.1, 1.0;
   const Eigen::VectorXd base = none.Tau(in);
 
-  EXPECT_LT((smooth.Tau(in) - Expected(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT((smooth.Tau(in) - ExpectedTorques(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
   const Eigen::VectorXd f_tanh = smooth.Tau(in) - base;
   for (int k = 0; k < 6; ++k) {
     EXPECT_NEAR(f_tanh[k], 10.0 * std::tanh(in[1][k] / 0.01) + 0.001 * in[1][k], 1e-10) << k;
@@ -229,7 +230,7 @@ TEST(ComputedTorqueTest, FrictionEstimateWithTanhOrSignAndOff) {
   EXPECT_NEAR(f_tanh[5], 10.0 + 0.001, 1e-10);                  // far beyond the band: the full Fc
 
   law.friction_velocity = 0.0;
-  EXPECT_LT((exact.Tau(in) - Expected(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT((exact.Tau(in) - ExpectedTorques(tree, in, law)).cwiseAbs().maxCoeff(), 1e-10);
   const Eigen::VectorXd f_sign = exact.Tau(in) - base;
   EXPECT_NEAR(f_sign[0], 0.0, 1e-12);  // sign(0) = 0
   EXPECT_NEAR(f_sign[1], 10.0 + 1e-6, 1e-10);
@@ -238,8 +239,8 @@ TEST(ComputedTorqueTest, FrictionEstimateWithTanhOrSignAndOff) {
 
   EXPECT_LT((off.Tau(in) - base).cwiseAbs().maxCoeff(), 1e-13);
   // Friction is a link-side torque: behind gears it is divided by n like the rest.
-  ComputedTorqueHarness geared(With({{"Fc", "10"}, {"n", "50"}}), ReferenceRobot());
-  ComputedTorqueHarness geared_none(With({{"n", "50"}}), ReferenceRobot());
+  ComputedTorqueHarness geared(With({{"Fc", "10"}, {"n", "50"}}), ComputedTorqueReferenceRobot());
+  ComputedTorqueHarness geared_none(With({{"n", "50"}}), ComputedTorqueReferenceRobot());
   const Eigen::VectorXd f_geared = geared.Tau(in) - geared_none.Tau(in);
   for (int k = 0; k < 6; ++k) {
     EXPECT_NEAR(f_geared[k], 10.0 * std::tanh(in[1][k] / 0.01) / 50.0, 1e-12) << k;
@@ -281,13 +282,14 @@ TEST(ComputedTorqueTest, BadParametersNameTheParameter) {
 
   // Lengths are checked against the robot's nv once it is bound.
   const BlockError length = CatchBlockError([] {
-    ComputedTorqueHarness h(With({{"n", "[80, 50, 50, 30, 30]"}}), ReferenceRobot());
+    ComputedTorqueHarness h(With({{"n", "[80, 50, 50, 30, 30]"}}), ComputedTorqueReferenceRobot());
   });
   EXPECT_THAT(length.what(), HasSubstr("parameter 'n' has 5 entries, but robot 'arm' has nv = 6 "
                                        "joints (give one value, or one per joint)"));
   EXPECT_EQ(length.param(), "n");
   EXPECT_THAT(CatchBlockError([] {
-                ComputedTorqueHarness h(With({{"Kd", "[1, 2, 3, 4, 5, 6, 7]"}}), ReferenceRobot());
+                ComputedTorqueHarness h(With({{"Kd", "[1, 2, 3, 4, 5, 6, 7]"}}),
+                                        ComputedTorqueReferenceRobot());
               }).what(),
               HasSubstr("parameter 'Kd' has 7 entries"));
 }
@@ -299,7 +301,7 @@ TEST(ComputedTorqueTest, UnboundOrMisfittingRobotIsAnError) {
               }).what(),
               HasSubstr("no robot bound"));
   EXPECT_THAT(CatchBlockError([] {
-                ComputedTorqueHarness h(kArm, ReferenceRobot(), {6, 6, 6, 5, 6});
+                ComputedTorqueHarness h(kArm, ComputedTorqueReferenceRobot(), {6, 6, 6, 5, 6});
               }).what(),
               HasSubstr("input 'qd_ref' has width 5, expected nv = 6 of robot 'arm'"));
   // A ball joint has a quaternion in q: q_ref - q would not be an error.

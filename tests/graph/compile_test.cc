@@ -310,8 +310,12 @@ TEST(CompileTest, RunSettingsOutOfRangeAreOneLineWithTheirLine) {
   const std::pair<const char*, const char*> cases[] = {
       {R"(step="0")", "simulation attribute 'step' must be a positive number, got 0"},
       {R"(atol="-1e-9")", "simulation attribute 'atol' must be a positive number, got -1e-9"},
-      {R"(rtol="0/0")", "simulation attribute 'rtol' must be a finite number, got 0/0"},
-      {R"(max_step="1/0")", "simulation attribute 'max_step' must be a finite number, got 1/0"},
+      // A NaN or an infinity nobody asked for is refused as the expression's value.
+      {R"(rtol="0/0")",
+       "simulation attribute 'rtol': cannot evaluate '0/0': the result is not a number"},
+      {R"(max_step="1/0")",
+       "simulation attribute 'max_step': cannot evaluate '1/0': the result is infinite"},
+      {R"(max_step="inf")", "simulation attribute 'max_step' must be a finite number, got inf"},
       {R"(t_end="-1")", "simulation attribute 't_end' (-1) must be after t_start (0)"},
   };
   for (const auto& [attribute, expected] : cases) {

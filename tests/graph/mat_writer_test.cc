@@ -185,7 +185,7 @@ TEST(MatWriterTest, UnwritablePathIsOneLine) {
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     const std::string what = e.what();
-    EXPECT_EQ(what, "cannot write results to '" + path + "'");
+    EXPECT_EQ(what, "cannot write '" + path + "': No such file or directory");
   }
 }
 

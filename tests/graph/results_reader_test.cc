@@ -186,7 +186,8 @@ TEST(ResultsReaderTest, MissingAndEmptyFilesSaySo) {
     ReadResultsCsv(missing);
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), missing + ": cannot read the results file");
+    EXPECT_EQ(std::string(e.what()),
+              missing + ": cannot read the results file: No such file or directory");
   }
   WriteText(dir / "empty.csv", "\n\n");
   try {
@@ -222,7 +223,7 @@ TEST(ResultsReaderTest, MatErrorsAreOneLine) {
   WriteMat(Recording(std::vector<LoggedSignal>{}), (dir / "none.mat").string());
   const std::pair<std::string, std::string> cases[] = {
       {(dir / "text.mat").string(), "cannot read as a .mat file"},
-      {(dir / "missing.mat").string(), "cannot read as a .mat file"},
+      {(dir / "missing.mat").string(), "cannot read as a .mat file: No such file or directory"},
       {(dir / "none.mat").string(), "no twinblocks signals in the .mat file"},
   };
   for (const auto& [path, says] : cases) {

@@ -174,7 +174,7 @@ TEST(SweepPlanTest, BadSpecsSayWhatIsWrong) {
                 "d=1,2,3,4,5,6,7,8,9,10", "e=1,2,3,4,5,6,7,8,9,10", "f=1,2,3,4,5,6,7,8,9,10",
                 "g=1,2,3,4,5,6,7,8,9,10", "h=1,2,3,4,5,6,7,8,9,10"});
       }),
-      HasSubstr("more than 10000000 runs"));
+      HasSubstr("the sweep has 1e+08 runs, over the limit of 1000000 runs"));
 }
 
 TEST(SweepPlanTest, MonteCarloDrawsDependOnSeedAndIndexOnly) {

@@ -13,8 +13,10 @@ namespace twinblocks::xml::internal {
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text) {
+    // "\n" (Unix), "\r\n" (Windows) or a lone "\r" (classic Mac OS) ends a line.
     for (size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') newlines_.push_back(i);
+      const bool lone_cr = text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+      if (text[i] == '\n' || lone_cr) newlines_.push_back(i);
     }
   }
 
