@@ -348,9 +348,19 @@ class UrdfConverter {
                          : c.rule == Rule::kNonNegative ? "zero or positive"
                          : c.rule == Rule::kNonZero     ? "non-zero, finite"
                                                         : "finite";
-      const std::string expected =
+      std::string expected =
           what + (c.count == 1 ? std::string("a ") + rule + " number"
                                : std::to_string(c.count) + " " + rule + " numbers");
+      // A shape's numbers are its <visual>'s or <collision>'s: the error is placed there,
+      // naming the shape's own line too.
+      const pugi::xml_node shape_of = n.parent().parent();
+      const std::string_view owner = shape_of.name();
+      if (std::string_view(n.parent().name()) == "geometry" &&
+          (owner == "visual" || owner == "collision")) {
+        expected += " (the <" + std::string(c.element) + "> at line " +
+                    std::to_string(Where(n).line) + ")";
+        n = shape_of;
+      }
       while (in >> word) {
         const std::optional<double> parsed = blocks::ParseDecimal(word);
         const double v = parsed.value_or(0.0);
