@@ -43,21 +43,22 @@ int Block::CheckedCount(std::int64_t n, const char* what) {
 }
 
 void Block::CheckPortCountParam(std::int64_t n, const char* param) {
-  if (n <= CurrentInputLimits().signal_width) return;
+  if (n <= CurrentInputLimits().ports) return;
   throw BlockError("parameter '" + std::string(param) + "' asks for " + std::to_string(n) +
-                       " ports, " + OverLimit("signal_width"),
+                       " ports, " + OverLimit("ports"),
                    param);
 }
 
 namespace {
 
 // A block's ports are as many as its parameters say (a Demux's outputs, a Sum's signs): check
-// each against the signal_width limit before it is made, not a billion of them after.
+// each against the ports limit before it is made, not a billion of them after, and each
+// declared width against the signal_width limit.
 void CheckPortCount(size_t ports, int width) {
   const InputLimits& limits = CurrentInputLimits();
-  if (static_cast<std::int64_t>(ports) >= limits.signal_width) {
+  if (static_cast<std::int64_t>(ports) >= limits.ports) {
     throw BlockError("the block needs more than " + std::to_string(ports) + " ports, " +
-                     OverLimit("signal_width"));
+                     OverLimit("ports"));
   }
   if (width > limits.signal_width) {
     throw BlockError("a port of width " + std::to_string(width) + " is " +

@@ -26,8 +26,10 @@ struct InputLimits {
   std::int64_t nesting = 100;
   /// Blocks in a model once its defines have expanded.
   std::int64_t blocks = 100'000;
-  /// Elements of one signal (a port's width, an inport's `width`, a Demux's outputs).
+  /// Elements of one signal (a port's width, an inport's `width`).
   std::int64_t signal_width = 1'000'000;
+  /// Ports of one block (a Mux's inputs, a Demux's outputs, a Sum's signs).
+  std::int64_t ports = 100'000;
   /// Values one block keeps (its states and work memory: a Delay's n times its width).
   std::int64_t block_values = 10'000'000;
   /// Values of a whole model: every block's outputs, states and work memory (8 bytes each, in

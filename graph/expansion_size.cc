@@ -98,11 +98,11 @@ void Compiler::CheckExpansionSize() const {
     const double node_blocks = counter.CountNode(node, node.name, 1).blocks;
     total += node_blocks;
     if (total <= limit) continue;
-    const std::string what =
-        node_blocks > 1.0 ? "expands to " + CountText(node_blocks) + " blocks" : "is a block";
-    throw ModelError(node.where, node.name, node.type,
-                     what + ", and the model to " + CountText(total) + " blocks at least, " +
-                         blocks::OverLimit("blocks"));
+    const std::string what = node_blocks > 1.0
+                                 ? "expands to " + CountText(node_blocks) +
+                                       " blocks, the model to " + CountText(total) + " at least"
+                                 : "is block number " + CountText(total) + " of the model";
+    throw ModelError(node.where, node.name, node.type, what + ", " + blocks::OverLimit("blocks"));
   }
 }
 

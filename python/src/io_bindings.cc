@@ -50,7 +50,7 @@ is checked against these limits before memory is taken for it.
       },
       R"(Raises (or lowers) limits on the size of inputs, for this process: set_limits(blocks=1e6).
 
-Names: file_bytes, xml_depth, nesting, blocks, signal_width, block_values, model_values,
+Names: file_bytes, xml_depth, nesting, blocks, signal_width, ports, block_values, model_values,
 parameter_values, sweep_runs (twinblocks.limits() lists them with their values).
 
 Raises:
