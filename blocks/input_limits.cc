@@ -1,6 +1,7 @@
 #include "blocks/input_limits.h"
 
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 
@@ -65,6 +66,16 @@ void SetInputLimit(std::string_view assignment) {
     if (!parsed || value < 1.0 || value > 9e18 || value != std::floor(value)) {
       throw std::invalid_argument("--limit " + name + "='" + text +
                                   "': expected a whole number of " + info.unit + ", 1 or more");
+    }
+    // Nesting is walked by recursion (the readers', the compiler's, liburdfdom's): past these
+    // depths the stack, not memory, would run out.
+    const std::int64_t most = info.field == &InputLimits::nesting     ? 1000
+                              : info.field == &InputLimits::xml_depth ? 10000
+                                                                      : INT64_MAX;
+    if (value > static_cast<double>(most)) {
+      throw std::invalid_argument("--limit " + name + "=" + text + ": at most " +
+                                  std::to_string(most) + " " + info.unit +
+                                  " (deeper nesting would exhaust the stack)");
     }
     Limits().*info.field = static_cast<std::int64_t>(value);
     return;

@@ -1,5 +1,6 @@
 // twinblocks: run, sweep, check and inspect block-diagram models from the command line.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -96,6 +97,9 @@ int RunCommand(const CLI::App& app,
 
 int main(int argc, char** argv) {
   using namespace twinblocks::cli;
+  // Output piped into `head` that closes early: a failed write (EPIPE), reported as one line
+  // and exit status 4 below, not a death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"twinblocks: block-diagram digital twins, from XML models to results"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");

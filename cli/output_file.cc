@@ -1,7 +1,9 @@
 #include "cli/output_file.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -41,7 +43,7 @@ void WriteOutputFile(const std::string& path, const std::string& bytes) {
   if (path == "-") {
     if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
         std::fflush(stdout) != 0) {
-      throw UsageError("cannot write to stdout");
+      throw graph::OutputFileError("standard output", std::strerror(errno), /*opened=*/true);
     }
     return;
   }

@@ -134,6 +134,15 @@ std::string PlotPath(const std::string& output, const std::string& file) {
   return (dir / file).lexically_normal().string();
 }
 
+// True when the two paths name one file (or would, once made): links followed.
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const std::filesystem::path pa = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const std::filesystem::path pb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && pa == pb;
+}
+
 // The folder of a run's results: that of -o, or the current one.
 std::string ResultsFolder(const std::string& output) {
   const std::filesystem::path dir = std::filesystem::path(output).parent_path();
@@ -204,6 +213,9 @@ bool WritePlots(const graph::Model& model, const graph::System& system,
 int Run(const RunArgs& args) {
   // A results file it cannot write is found before the model is read.
   const std::string output = args.output.empty() ? DefaultOutput(args.model) : args.output;
+  if (SameFile(output, args.model)) {
+    throw UsageError("-o '" + output + "' is the model file itself; the results would replace it");
+  }
   const ResultsFormat format = FormatOf(output);
   graph::Model model = LoadModel(args.model, args.sets, args.urdf);
   graph::CompileOptions copt;
@@ -253,6 +265,13 @@ int Run(const RunArgs& args) {
   if (!args.no_plots) {
     for (const graph::PlotSpec& plot : model.plots) {
       const std::string path = PlotPath(output, plot.file);
+      // A plot named like the run's results or summary would overwrite them with SVG.
+      for (const std::string& taken : {output, SummaryPath(output)}) {
+        if (SameFile(path, taken)) {
+          throw UsageError(plot.where.ToString() + ": the plot '" + plot.file +
+                           "' would overwrite the results file '" + taken + "'");
+        }
+      }
       // The file's name stays inside the results folder (the reader checks that); a link
       // already there must not lead the write out of it either.
       if (!IsInsideFolder(ResultsFolder(output), path)) {

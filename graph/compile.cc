@@ -21,6 +21,7 @@ System Compiler::Run() {
     EvaluateSettings();
     std::vector<std::string> define_stack;
     AddExternalInputs();
+    CheckDefineNames();
     CheckExpansionSize();
     Flatten(model_.root, "", root_scope_, {}, &define_stack, &model_.root.ports);
     ResolveGotoFrom();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks/block_registry.h"
 #include "blocks/input_limits.h"
 #include "graph/detail/compiler.h"
 
@@ -87,6 +88,17 @@ std::string CountText(double count) {
 }
 
 }  // namespace
+
+void Compiler::CheckDefineNames() const {
+  for (const std::vector<Define>* defines : {&model_.defines, &model_.library}) {
+    for (const Define& d : *defines) {
+      if (blocks::Catalog().Find(d.name) == nullptr) continue;
+      throw ModelError(d.where, "define '" + d.name +
+                                    "' has the name of a block type of the catalog: every '" +
+                                    d.name + "' of the model would become the define; rename it");
+    }
+  }
+}
 
 void Compiler::CheckExpansionSize() const {
   const double limit = static_cast<double>(blocks::CurrentInputLimits().blocks);

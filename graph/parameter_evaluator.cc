@@ -267,14 +267,16 @@ std::vector<double> EvaluateRow(std::string_view whole, std::string_view content
                                 const std::string& what, ScalarEvaluator* eval) {
   std::vector<std::string_view> items = SplitTopLevel(contents);
   std::vector<double> values;
+  values.reserve(items.size());
+  // The element's name only for a message: a vector of millions is named once, not each time.
+  auto element = [&what](size_t i) { return what + std::to_string(i + 1); };
   for (size_t i = 0; i < items.size(); ++i) {
-    std::string element = what + std::to_string(i + 1);
-    if (items[i].empty()) Fail(whole, element + " is empty");
-    if (items[i].front() == '[') Fail(whole, element + " is a row; expected a number");
+    if (items[i].empty()) Fail(whole, element(i) + " is empty");
+    if (items[i].front() == '[') Fail(whole, element(i) + " is a row; expected a number");
     try {
       values.push_back(eval->Evaluate(items[i]));
     } catch (const ExpressionError& ex) {
-      Fail(whole, element + ": " + ReasonOf(ex, items[i]));
+      Fail(whole, element(i) + ": " + ReasonOf(ex, items[i]));
     }
   }
   return values;

@@ -150,6 +150,8 @@ class Compiler {
   /// subsystems and defines nest deeper than the nesting limit, before any block is made:
   /// a 2 kB file of nested defines can stand for 10^9 blocks.
   void CheckExpansionSize() const;
+  /// Refuses a define named like a catalog block type, which would silently replace it.
+  void CheckDefineNames() const;
 
   // ---- Phases 2 and 3: the hierarchy flattened, blocks built, lines and Goto/From resolved
   // (flatten.cc) ----
