@@ -16,8 +16,15 @@ std::string ParamText(py::handle value, const std::string& what) {
   if (py::isinstance<py::int_>(value)) return std::string(py::str(value));
   if (py::isinstance<py::float_>(value)) return graph::FormatNumber(value.cast<double>());
   if (py::hasattr(value, "tolist") && !py::isinstance<py::list>(value)) {
-    // numpy arrays and scalars
-    return ParamText(value.attr("tolist")(), what);
+    // numpy arrays and scalars. A numpy longdouble's tolist() is itself (no Python type holds
+    // it): refused, rather than converted again and again until the stack runs out.
+    py::object listed = value.attr("tolist")();
+    if (listed.get_type().is(value.get_type())) {
+      throw py::type_error(what + ": cannot read a value of type " +
+                           std::string(py::str(value.get_type().attr("__name__"))) +
+                           " exactly; convert it with float() first");
+    }
+    return ParamText(listed, what);
   }
   if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
     std::string text = "[";
@@ -41,7 +48,9 @@ std::optional<double> AsNumber(py::handle value) {
   }
   if (py::hasattr(value, "dtype") && py::hasattr(value, "ndim") &&
       value.attr("ndim").cast<int>() == 0 && !py::isinstance<py::bool_>(value.attr("item")())) {
-    return AsNumber(value.attr("item")());
+    py::object item = value.attr("item")();
+    if (item.get_type().is(value.get_type())) return std::nullopt;  // a longdouble: no double
+    return AsNumber(item);
   }
   return std::nullopt;
 }
