@@ -161,7 +161,7 @@ std::string SummaryPath(const std::string& output) {
 // cover the rows recorded before the failure (or the interruption), which a note says first.
 bool PrintSummaries(const graph::Model& model, const graph::System& system,
                     const graph::Recording& recording, const std::string& output, bool quiet,
-                    bool failed, bool interrupted) {
+                    bool failed, bool interrupted, bool write_csv) {
   std::vector<graph::SummaryValue> values;
   try {
     values = graph::Summarize(model.summaries, system, recording);
@@ -182,6 +182,7 @@ bool PrintSummaries(const graph::Model& model, const graph::System& system,
     if (!v.label.empty()) std::printf("  (%s)", v.label.c_str());
     std::printf("\n");
   }
+  if (!write_csv) return true;
   const std::string path = SummaryPath(output);
   try {
     graph::WriteSummaryCsv(values, path);
@@ -262,7 +263,16 @@ int Run(const RunArgs& args) {
       throw UsageError("cannot write results to '" + output + "': " + e.reason());
     }
   }
-  if (!args.no_plots) {
+  // Results to a device (-o /dev/null, /dev/stdout) have no folder: plots and the summary
+  // file would land in /dev. They are not written; the summary lines are still printed.
+  std::error_code device_ec;
+  const std::filesystem::file_status results_status = std::filesystem::status(output, device_ec);
+  const bool side_files = !std::filesystem::is_character_file(results_status) &&
+                          !std::filesystem::is_block_file(results_status) &&
+                          !std::filesystem::is_fifo(results_status) &&
+                          !std::filesystem::is_socket(results_status);
+  const bool no_plots = args.no_plots || !side_files;
+  if (!no_plots) {
     for (const graph::PlotSpec& plot : model.plots) {
       const std::string path = PlotPath(output, plot.file);
       // A plot named like the run's results or summary would overwrite them with SVG.
@@ -286,7 +296,7 @@ int Run(const RunArgs& args) {
       }
     }
   }
-  if (!args.no_summary && !model.summaries.empty()) {
+  if (!args.no_summary && side_files && !model.summaries.empty()) {
     const std::string path = SummaryPath(output);
     const std::string where = model.summaries.front().where.ToString();
     if (!IsInsideFolder(ResultsFolder(output), path)) {
@@ -344,9 +354,8 @@ int Run(const RunArgs& args) {
   // Also after a failure: the values and figures of the results so far show how it went wrong.
   const bool summary_ok = args.no_summary || model.summaries.empty() ||
                           PrintSummaries(model, system, sim.recording(), output, args.quiet,
-                                         !outcome.ok, outcome.interrupted);
-  const bool plots_ok =
-      args.no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
+                                         !outcome.ok, outcome.interrupted, side_files);
+  const bool plots_ok = no_plots || WritePlots(model, system, sim.recording(), output, args.quiet);
   const bool report_ok = !report || report->Write(model.name, sim.recording(), args.quiet);
   if (!outcome.ok) {
     std::fprintf(stderr, "%s: %s (results up to t = %.10g s written to %s)\n", args.model.c_str(),
