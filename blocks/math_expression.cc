@@ -57,6 +57,16 @@ void MathExpression::DefineConstant(const std::string& name, double value) {
 
 void MathExpression::SetExpression(const std::string& text) {
   impl_->text = text;
+  // muParser takes `a=0` as an assignment to the variable a, valued 0: a typo for `==` (or a
+  // model's variable overwritten) would pass silently. The model language has none.
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '=') continue;
+    const char before = i > 0 ? text[i - 1] : ' ';
+    const char after = i + 1 < text.size() ? text[i + 1] : ' ';
+    if (after == '=' || before == '=' || before == '<' || before == '>' || before == '!') continue;
+    throw ExpressionError("cannot evaluate '" + text + "': '=' at position " + std::to_string(i) +
+                          " assigns; a comparison is written '=='");
+  }
   try {
     impl_->parser.SetExpr(text);
     // muParser parses lazily: evaluate once so that syntax errors surface here.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -61,7 +62,14 @@ xml::UrdfImportOptions UrdfOptionsFrom(const UrdfArgs& args) {
 graph::Model LoadModel(const std::string& path, const std::vector<std::string>& sets,
                        const UrdfArgs& urdf) {
   graph::Model model = ReadAnyModel(path, urdf);
+  std::vector<std::string> names_set;
   for (const std::string& set : sets) {
+    // Set twice, the last would win silently (sweep refuses it too).
+    const std::string set_name = set.substr(0, set.find('='));
+    if (std::find(names_set.begin(), names_set.end(), set_name) != names_set.end()) {
+      throw UsageError("--set '" + set_name + "' is given twice; give each name once");
+    }
+    names_set.push_back(set_name);
     const size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0) {
       throw UsageError("--set '" + set + "': expected NAME=VALUE or block/path.param=VALUE");
