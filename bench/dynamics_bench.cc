@@ -1,5 +1,5 @@
 // Speed of the multibody dynamics core: ns per call of ForwardKinematics, Rnea, Crba, Aba and
-// AbaHybrid on the reference 6-DOF arm (shared/reference/robot6dof.md) and on a 30-body random
+// AbaHybrid on the reference 6-DOF arm (Boschetti & Sinico 2024, Table 1) and on a 30-body random
 // chain, against the naive forward dynamics in the same run: Crba + NonlinearEffects + a
 // Cholesky (LLT) solve of M qdd = tau - nle. BM_AbaHybrid's second argument is how many joints
 // are prescribed: 0 (the Aba problem, plus the joint forces F and tau it also fills) or every

@@ -5,7 +5,8 @@
 //
 //   build/bin/e1_bench
 //
-// - BM_E1Ode45Rtol1e8: ode45 at rtol 1e-8 (target: under 20 ms; seed 003's Simulink model
+// - BM_E1Ode45Rtol1e8: ode45 at rtol 1e-8 (target: under 20 ms; the Simulink model of Boschetti &
+// Sinico 2024, "Designing Digital Twins of Robots Using Simscape Multibody"
 //   needs 8.95 s, Pinocchio + CVODE 17.8 ms on this machine class).
 // - BM_E1Ode4Step1e4: ode4 (RK4) at 1e-4 s, MuJoCo's integrator and step.
 // - BM_E1EqualAccuracy: the error at t = 1 s of MuJoCo's RK4 at 1e-4 s, against a reference
@@ -94,7 +95,7 @@ void BM_E1EqualAccuracy(benchmark::State& state) {
   Joints q_ref;
   RunE1(ref, &q_ref);
 
-  double target_error = 1.2e-9;  // MuJoCo's, as measured against shared/reference
+  double target_error = 1.2e-9;  // MuJoCo's, as measured against tests/data/arm_e1_mujoco.csv
   double mujoco_best = std::numeric_limits<double>::quiet_NaN();
 #ifdef TWINBLOCKS_HAVE_MUJOCO
   mjModel* m = bench::LoadArm();

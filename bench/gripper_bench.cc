@@ -5,7 +5,8 @@
 //
 //   build/bin/gripper_bench
 //
-// - BM_G2PaperSetting: ode3 (Bogacki-Shampine) with a fixed step of 1e-5 s, seed 000's
+// - BM_G2PaperSetting: ode3 (Bogacki-Shampine) with a fixed step of 1e-5 s, Pozzi et al. 2022's
+// ("Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody")
 //   setting. The baseline of the other benchmarks, timed in their own loops.
 // - BM_G2/<solver>: another setting. Counters: real_time_factor, steps, speedup (paper-setting
 //   wall / this wall, both measured in this run; each the least over the iterations), and its
@@ -15,7 +16,7 @@
 //   y_um (the sphere's largest |y|, um; bar 1 um), euler_zx_urad (its largest Euler angle
 //   about z or x, urad; bar 10 urad) and agrees (1 when every bar is met).
 // Target (the issue): at least 10x real time with the best setting. Klamp't reaches 0.24-0.5x
-// on grasps (seed 002).
+// on grasps (Rocchi & Hauser, "A Generic Simulator for Underactuated Compliant Hands").
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 
-// The reference 6-DOF arm of shared/reference/robot6dof.md as a MuJoCo model (MJCF built in
+// The reference 6-DOF arm of Boschetti & Sinico 2024 (Table 1) as a MuJoCo model (MJCF built in
 // memory from the same modified DH table, hard-coded so that no program reads a file), our
 // tree of it, and experiment E1's torque as a MuJoCo control callback: what the benchmarks
 // that compare with MuJoCo share.
@@ -113,7 +113,7 @@ inline void E1Control(const mjModel* m, mjData* d) {
   for (int k = 0; k < m->nu; ++k) d->ctrl[k] = tau;
 }
 
-// MuJoCo's E1 reference at t = 1 s (shared/reference/arm_e1_mujoco.csv, made the same way).
+// MuJoCo's E1 reference at t = 1 s (tests/data/arm_e1_mujoco.csv, made the same way).
 constexpr double kE1ReferenceAt1s[6] = {1.055869782951,  1.705582124814, 0.623574127311,
                                         -2.489946324008, 0.117983168086, 162.740179544740};
 

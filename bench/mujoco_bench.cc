@@ -1,5 +1,5 @@
 // The dynamics core against MuJoCo (2.2.2, the Debian package) on the reference 6-DOF arm of
-// shared/reference/robot6dof.md, built here a second time as MJCF from the same modified DH
+// Boschetti & Sinico 2024 (Table 1), built here a second time as MJCF from the same modified DH
 // table (hard-coded below so that the program reads no file).
 //
 //   build/bin/mujoco_bench

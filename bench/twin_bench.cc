@@ -24,8 +24,8 @@
 //   The evaluation is Simulator::EvaluateDerivatives, the solver's own right-hand side.
 // - BM_E2InverseDynamics: models/robot6dof/e2_inverse_dynamics.xml (open-loop RNEA torques on
 //   the ideal arm) with its own settings (ode45, rtol 1e-12). Counters: best_ms,
-//   real_time_factor, steps, max_tracking_error_rad. No target; seed 003 Table 4: 4.31 s in
-//   Simulink.
+//   real_time_factor, steps, max_tracking_error_rad. No target; Boschetti & Sinico 2024, Table
+//   4: 4.31 s in Simulink.
 // E1 is in e1_bench. Build Release; "Library was built as DEBUG" in the output is about Debian's
 // libbenchmark itself, not about the code measured.
 #include <benchmark/benchmark.h>
