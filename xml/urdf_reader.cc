@@ -357,8 +357,8 @@ class UrdfConverter {
       const std::string_view owner = shape_of.name();
       if (std::string_view(n.parent().name()) == "geometry" &&
           (owner == "visual" || owner == "collision")) {
-        expected += " (the <" + std::string(c.element) + "> at line " +
-                    std::to_string(Where(n).line) + ")";
+        expected +=
+            " (the <" + std::string(c.element) + "> at line " + std::to_string(Where(n).line) + ")";
         n = shape_of;
       }
       while (in >> word) {
@@ -373,18 +373,13 @@ class UrdfConverter {
       if (count != c.count) Fail(n, expected);
     };
     // Every element, in document order, without recursion.
-    for (pugi::xml_node n = idx_.robot.first_child(); n && n != idx_.robot;) {
-      if (n.type() == pugi::node_element) {
-        for (const Check& c : kChecks) {
-          if (std::string_view(n.name()) == c.element) check(n, c);
-        }
+    std::int64_t depth = 1;
+    for (pugi::xml_node n = idx_.robot.first_child(); n;
+         n = internal::NextInDocumentOrder(n, idx_.robot, &depth)) {
+      if (n.type() != pugi::node_element) continue;
+      for (const Check& c : kChecks) {
+        if (std::string_view(n.name()) == c.element) check(n, c);
       }
-      if (n.first_child()) {
-        n = n.first_child();
-        continue;
-      }
-      while (n != idx_.robot && !n.next_sibling()) n = n.parent();
-      if (n != idx_.robot) n = n.next_sibling();
     }
     for (const UrdfIndex::JointEntry& j : idx_.joints) {
       const pugi::xml_node axis = j.node.child("axis");
