@@ -16,7 +16,7 @@
 #include <random>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/multibody/test_trees.h"
 
 namespace {

@@ -22,8 +22,8 @@
 #include <limits>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 #ifdef TWINBLOCKS_HAVE_MUJOCO
 #include "bench/mujoco_arm.h"

@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
-#include "graph/summary.h"
+#include "compiler/compile.h"
+#include "io/summary.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace {

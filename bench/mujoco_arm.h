@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/dh.h"
+#include "physics/multibody/dh.h"
 
 namespace twinblocks::bench {
 

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "bench/mujoco_arm.h"
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "bench/signal_chain_model.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 // - BM_True: /bin/true, the baseline.
 // - BM_Version: `twinblocks --version`: loading, relocating and initializing the program and
 //   its libraries, and nothing else. The optional libraries are plugins, opened on first use
-//   (blocks/detail/plugin_loader.h); this row is what that saves.
+//   (common/detail/plugin_loader.h); this row is what that saves.
 // - BM_RunMassSpringDamper: `twinblocks run examples/mass_spring_damper.xml` to a CSV file:
 //   read, compile, simulate 10 s, write.
 #include <benchmark/benchmark.h>

@@ -25,8 +25,8 @@
 #include <memory>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <chrono>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/model.h"
+#include "compiler/compile.h"
+#include "model/model.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks {

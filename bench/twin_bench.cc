@@ -42,9 +42,9 @@
 #include <vector>
 
 #include "blocks/block.h"
-#include "blocks/multibody/algorithms.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "physics/multibody/algorithms.h"
+#include "runtime/simulator.h"
 #include "tests/multibody/test_trees.h"
 #include "xml/model_reader.h"
 

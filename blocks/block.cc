@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "blocks/input_limits.h"
+#include "common/input_limits.h"
 
 namespace twinblocks::blocks {
 

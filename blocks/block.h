@@ -317,7 +317,7 @@ class Block {
   void DeclareDWork(std::int64_t n) { ndwork_ = CheckedCount(n, "work values"); }
   void DeclareModes(std::int64_t n) { nmodes_ = CheckedCount(n, "modes"); }
   void DeclareZeroCrossings(std::int64_t n) { nzc_ = CheckedCount(n, "zero crossings"); }
-  /// `n` as an int when it is within the block_values limit (blocks/input_limits.h): the
+  /// `n` as an int when it is within the block_values limit (common/input_limits.h): the
   /// counts a block declares become the sizes of the run's arrays.
   /// @throws BlockError naming `what` when over the limit
   static int CheckedCount(std::int64_t n, const char* what);

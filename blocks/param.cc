@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "blocks/block_error.h"
-#include "blocks/format_value.h"
+#include "common/format_value.h"
 
 namespace twinblocks::blocks {
 

@@ -6,7 +6,7 @@
 
 #include "blocks/block_registry.h"
 #include "cli/commands.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
 
 namespace twinblocks::cli {
 

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
-#include "graph/summary.h"
+#include "common/suggest.h"
+#include "compiler/compile.h"
+#include "io/summary.h"
+#include "runtime/simulator.h"
 
 namespace twinblocks::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/model.h"
-#include "graph/system.h"
+#include "model/model.h"
+#include "runtime/system.h"
 #include "xml/urdf_reader.h"
 
 namespace twinblocks::graph {

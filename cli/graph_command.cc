@@ -8,9 +8,9 @@
 
 #include "cli/commands.h"
 #include "cli/output_file.h"
-#include "graph/compile.h"
-#include "graph/diagram_dot.h"
-#include "graph/graphviz_render.h"
+#include "compiler/compile.h"
+#include "io/diagram_dot.h"
+#include "io/graphviz_render.h"
 
 namespace twinblocks::cli {
 

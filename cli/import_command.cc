@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "graph/compile.h"
-#include "graph/output_file.h"
+#include "common/output_file.h"
+#include "compiler/compile.h"
 #include "xml/urdf_reader.h"
 
 namespace twinblocks::cli {

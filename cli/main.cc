@@ -9,13 +9,13 @@
 #include <utility>
 #include <vector>
 
-#include "blocks/input_limits.h"
 #include "cli/commands.h"
-#include "graph/graphviz_render.h"
-#include "graph/mat_writer.h"
-#include "graph/model_error.h"
-#include "graph/output_file.h"
-#include "graph/svg_raster.h"
+#include "common/input_limits.h"
+#include "common/output_file.h"
+#include "io/graphviz_render.h"
+#include "io/mat_writer.h"
+#include "io/svg_raster.h"
+#include "model/model_error.h"
 #include "xml/urdf_reader.h"
 
 namespace {

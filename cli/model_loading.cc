@@ -6,9 +6,9 @@
 
 #include "blocks/block_registry.h"
 #include "cli/commands.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "sweep/sweep_plan.h"
 #include "xml/model_reader.h"
 #include "xml/urdf_reader.h"

@@ -2,9 +2,9 @@
 
 #include <cstdlib>
 
-#include "blocks/detail/plugin_loader.h"
 #include "cli/commands.h"
 #include "cli/detail/mpi_plugin.h"
+#include "common/detail/plugin_loader.h"
 
 namespace twinblocks::cli {
 

@@ -9,7 +9,7 @@
 #include <system_error>
 
 #include "cli/commands.h"
-#include "graph/output_file.h"
+#include "common/output_file.h"
 
 namespace twinblocks::cli {
 

@@ -9,10 +9,10 @@
 
 #include "cli/commands.h"
 #include "cli/output_file.h"
-#include "graph/results_reader.h"
-#include "graph/suggest.h"
-#include "graph/svg_plot.h"
-#include "graph/svg_raster.h"
+#include "common/suggest.h"
+#include "io/results_reader.h"
+#include "io/svg_plot.h"
+#include "io/svg_raster.h"
 
 namespace twinblocks::cli {
 

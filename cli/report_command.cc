@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "graph/output_file.h"
-#include "graph/results.h"
-#include "graph/results_reader.h"
-#include "graph/simulator.h"
-#include "graph/system.h"
+#include "common/output_file.h"
+#include "io/results_reader.h"
+#include "runtime/results.h"
+#include "runtime/simulator.h"
+#include "runtime/system.h"
 
 #ifdef TWINBLOCKS_REPORT
 #include "report/html_report.h"

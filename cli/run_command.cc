@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "blocks/number_text.h"
 #include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/stop_on_signals.h"
-#include "graph/compile.h"
-#include "graph/mat_writer.h"
-#include "graph/model_error.h"
-#include "graph/output_file.h"
-#include "graph/simulator.h"
-#include "graph/summary.h"
-#include "graph/svg_plot.h"
+#include "common/number_text.h"
+#include "common/output_file.h"
+#include "compiler/compile.h"
+#include "io/mat_writer.h"
+#include "io/summary.h"
+#include "io/svg_plot.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::cli {

@@ -21,7 +21,7 @@ function(twinblocks_layer name)
 endfunction()
 
 # twinblocks_plugin(LAYER NAME SOURCE DEPS...): libtwinblocks_NAME.so, a module the layer
-# opens with dlopen on first use (graph/detail/plugin_loader.h), in the build tree's
+# opens with dlopen on first use (common/detail/plugin_loader.h), in the build tree's
 # lib/twinblocks and installed to libdir/twinblocks. Whatever links the layer has it built.
 function(twinblocks_plugin layer name source)
   add_library(twinblocks_${name} MODULE ${source})

@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/hand_builder.h"
-#include "graph/model.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "builders/hand_builder.h"
+#include "compiler/compile.h"
+#include "model/model.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 

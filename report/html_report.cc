@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "graph/output_file.h"
+#include "common/output_file.h"
 #include "report/detail/page_assets.h"
 
 namespace twinblocks::report {

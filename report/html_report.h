@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/results.h"
 #include "report/scene_recorder.h"
+#include "runtime/results.h"
 
 namespace twinblocks::report {
 

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "blocks/multibody/mechanism.h"
-#include "blocks/multibody/mesh.h"
-#include "blocks/multibody/solid_geometry.h"
-#include "blocks/multibody/spatial.h"
-#include "graph/simulator.h"
-#include "graph/system.h"
+#include "physics/multibody/mesh.h"
+#include "physics/multibody/solid_geometry.h"
+#include "physics/spatial/spatial.h"
+#include "runtime/simulator.h"
+#include "runtime/system.h"
 
 namespace twinblocks::report {
 

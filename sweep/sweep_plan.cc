@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <set>
 
-#include "blocks/input_limits.h"
-#include "graph/suggest.h"
+#include "common/input_limits.h"
+#include "common/suggest.h"
 
 namespace twinblocks::sweep {
 

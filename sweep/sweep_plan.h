@@ -104,7 +104,7 @@ class SweepPlan {
   /// Checks the spec and counts its runs.
   /// @throws SweepError for an empty spec, lists of different lengths under zip, samples
   ///   without a distribution or a distribution without samples, a duplicated name, or more
-  ///   runs than the sweep_runs limit (blocks/input_limits.h).
+  ///   runs than the sweep_runs limit (common/input_limits.h).
   explicit SweepPlan(SweepSpec spec);
 
   const SweepSpec& spec() const { return spec_; }

@@ -10,11 +10,11 @@
 #include <thread>
 
 #include "blocks/block_registry.h"
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/output_file.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
+#include "common/output_file.h"
+#include "common/suggest.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 
 namespace twinblocks::sweep {
 

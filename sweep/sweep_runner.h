@@ -26,10 +26,10 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/model.h"
-#include "graph/summary.h"
-#include "graph/svg_plot.h"
-#include "graph/system.h"
+#include "io/summary.h"
+#include "io/svg_plot.h"
+#include "model/model.h"
+#include "runtime/system.h"
 #include "sweep/sweep_plan.h"
 
 namespace twinblocks::sweep {

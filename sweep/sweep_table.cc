@@ -10,10 +10,10 @@
 #include <memory>
 #include <stdexcept>
 
-#include "graph/output_file.h"
-#include "graph/results.h"
-#include "graph/suggest.h"
-#include "graph/svg_plot.h"
+#include "common/output_file.h"
+#include "common/suggest.h"
+#include "io/svg_plot.h"
+#include "runtime/results.h"
 
 namespace twinblocks::sweep {
 

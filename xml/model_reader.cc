@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "blocks/input_file.h"
-#include "blocks/input_limits.h"
 #include "blocks/math_expression.h"
-#include "graph/model_error.h"
-#include "graph/summary.h"
+#include "common/input_file.h"
+#include "common/input_limits.h"
+#include "model/model.h"
+#include "model/model_error.h"
 #include "xml/detail/element_depth.h"
 #include "xml/detail/line_index.h"
 

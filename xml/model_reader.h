@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "graph/model.h"
+#include "model/model.h"
 
 namespace twinblocks::xml {
 

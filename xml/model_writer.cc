@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "graph/output_file.h"
-#include "graph/summary.h"
+#include "common/output_file.h"
+#include "model/model.h"
 
 namespace twinblocks::xml {
 

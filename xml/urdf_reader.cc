@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "xml/model_writer.h"
 
 #ifdef TWINBLOCKS_URDF
@@ -29,10 +29,10 @@
 #include <sstream>
 #include <utility>
 
-#include "blocks/input_file.h"
-#include "blocks/multibody/mesh.h"
-#include "blocks/number_text.h"
-#include "graph/suggest.h"
+#include "common/input_file.h"
+#include "common/number_text.h"
+#include "common/suggest.h"
+#include "physics/multibody/mesh.h"
 #include "xml/detail/element_depth.h"
 #include "xml/detail/line_index.h"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/model.h"
+#include "model/model.h"
 
 namespace twinblocks::xml {
 

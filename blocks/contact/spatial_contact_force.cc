@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "blocks/format_value.h"
+#include "common/format_value.h"
 
 namespace twinblocks::contact {
 

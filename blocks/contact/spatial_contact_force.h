@@ -9,8 +9,8 @@
 #include <Eigen/Core>
 #include <optional>
 
-#include "blocks/contact/contact_law.h"
 #include "blocks/multibody/frame_element.h"
+#include "physics/contact/contact_law.h"
 
 namespace twinblocks::contact {
 

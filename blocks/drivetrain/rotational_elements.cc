@@ -5,7 +5,7 @@
 #include <string>
 
 #include "blocks/block_error.h"
-#include "blocks/format_value.h"
+#include "common/format_value.h"
 
 namespace twinblocks::drivetrain {
 

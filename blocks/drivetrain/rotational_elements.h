@@ -13,8 +13,8 @@
 
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
-#include "blocks/drivetrain/friction_model.h"
 #include "blocks/param.h"
+#include "physics/drivetrain/friction_model.h"
 
 namespace twinblocks::drivetrain {
 

@@ -4,8 +4,8 @@
 #include <map>
 
 #include "blocks/drivetrain/rotational_elements.h"
-#include "blocks/format_value.h"
-#include "blocks/union_find.h"
+#include "common/format_value.h"
+#include "common/union_find.h"
 
 namespace twinblocks::drivetrain {
 

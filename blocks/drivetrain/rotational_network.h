@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "blocks/block.h"
-#include "blocks/drivetrain/dc_motor_model.h"
-#include "blocks/drivetrain/friction_model.h"
-#include "blocks/drivetrain/pmsm_model.h"
+#include "physics/drivetrain/dc_motor_model.h"
+#include "physics/drivetrain/friction_model.h"
+#include "physics/drivetrain/pmsm_model.h"
 
 namespace twinblocks::drivetrain {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "blocks/format_value.h"
 #include "blocks/multibody/detail/frame_params.h"
+#include "common/format_value.h"
 
 namespace twinblocks::multibody {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/jacobian.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/jacobian.h"
 
 namespace twinblocks::multibody {
 

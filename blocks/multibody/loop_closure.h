@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/kinematic_tree.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
+#include "physics/multibody/kinematic_tree.h"
 
 namespace twinblocks::multibody {
 

@@ -16,9 +16,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "blocks/multibody/kinematic_tree.h"
 #include "blocks/multibody/mechanism_model.h"
-#include "blocks/multibody/spatial.h"
+#include "physics/multibody/kinematic_tree.h"
+#include "physics/spatial/spatial.h"
 
 namespace twinblocks::multibody {
 

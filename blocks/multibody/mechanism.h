@@ -29,10 +29,10 @@
 #include <vector>
 
 #include "blocks/block.h"
-#include "blocks/contact/collision.h"
-#include "blocks/contact/contact_law.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
+#include "physics/contact/collision.h"
+#include "physics/contact/contact_law.h"
 
 namespace twinblocks::multibody {
 

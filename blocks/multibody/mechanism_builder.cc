@@ -9,11 +9,11 @@
 
 #include "blocks/contact/spatial_contact_force.h"
 #include "blocks/drivetrain/rotational_elements.h"
-#include "blocks/multibody/algorithms.h"
 #include "blocks/multibody/joint_coupler.h"
 #include "blocks/multibody/loop_closure.h"
 #include "blocks/multibody/loop_constraint.h"
-#include "blocks/union_find.h"
+#include "common/union_find.h"
+#include "physics/multibody/algorithms.h"
 
 namespace twinblocks::multibody {
 

@@ -15,7 +15,7 @@
 
 #include "blocks/block.h"
 #include "blocks/multibody/mechanism_model.h"
-#include "blocks/multibody/robot_model.h"
+#include "physics/multibody/robot_model.h"
 
 namespace twinblocks::multibody {
 

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "blocks/contact/collision.h"
-#include "blocks/contact/contact_law.h"
 #include "blocks/drivetrain/rotational_network.h"
 #include "blocks/multibody/frame_elements.h"
-#include "blocks/multibody/kinematic_tree.h"
-#include "blocks/multibody/mesh.h"
-#include "blocks/multibody/solid_geometry.h"
-#include "blocks/multibody/spatial.h"
+#include "physics/contact/collision.h"
+#include "physics/contact/contact_law.h"
+#include "physics/multibody/kinematic_tree.h"
+#include "physics/multibody/mesh.h"
+#include "physics/multibody/solid_geometry.h"
+#include "physics/spatial/spatial.h"
 
 namespace twinblocks::multibody {
 

@@ -3,7 +3,7 @@
 // RigidTransform: a fixed offset between two frames.
 
 #include "blocks/multibody/frame_element.h"
-#include "blocks/multibody/spatial.h"
+#include "physics/spatial/spatial.h"
 
 namespace twinblocks::multibody {
 

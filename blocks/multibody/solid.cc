@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "blocks/format_value.h"
 #include "blocks/multibody/detail/frame_params.h"
-#include "blocks/multibody/mesh.h"
+#include "common/format_value.h"
+#include "physics/multibody/mesh.h"
 
 namespace twinblocks::multibody {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "blocks/multibody/frame_element.h"
-#include "blocks/multibody/mesh.h"
-#include "blocks/multibody/solid_geometry.h"
-#include "blocks/multibody/spatial.h"
+#include "physics/multibody/mesh.h"
+#include "physics/multibody/solid_geometry.h"
+#include "physics/spatial/spatial.h"
 
 namespace twinblocks::multibody {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <memory>
 
-#include "blocks/format_value.h"
-#include "blocks/multibody/algorithms.h"
+#include "common/format_value.h"
+#include "physics/multibody/algorithms.h"
 
 namespace twinblocks::blocks {
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 
 namespace twinblocks::blocks {
 

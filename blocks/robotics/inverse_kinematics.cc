@@ -6,9 +6,9 @@
 #include <memory>
 #include <sstream>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/dh.h"
-#include "blocks/multibody/jacobian.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/dh.h"
+#include "physics/multibody/jacobian.h"
 
 namespace twinblocks::blocks {
 

@@ -8,9 +8,9 @@
 
 #include "blocks/block.h"
 #include "blocks/block_registry.h"
-#include "blocks/multibody/kinematic_tree.h"
-#include "blocks/multibody/spatial.h"
 #include "blocks/param.h"
+#include "physics/multibody/kinematic_tree.h"
+#include "physics/spatial/spatial.h"
 
 namespace twinblocks::blocks {
 

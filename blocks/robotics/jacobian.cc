@@ -2,8 +2,8 @@
 
 #include <memory>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/jacobian.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/jacobian.h"
 
 namespace twinblocks::blocks {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "blocks/block.h"
-#include "blocks/multibody/kinematic_tree.h"
-#include "blocks/multibody/robot_model.h"
 #include "blocks/param.h"
+#include "physics/multibody/kinematic_tree.h"
+#include "physics/multibody/robot_model.h"
 
 namespace twinblocks::blocks::internal {
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <memory>
 
-#include "blocks/format_value.h"
 #include "blocks/signal/detail/block_helpers.h"
+#include "common/format_value.h"
 
 namespace twinblocks::blocks {
 

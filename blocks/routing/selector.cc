@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "blocks/format_value.h"
+#include "common/format_value.h"
 
 namespace twinblocks::blocks {
 

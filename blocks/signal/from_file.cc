@@ -10,10 +10,10 @@
 #include <optional>
 #include <sstream>
 
-#include "blocks/format_value.h"
-#include "blocks/input_file.h"
-#include "blocks/input_limits.h"
-#include "blocks/number_text.h"
+#include "common/format_value.h"
+#include "common/input_file.h"
+#include "common/input_limits.h"
+#include "common/number_text.h"
 
 namespace twinblocks::blocks {
 

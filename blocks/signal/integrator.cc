@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "blocks/format_value.h"
 #include "blocks/signal/detail/absolute_tolerance.h"
 #include "blocks/signal/detail/block_helpers.h"
+#include "common/format_value.h"
 
 namespace twinblocks::blocks {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
-#include "blocks/format_value.h"
 #include "blocks/signal/detail/absolute_tolerance.h"
 #include "blocks/signal/detail/block_helpers.h"
+#include "common/format_value.h"
 
 namespace twinblocks::blocks {
 namespace {

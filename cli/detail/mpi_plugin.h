@@ -2,7 +2,7 @@
 
 // The MPI plugin's table (cli/plugins/mpi_plugin.cc, libtwinblocks_mpi.so): the few MPI calls
 // `twinblocks sweep` makes across ranks, for cli/mpi_world.cc. Opened only by a process that
-// mpirun started, so that no other start loads OpenMPI (blocks/detail/plugin_loader.h). Built
+// mpirun started, so that no other start loads OpenMPI (common/detail/plugin_loader.h). Built
 // with the program, by the same compiler: C++ types and exceptions cross the boundary;
 // kAbiVersion guards against a stale plugin.
 

@@ -3,8 +3,8 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
-#include "graph/model_error.h"
-#include "graph/output_file.h"
+#include "common/output_file.h"
+#include "model/model_error.h"
 
 namespace py = pybind11;
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bindings.h"
-#include "blocks/input_limits.h"
+#include "common/input_limits.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 #include "xml/urdf_reader.h"

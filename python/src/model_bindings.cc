@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "bindings.h"
-#include "graph/model.h"
-#include "graph/model_error.h"
-#include "graph/suggest.h"
-#include "graph/summary.h"
+#include "common/suggest.h"
+#include "io/summary.h"
+#include "model/model.h"
+#include "model/model_error.h"
 #include "param_text.h"
 #include "xml/model_reader.h"
 
@@ -153,7 +153,7 @@ void BindSnapshots(py::module_& m) {
       });
 }
 
-// The Model's own editing calls (graph/model.h).
+// The Model's own editing calls (model/model.h).
 void BindEditing(py::class_<Model>& c) {
   c.def(
        "add_block",

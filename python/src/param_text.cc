@@ -1,6 +1,6 @@
 #include "param_text.h"
 
-#include "graph/suggest.h"
+#include "common/suggest.h"
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bindings.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
 #include "results.h"
 
 namespace py = pybind11;

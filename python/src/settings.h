@@ -5,7 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "graph/system.h"
+#include "runtime/system.h"
 
 namespace twinblocks::python {
 

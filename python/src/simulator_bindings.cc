@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "bindings.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
+#include "compiler/compile.h"
 #include "param_text.h"
 #include "results.h"
+#include "runtime/simulator.h"
 #include "settings.h"
 
 namespace py = pybind11;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "bindings.h"
-#include "graph/model.h"
-#include "graph/model_error.h"
-#include "graph/output_file.h"
-#include "graph/summary.h"
+#include "common/output_file.h"
+#include "io/summary.h"
+#include "model/model.h"
+#include "model/model_error.h"
 #include "param_text.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_runner.h"

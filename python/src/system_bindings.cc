@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "bindings.h"
-#include "graph/compile.h"
-#include "graph/system.h"
+#include "compiler/compile.h"
 #include "param_text.h"
+#include "runtime/system.h"
 #include "settings.h"
 
 namespace py = pybind11;

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "bench/signal_chain_model.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

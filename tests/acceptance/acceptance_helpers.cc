@@ -9,7 +9,7 @@
 #include <iterator>
 
 #include "blocks/multibody/mechanism.h"
-#include "graph/compile.h"
+#include "compiler/compile.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::testing {

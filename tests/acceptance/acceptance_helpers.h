@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/results.h"
-#include "graph/simulator.h"
-#include "graph/system.h"
+#include "runtime/results.h"
+#include "runtime/simulator.h"
+#include "runtime/system.h"
 
 namespace twinblocks::multibody {
 class Mechanism;

@@ -14,7 +14,7 @@
 #include <numbers>
 #include <sstream>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/multibody/test_trees.h"
 

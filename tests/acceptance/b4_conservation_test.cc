@@ -7,7 +7,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/multibody/test_trees.h"
 

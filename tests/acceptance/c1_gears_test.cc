@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/multibody/test_trees.h"

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/multibody/test_trees.h"
 

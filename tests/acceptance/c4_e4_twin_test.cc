@@ -23,9 +23,9 @@
 #include <sstream>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/model.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

@@ -6,7 +6,7 @@
 #include <Eigen/Core>
 #include <complex>
 
-#include "blocks/drivetrain/dc_motor_model.h"
+#include "physics/drivetrain/dc_motor_model.h"
 
 namespace twinblocks::testing {
 

@@ -21,11 +21,11 @@
 #include <sstream>
 #include <string>
 
-#include "blocks/multibody/algorithms.h"
 #include "blocks/multibody/loop_closure.h"
 #include "blocks/multibody/mechanism.h"
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "physics/multibody/algorithms.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

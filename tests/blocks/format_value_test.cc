@@ -1,5 +1,5 @@
 // Numbers in block messages: the shortest text that reads back to the same double.
-#include "blocks/format_value.h"
+#include "common/format_value.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Reading input files: regular files only, within the file_bytes limit, as text.
-#include "blocks/input_file.h"
+#include "common/input_file.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "blocks/input_limits.h"
+#include "common/input_limits.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace twinblocks::blocks {

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "blocks/drivetrain/dc_motor_model.h"
-#include "blocks/drivetrain/pmsm_model.h"
+#include "physics/drivetrain/dc_motor_model.h"
+#include "physics/drivetrain/pmsm_model.h"
 #include "solvers/integrator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/acceptance/dc_motor_step_response.h"

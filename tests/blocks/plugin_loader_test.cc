@@ -1,8 +1,8 @@
-// The plugin loader (blocks/detail/plugin_loader.h): where it looks, and its one-line errors
+// The plugin loader (common/detail/plugin_loader.h): where it looks, and its one-line errors
 // for a plugin that is missing, of another version, or not a library. The plugins' own work is
 // tested through their formats (multibody/mesh_test.cc, graph/svg_raster_test.cc,
 // graph/mat_writer_test.cc, graph/results_reader_test.cc).
-#include "blocks/detail/plugin_loader.h"
+#include "common/detail/plugin_loader.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "blocks/multibody/detail/mesh_plugin.h"
+#include "physics/multibody/detail/mesh_plugin.h"
 
 namespace twinblocks::blocks::internal {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "blocks/block.h"
-#include "blocks/multibody/robot_model.h"
+#include "physics/multibody/robot_model.h"
 #include "tests/blocks/block_test_helpers.h"
 
 namespace twinblocks::blocks::testing {

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/robot_model.h"
-#include "graph/compile.h"
-#include "graph/model_error.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/robot_model.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/blocks/block_test_helpers.h"
 #include "tests/blocks/robot_harness.h"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/dh.h"
-#include "blocks/multibody/spatial.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/dh.h"
+#include "physics/spatial/spatial.h"
 #include "tests/blocks/block_test_helpers.h"
 
 namespace twinblocks::blocks {

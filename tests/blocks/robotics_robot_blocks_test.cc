@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/jacobian.h"
-#include "blocks/multibody/robot_model.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/jacobian.h"
+#include "physics/multibody/robot_model.h"
 #include "tests/blocks/block_test_helpers.h"
 #include "tests/blocks/robot_harness.h"
 #include "tests/multibody/test_trees.h"

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "graph/mat_writer.h"
-#include "graph/svg_raster.h"
+#include "io/mat_writer.h"
+#include "io/svg_raster.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {

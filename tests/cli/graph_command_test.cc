@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/graphviz_render.h"
+#include "io/graphviz_render.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "graph/mat_writer.h"
+#include "io/mat_writer.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {

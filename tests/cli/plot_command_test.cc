@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "graph/mat_writer.h"
-#include "graph/svg_raster.h"
+#include "io/mat_writer.h"
+#include "io/svg_raster.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // The program starts without the libraries only some runs need. librsvg with cairo and GLib
 // (PNG images), libmatio (.mat files), assimp (mesh files), Graphviz (diagram pictures) and
 // OpenMPI (sweeps under mpirun) are opened from their plugins on first use
-// (blocks/detail/plugin_loader.h); FCL is used through its headers alone. Linked in, they were
+// (common/detail/plugin_loader.h); FCL is used through its headers alone. Linked in, they were
 // 93 of 109 libraries: `twinblocks --version` took 31 ms with all of them, 14.5 ms with the
 // last five, and takes 3.3 ms with none.
 #include <gtest/gtest.h>

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "blocks/contact/collision.h"
+#include "physics/contact/collision.h"
 
 // Counts heap allocations while g_count_allocations is set, by interposing malloc (operator
 // new and Eigen both end there; glibc only, not under sanitizers, which own malloc). Weak, in

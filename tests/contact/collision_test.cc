@@ -19,7 +19,7 @@
 // is wider (round pairs, whose gap is flat at its maximum). Each normal is also checked to
 // attain its distance (gap(normal) == distance), which a flipped or wrong normal cannot.
 
-#include "blocks/contact/collision.h"
+#include "physics/contact/collision.h"
 
 #include <gtest/gtest.h>
 

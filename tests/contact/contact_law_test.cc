@@ -1,5 +1,5 @@
 // The force laws of SpatialContactForce against their equations (contact_law.h).
-#include "blocks/contact/contact_law.h"
+#include "physics/contact/contact_law.h"
 
 #include <gtest/gtest.h>
 

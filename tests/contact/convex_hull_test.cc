@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "blocks/contact/collision.h"
+#include "physics/contact/collision.h"
 
 namespace twinblocks::contact {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/system.h"
+#include "compiler/compile.h"
+#include "runtime/system.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph::test_support {

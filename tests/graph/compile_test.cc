@@ -1,14 +1,14 @@
 // Compile: hierarchy, Goto/From, comment-out, widths, sample times and ordering, checked on
 // small inline models and on what a run of them gives.
-#include "graph/compile.h"
+#include "compiler/compile.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {

@@ -2,7 +2,7 @@
 // links and lines of a table and round-trips through XML, and (once the catalog has the frame
 // blocks) a chain added in code, the same chain written with the defines, and the dynamics
 // algorithms on the same table move alike.
-#include "graph/dh_chain.h"
+#include "builders/dh_chain.h"
 
 #include <gtest/gtest.h>
 
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "blocks/block_registry.h"
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/dh.h"
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/dh.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 

@@ -1,7 +1,7 @@
 // graph::DiagramDot and CompiledDiagramDot: the DOT text of a diagram (clusters for
 // subsystems, boundary ports, signal arrows and undirected physical lines, port labels where a
 // block has several ports), and graph::RenderDot laying it out as SVG and PNG through Graphviz.
-#include "graph/diagram_dot.h"
+#include "io/diagram_dot.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/graphviz_render.h"
+#include "compiler/compile.h"
+#include "io/graphviz_render.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

@@ -3,7 +3,7 @@
 // loses its body (seed 000 section 2.2.1), the hand-closure controller holds on its own and
 // distal contacts (section 2.2.3.2), and a hand built in code runs exactly as the same hand
 // written with the defines.
-#include "graph/hand_builder.h"
+#include "builders/hand_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "blocks/block_registry.h"
-#include "blocks/multibody/spatial.h"
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
-#include "graph/suggest.h"
+#include "common/suggest.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "physics/spatial/spatial.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {

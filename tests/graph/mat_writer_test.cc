@@ -1,7 +1,7 @@
 // graph::WriteMat: a run's Recording as a MATLAB v5 .mat file, read back with libmatio (every
 // struct, its field sizes, and values bitwise equal to the Recording); the variable names it
 // derives from signal names; one-line errors.
-#include "graph/mat_writer.h"
+#include "io/mat_writer.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

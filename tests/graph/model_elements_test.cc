@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/model.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "tests/graph/model_error_matchers.h"
 #include "xml/model_reader.h"
 #include "xml/model_writer.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 
 #define EXPECT_CONTAINS(haystack, needle)                          \
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \

@@ -1,10 +1,10 @@
-#include "graph/model.h"
+#include "model/model.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "tests/graph/model_error_matchers.h"
 
 namespace twinblocks::graph {

@@ -1,6 +1,6 @@
 // Writing result files: a failed write is an error naming the file and the reason, and a
 // CSV cut short ends at a whole line.
-#include "graph/output_file.h"
+#include "common/output_file.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 namespace twinblocks::graph {

@@ -1,4 +1,4 @@
-#include "graph/parameter_evaluator.h"
+#include "model/parameter_evaluator.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "graph/simulator.h"
-#include "graph/system.h"
+#include "runtime/simulator.h"
+#include "runtime/system.h"
 
 namespace twinblocks::graph::test_support {
 

@@ -1,7 +1,7 @@
 // graph::ReadResultsCsv / ReadResultsMat: results written by Recording::WriteCsv and WriteMat
 // read back bitwise (special values too), vector signals found by their stem, and one-line
 // FILE:LINE errors for every kind of malformed file.
-#include "graph/results_reader.h"
+#include "io/results_reader.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/mat_writer.h"
-#include "graph/results.h"
+#include "io/mat_writer.h"
+#include "runtime/results.h"
 #include "tests/acceptance/acceptance_helpers.h"
 
 #ifdef TWINBLOCKS_MATIO

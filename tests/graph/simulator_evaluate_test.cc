@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/graph/compile_helpers.h"
 #include "xml/model_reader.h"

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

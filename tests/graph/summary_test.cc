@@ -1,7 +1,7 @@
 // Summaries of a run: each op on a hand-built recording with known values, mean and RMS exact on
 // piecewise-linear signals over uneven steps, NaN and empty recordings, element selection and
 // `as` names through a compiled model, compile errors at the <summary>'s line, and the CSV.
-#include "graph/summary.h"
+#include "io/summary.h"
 
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {

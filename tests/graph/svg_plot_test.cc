@@ -1,7 +1,7 @@
 // SVG plots: well-formed XML with one line per series, 1-2-5 ticks labelled right over tiny,
 // ordinary and large ranges, log axes, NaN gaps, decimation of long runs, and a <plot> of a
 // compiled model read back from its recording.
-#include "graph/svg_plot.h"
+#include "io/svg_plot.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "runtime/simulator.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::graph {

@@ -1,6 +1,6 @@
 // graph::SvgToPng: a plot's SVG drawn as a real PNG image (signature, size, the colours of its
 // lines in its pixels), scaled on request; one-line errors for SVG that does not draw.
-#include "graph/svg_raster.h"
+#include "io/svg_raster.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/svg_plot.h"
+#include "io/svg_plot.h"
 
 #ifdef TWINBLOCKS_RSVG
 #include <cairo.h>

@@ -1,4 +1,4 @@
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <random>
 
-#include "blocks/multibody/dh.h"
+#include "physics/multibody/dh.h"
 #include "tests/multibody/test_trees.h"
 
 // Counts heap allocations while g_count_allocations is set, to check that the algorithms do

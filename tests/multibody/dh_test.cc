@@ -1,11 +1,11 @@
-#include "blocks/multibody/dh.h"
+#include "physics/multibody/dh.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 
 namespace twinblocks::multibody {
 namespace {

@@ -5,7 +5,7 @@
 #include <Eigen/Cholesky>
 #include <random>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/multibody/test_trees.h"
 
 namespace twinblocks::multibody {

@@ -7,8 +7,8 @@
 #include <Eigen/Core>
 #include <string>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "tests/multibody/pressed_sphere.h"
 #include "xml/model_reader.h"
 

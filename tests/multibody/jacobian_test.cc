@@ -1,11 +1,11 @@
-#include "blocks/multibody/jacobian.h"
+#include "physics/multibody/jacobian.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <stdexcept>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/multibody/test_trees.h"
 
 namespace twinblocks::multibody {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <random>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/kinematic_tree.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/kinematic_tree.h"
 #include "tests/multibody/test_trees.h"
 
 namespace twinblocks::multibody {

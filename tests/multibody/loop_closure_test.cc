@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "blocks/multibody/algorithms.h"
+#include "physics/multibody/algorithms.h"
 #include "tests/multibody/test_trees.h"
 
 namespace twinblocks::multibody {

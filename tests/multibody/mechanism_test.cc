@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "graph/compile.h"
+#include "compiler/compile.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

@@ -1,4 +1,4 @@
-#include "blocks/multibody/mesh.h"
+#include "physics/multibody/mesh.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

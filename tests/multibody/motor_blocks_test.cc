@@ -8,7 +8,7 @@
 #include <numbers>
 #include <string>
 
-#include "blocks/drivetrain/dc_motor_model.h"
+#include "physics/drivetrain/dc_motor_model.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/acceptance/dc_motor_step_response.h"
 

@@ -1,4 +1,4 @@
-#include "blocks/multibody/solid_geometry.h"
+#include "physics/multibody/solid_geometry.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "blocks/multibody/mesh.h"
+#include "physics/multibody/mesh.h"
 #include "tests/multibody/test_trees.h"
 
 // Every closed form is checked against the exact polyhedral integration of MeshProperties: on

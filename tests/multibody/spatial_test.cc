@@ -1,4 +1,4 @@
-#include "blocks/multibody/spatial.h"
+#include "physics/spatial/spatial.h"
 
 #include <gtest/gtest.h>
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "runtime/simulator.h"
 #include "tests/multibody/pressed_sphere.h"
 #include "xml/model_reader.h"
 

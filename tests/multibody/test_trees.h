@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "blocks/multibody/dh.h"
-#include "blocks/multibody/kinematic_tree.h"
+#include "physics/multibody/dh.h"
+#include "physics/multibody/kinematic_tree.h"
 
 namespace twinblocks::multibody::testing {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "graph/compile.h"
-#include "graph/mat_writer.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "io/mat_writer.h"
 #include "report/scene_recorder.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "graph/suggest.h"
+#include "common/suggest.h"
 #include "sweep/run_random.h"
 
 namespace twinblocks::sweep {

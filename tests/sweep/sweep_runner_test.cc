@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "sweep/sweep_table.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "xml/model_reader.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "tests/xml/xml_test_helpers.h"
 
 namespace twinblocks::xml {

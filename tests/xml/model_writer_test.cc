@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/model_error.h"
+#include "model/model_error.h"
 #include "tests/xml/xml_test_helpers.h"
 #include "xml/model_reader.h"
 

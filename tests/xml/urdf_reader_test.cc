@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
 #include "blocks/multibody/mechanism.h"
-#include "graph/compile.h"
-#include "graph/model_error.h"
-#include "graph/simulator.h"
+#include "compiler/compile.h"
+#include "model/model_error.h"
+#include "physics/multibody/algorithms.h"
+#include "runtime/simulator.h"
 #include "tests/acceptance/acceptance_helpers.h"
 #include "tests/xml/xml_test_helpers.h"
 #include "xml/model_reader.h"

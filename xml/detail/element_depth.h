@@ -4,8 +4,8 @@
 #include <pugixml.hpp>
 #include <string>
 
-#include "blocks/input_limits.h"
-#include "graph/model_error.h"
+#include "common/input_limits.h"
+#include "model/model_error.h"
 #include "xml/detail/line_index.h"
 
 namespace twinblocks::xml::internal {

@@ -10,10 +10,10 @@
 #include <cmath>
 #include <vector>
 
-#include "blocks/multibody/algorithms.h"
-#include "blocks/multibody/jacobian.h"
 #include "blocks/multibody/loop_closure.h"
 #include "blocks/multibody/mechanism.h"
+#include "physics/multibody/algorithms.h"
+#include "physics/multibody/jacobian.h"
 
 namespace twinblocks::multibody {
 

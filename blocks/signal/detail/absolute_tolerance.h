@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "blocks/block_error.h"
-#include "blocks/format_value.h"
 #include "blocks/param.h"
+#include "common/format_value.h"
 
 /// The "Absolute tolerance" parameters of the blocks with continuous states (Simulink's
 /// Integrator, Second-Order Integrator, State-Space, Transfer Fcn): `auto`, the simulation's

@@ -1,0 +1,3 @@
+#pragma once
+// Contact geometry that knows the kinematic tree: the layering check must refuse it.
+#include "physics/multibody/kinematic_tree.h"
