@@ -43,6 +43,7 @@ void Compiler::Layout() {
     const bool continuous = fb.rate.is_continuous();
     layout.zc = continuous ? zc : 0;
     b.SetLayout(layout);
+    if (network_ && f == network_->mechanism_flat) network_->mechanism_layout = layout;
     if (fb.tune) {
       fb.tune->system_index = system_index[f];
       fb.tune->layout = layout;
@@ -143,10 +144,50 @@ void Compiler::Layout() {
   // that reaches them is refused by name).
   internal::Tuning tuning;
   tuning.variables = model_.variables;
-  for (FlatBlock& fb : flat_) {
-    if (fb.tune) tuning.blocks.push_back(std::move(*fb.tune));
+  std::vector<int> tunable_of_flat(flat_.size(), -1);
+  if (network_) {
+    for (size_t e = 0; e < network_->element_flat.size(); ++e) {
+      FlatBlock& fb = flat_[network_->element_flat[e]];
+      if (fb.tune) fb.tune->mechanism_element = static_cast<int>(e);
+    }
   }
+  for (FlatBlock& fb : flat_) {
+    if (!fb.tune) continue;
+    tunable_of_flat[&fb - flat_.data()] = static_cast<int>(tuning.blocks.size());
+    tuning.blocks.push_back(std::move(*fb.tune));
+  }
+  if (network_) tuning.mechanism = TakeNetworkForTuning(tunable_of_flat);
   system_.tuner_ = std::make_unique<internal::CompiledTuning>(std::move(tuning));
+}
+
+internal::TunableMechanism Compiler::TakeNetworkForTuning(const std::vector<int>& tunable_of_flat) {
+  internal::TunableMechanism m;
+  m.elements = std::move(network_->elements);
+  m.num_nodes = network_->num_nodes;
+  for (size_t e = 0; e < m.elements.size(); ++e) {
+    const int f = network_->element_flat[e];
+    // The absorbed elements' blocks never run: the tuning keeps them, as the parameters the
+    // mechanism is built again from.
+    m.element_blocks.push_back(std::move(flat_[f].block));
+    m.elements[e].block = m.element_blocks.back().get();
+    m.element_tunable.push_back(tunable_of_flat[f]);
+  }
+  const FlatBlock& mech = flat_[network_->mechanism_flat];
+  const Block& b = system_.block(system_index_[network_->mechanism_flat]);
+  m.block.path = mech.path;
+  m.block.type = mech.type;
+  m.block.where = mech.where;
+  m.block.system_index = system_index_[network_->mechanism_flat];
+  m.block.declared_rate = network_->mechanism_declared_rate;
+  m.block.layout = network_->mechanism_layout;
+  for (int i = 0; i < b.num_inputs(); ++i) m.block.input_widths.push_back(b.input_port(i).width);
+  for (NetworkRecord::Robot& r : network_->robots) {
+    if (tunable_of_flat[r.flat] < 0) continue;
+    m.robots.push_back({tunable_of_flat[r.flat], std::move(r.in_robot), r.frame_element,
+                        r.frame_port, std::move(r.name)});
+  }
+  network_.reset();
+  return m;
 }
 
 std::optional<LoggedSignal> Compiler::ResolveSignal(const std::string& path_port) const {

@@ -81,6 +81,7 @@ void Compiler::ReducePhysicalNetworks() {
     FailAt(SourceLocation{model_.file, 0}, err.what());
   };
 
+  NetworkRecord record;
   // Robot models first: they read the elements, which the mechanism then takes over.
   for (FlatBlock& fb : flat_) {
     auto* user = dynamic_cast<multibody::RobotUser*>(fb.block.get());
@@ -128,6 +129,8 @@ void Compiler::ReducePhysicalNetworks() {
                                                                frame_element, frame_port, robot);
       user->BindRobot(model);
       if (fb.tune) fb.tune->robot = std::move(model);  // to rebuild the block when retuned
+      record.robots.push_back({static_cast<int>(&fb - flat_.data()), std::move(in_robot),
+                               frame_element, frame_port, robot});
     } catch (const multibody::NetworkError& err) {
       FailBlock(fb, std::string("robot '") + robot + "': " + err.what());
     } catch (const blocks::BlockError& err) {
@@ -164,6 +167,12 @@ void Compiler::ReducePhysicalNetworks() {
   mech.input_driver_port.assign(m.num_inputs(), -1);
   const int mech_index = static_cast<int>(flat_.size());
   flat_.push_back(std::move(mech));
+  record.elements = elements;
+  record.element_flat = element_flat;
+  record.num_nodes = num_nodes;
+  record.mechanism_flat = mech_index;
+  record.mechanism_declared_rate = m.sample_time();
+  network_ = std::move(record);
 
   // The elements' signal points now belong to the mechanism's ports.
   const multibody::MechanismModel& mm = m.model();

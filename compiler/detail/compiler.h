@@ -224,6 +224,9 @@ class Compiler {
   // ---- Phases 7 and 8: the per-run layout and the logged signals (layout.cc) ----
   void Layout();
 
+  /// The frame network's record, with the elements' blocks, for the System's tuning.
+  internal::TunableMechanism TakeNetworkForTuning(const std::vector<int>& tunable_of_flat);
+
   std::optional<LoggedSignal> ResolveSignal(const std::string& path_port) const;
 
   void AddLog(const std::string& signal, const std::string& as, const SourceLocation& where);
@@ -243,6 +246,25 @@ class Compiler {
   std::vector<int> system_index_;           ///< flat index -> System block index
   /// The define instance being flattened (its parameter texts), null at model level.
   std::shared_ptr<const internal::DefineLevel> define_level_;
+
+  /// The frame network as ReducePhysicalNetworks gave it to the mechanism builder, for
+  /// retuning (Layout moves it into the System's tuning).
+  struct NetworkRecord {
+    std::vector<multibody::NetworkElement> elements;
+    std::vector<int> element_flat;  ///< per element: its flat index
+    int num_nodes = 0;
+    int mechanism_flat = -1;
+    SampleTime mechanism_declared_rate;  ///< the Mechanism's, before resolution
+    Block::Layout mechanism_layout;      ///< set by Layout
+    struct Robot {
+      int flat = -1;
+      std::vector<unsigned char> in_robot;
+      int frame_element = -1, frame_port = -1;
+      std::string name;
+    };
+    std::vector<Robot> robots;
+  };
+  std::optional<NetworkRecord> network_;
 };
 
 }  // namespace twinblocks::graph

