@@ -7,7 +7,7 @@
 //   System and once by Model::SetParam + Compile (the model already read: the file is not read
 //   again). Both are timed in the same loop. Counters: retune_us, recompile_us (means per
 //   iteration), ratio = recompile / retune. Target: ratio >= 10.
-// tests/graph/system_tuning_test.cc checks that the retuned System runs bitwise like the
+// tests/compiler/system_tuning_test.cc checks that the retuned System runs bitwise like the
 // recompiled one. Build Release.
 #include <benchmark/benchmark.h>
 
