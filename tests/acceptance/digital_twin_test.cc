@@ -33,7 +33,7 @@
 namespace twinblocks::testing {
 namespace {
 
-constexpr int kJoints = 6;
+constexpr int kTwinJoints = 6;
 constexpr double kMotionEnd = 2.0;                  // s, T of the desired profile
 constexpr double kStartWindowEnd = kMotionEnd / 3;  // s, the first third of the motion
 constexpr double kEndWindowStart = 2 * kMotionEnd / 3;
@@ -41,7 +41,7 @@ constexpr double kMiddleFrom = 0.8;      // s: |qd_d| > 0.9 of its peak from her
 constexpr double kMiddleTo = 1.2;        // s: ... to here
 constexpr double kBreakawaySpeed = 0.1;  // rad/s, w_brk of the reference arm's friction
 
-using PerJoint = std::array<double, kJoints>;
+using PerJoint = std::array<double, kTwinJoints>;
 
 /// The largest |q_d - q| of each joint over the whole run and within the windows of the
 /// motion, and when each joint's peak during the motion [0, T] occurs.
@@ -56,7 +56,7 @@ struct TrackingErrors {
 TrackingErrors Analyze(const RunOutput& out) {
   TrackingErrors r;
   const std::vector<double> t = Times(out.recording);
-  for (int j = 0; j < kJoints; ++j) {
+  for (int j = 0; j < kTwinJoints; ++j) {
     const std::vector<double> e = Column(out.recording, "error[" + std::to_string(j) + "]");
     double peak = -1.0;
     for (size_t k = 0; k < e.size() && k < t.size(); ++k) {
@@ -94,7 +94,7 @@ const RunOutput& Twin() {
 
 std::string Join(const PerJoint& v) {
   std::ostringstream s;
-  for (int j = 0; j < kJoints; ++j) s << (j ? " " : "") << Figure(v[j]);
+  for (int j = 0; j < kTwinJoints; ++j) s << (j ? " " : "") << Figure(v[j]);
   return s.str();
 }
 
@@ -102,7 +102,7 @@ TEST(DigitalTwin, TrackingErrorPeaksNearStartAndEndOfMotion) {
   const RunOutput& out = Twin();
   ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
   const TrackingErrors e = Analyze(out);
-  for (int j = 0; j < kJoints; ++j) {
+  for (int j = 0; j < kTwinJoints; ++j) {
     const std::string n = std::to_string(j + 1);
     RecordProperty("max_error_joint" + n + "_rad", Figure(e.max_all[j]));
     RecordProperty("peak_time_joint" + n + "_s", Figure(e.peak_time[j]));
@@ -186,7 +186,7 @@ TEST(DigitalTwin, FrictionCompensationReducesErrorOnEveryJoint) {
             << Join(e_on.max_all) << "; off: " << Join(e_off.max_all) << "\n";
   // Measured: on 2.67e-3 3.23e-3 3.85e-3 0.107 0.162 1.52, off 0.0465 0.0181 0.0321 0.712 1.02
   // 1.57. Joint 6 gains least: it sticks either way.
-  for (int j = 0; j < kJoints; ++j) {
+  for (int j = 0; j < kTwinJoints; ++j) {
     SCOPED_TRACE("joint " + std::to_string(j + 1));
     EXPECT_GT(e_off.max_all[j], e_on.max_all[j]);
   }
@@ -203,7 +203,7 @@ TEST(DigitalTwin, WithoutFrictionOnlyCurrentLoopLagRemains) {
   double travel = 0.0;
   for (double q : Column(out.recording, "arm.q[0]")) travel = std::max(travel, std::abs(q));
   EXPECT_NEAR(travel, M_PI / 2, 1e-3);  // it did make the move
-  for (int j = 0; j < kJoints; ++j) {
+  for (int j = 0; j < kTwinJoints; ++j) {
     SCOPED_TRACE("joint " + std::to_string(j + 1));
     EXPECT_LT(e.max_all[j], 2e-4);
   }

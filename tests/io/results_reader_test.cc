@@ -32,7 +32,7 @@ using twinblocks::testing::WriteText;
 
 constexpr const char* kPrefix = "twinblocks_results_reader_";
 
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool ReadBackSameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // A recording of a scalar "x" and a 3-vector "q", with values a CSV must keep exactly.
 Recording SampleRecording() {
@@ -49,12 +49,12 @@ void ExpectTableHolds(const ResultsTable& table, const Recording& rec) {
   ASSERT_EQ(table.columns, rec.columns());
   ASSERT_EQ(table.num_rows(), rec.num_rows());
   for (int r = 0; r < rec.num_rows(); ++r) {
-    EXPECT_TRUE(SameBits(table.time[r], rec.time(r))) << "row " << r;
+    EXPECT_TRUE(ReadBackSameBits(table.time[r], rec.time(r))) << "row " << r;
     for (int c = 0; c < rec.num_columns(); ++c) {
       const double want = rec.value(r, c);
       const double got = table.values[c][r];
       // A NaN's sign and payload need not survive text.
-      EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : SameBits(got, want))
+      EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : ReadBackSameBits(got, want))
           << "row " << r << " column " << rec.columns()[c] << ": " << got << " vs " << want;
     }
   }
@@ -91,11 +91,11 @@ TEST(ResultsReaderTest, ToRecordingGivesBackTheRunsSignals) {
   EXPECT_EQ(back.columns(), rec.columns());
   ASSERT_EQ(back.num_rows(), rec.num_rows());
   for (int r = 0; r < rec.num_rows(); ++r) {
-    EXPECT_TRUE(SameBits(back.time(r), rec.time(r)));
+    EXPECT_TRUE(ReadBackSameBits(back.time(r), rec.time(r)));
     for (int c = 0; c < rec.num_columns(); ++c) {
       const double want = rec.value(r, c);
       EXPECT_TRUE(std::isnan(want) ? std::isnan(back.value(r, c))
-                                   : SameBits(back.value(r, c), want));
+                                   : ReadBackSameBits(back.value(r, c), want));
     }
   }
 }
