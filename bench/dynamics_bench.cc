@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "physics/multibody/algorithms.h"
-#include "tests/multibody/test_trees.h"
+#include "tests/support/test_trees.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 //   its frame elements, against Model::SetVariable + Compile. Same counters, same target.
 // - BM_RetuneTwinFriction: the twin's Coulomb friction torque T_C (six friction elements in the
 //   mechanism's drivetrain, and the controller's compensation), the same way.
-// tests/graph/system_tuning_test.cc and mechanism_tuning_test.cc check that the retuned System
+// tests/compiler/system_tuning_test.cc and mechanism_tuning_test.cc check that the retuned System
 // runs bitwise like the recompiled one. Build Release.
 #include <benchmark/benchmark.h>
 #include <time.h>

@@ -45,7 +45,7 @@
 #include "compiler/compile.h"
 #include "physics/multibody/algorithms.h"
 #include "runtime/simulator.h"
-#include "tests/multibody/test_trees.h"
+#include "tests/support/test_trees.h"
 #include "xml/model_reader.h"
 
 namespace {

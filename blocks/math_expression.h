@@ -14,7 +14,7 @@ class ExpressionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A scalar expression in the model-file language (spec/model-format.md): + - * / ^,
+/// A scalar expression in the model-file language (docs/model-format.md): + - * / ^,
 /// parentheses, sin cos tan asin acos atan atan2 sqrt exp log abs min max deg (and muParser's
 /// other built-ins), constants pi, e, inf. Variables are bound by address, so evaluation
 /// allocates nothing and looks nothing up. Not thread-safe: one object per thread.

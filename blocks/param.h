@@ -7,7 +7,7 @@
 
 namespace twinblocks::blocks {
 
-/// How a parameter's text is read (spec/model-format.md, "Parameter values").
+/// How a parameter's text is read (docs/model-format.md, "Parameter values").
 enum class ParamKind {
   kScalar,  ///< one expression
   kVector,  ///< `[e1, e2]`, `0 0 -9.81`, or a scalar (a vector of one)

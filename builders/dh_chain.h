@@ -1,12 +1,12 @@
 #pragma once
 
 // Serial arms from Denavit-Hartenberg tables, built as diagrams of frame blocks: the
-// programmatic counterpart of the `define`s in models/lib/dh.xml, in the way seed 000 builds
-// its hands from DH tables with Simulink's programmatic model editing. One link is a
-// RigidTransform, a RevoluteJoint, a RigidTransform and a Solid; the link's body is built by
-// one function (DhLinkBody) both for the library's defines and for the chains added here, so
-// that a chain added in code and one written with the defines flatten to the same blocks,
-// paths and parameter values.
+// programmatic counterpart of the `define`s in models/lib/dh.xml, in the way Pozzi et al. 2022,
+// "Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody", builds its
+// hands from DH tables with Simulink's programmatic model editing. One link is a RigidTransform, a
+// RevoluteJoint, a RigidTransform and a Solid; the link's body is built by one function
+// (DhLinkBody) both for the library's defines and for the chains added here, so that a chain added
+// in code and one written with the defines flatten to the same blocks, paths and parameter values.
 //
 // Both conventions, with theta_i = q_i + offset_i:
 //   modified (Craig):  T(i-1 -> i) = Rx(alpha_{i-1}) Dx(a_{i-1}) Rz(theta_i) Dz(d_i)

@@ -77,7 +77,8 @@ std::vector<Parameter> ContactParams(const PhalanxTexts& t) {
       {"v_crit", t.v_crit}};
 }
 
-// Seed 000 section 2.2.3.2: the command grows by rate*Ts each sample while no contact is
+// Pozzi et al. 2022, "Modeling and Simulation of Robotic Grasping in Simulink Through Simscape
+// Multibody", section 2.2.3.2: the command grows by rate*Ts each sample while no contact is
 // detected on this phalanx or a more distal one; the Delay holds it otherwise.
 Diagram JointClosureBody() {
   Diagram d;
@@ -170,8 +171,8 @@ void AddPhalanges(Model& model, const std::string& finger_path, const FingerSpec
     if (std::abs(p.a) > kZeroLength || std::abs(p.d) > kZeroLength) {
       model.AddBlock(finger_path, "Phalanx", name, PhalanxParams(t));
     } else {
-      // Seed 000 section 2.2.1: two joints at one place, no link between them. The module is
-      // expanded so that its body can be commented out; its detector reads a zero force.
+      // Pozzi et al. 2022 section 2.2.1: two joints at one place, no link between them. The module
+      // is expanded so that its body can be commented out; its detector reads a zero force.
       t.a = Operand(p.a);
       t.d = Operand(p.d);
       model.AddSubsystem(finger_path, name) = PhalanxBody(t);
@@ -374,8 +375,8 @@ std::vector<Define> GraspDefines() {
 }
 
 Define ContactDetectorDefine() {
-  // Seed 000 section 2.2.3.1: "passing through ten Delay blocks, [the signal] is processed in a
-  // Product block": 1 only when the force exceeded the threshold now and at the ten samples
+  // Pozzi et al. 2022 section 2.2.3.1: "passing through ten Delay blocks, [the signal] is processed
+  // in a Product block": 1 only when the force exceeded the threshold now and at the ten samples
   // before.
   constexpr int kDelays = 10;
   Define def;

@@ -1,12 +1,13 @@
 #pragma once
 
 // Robotic hands from Denavit-Hartenberg descriptions, built as diagrams of the grasp library's
-// blocks: the programmatic counterpart of models/lib/grasp.xml, in the way seed 000 (Pozzi et
-// al. 2022, section 2.2.1) builds a Simscape hand from a SynGrasp hand structure with
-// SG2Sim_Hand, SG2Sim_Palm and SGSim_Finger.
+// blocks: the programmatic counterpart of models/lib/grasp.xml, in the way Pozzi et al. 2022,
+// "Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody"
+// (section 2.2.1), builds a Simscape hand from a SynGrasp hand structure with SG2Sim_Hand,
+// SG2Sim_Palm and SGSim_Finger.
 //
-// A hand is a palm and fingers; a finger is a chain of phalanx modules (seed 000 Fig. 3), one
-// per row of its standard DH table, starting at the finger's base frame on the palm. Each
+// A hand is a palm and fingers; a finger is a chain of phalanx modules (Pozzi et al. 2022 Fig. 3),
+// one per row of its standard DH table, starting at the finger's base frame on the palm. Each
 // phalanx carries its joint, a cylinder body from its joint to the next, the contact of that
 // body with the object, a contact detector and the hand-closure controller of its joint
 // (section 2.2.3). The palm has its own contact and detector. The defines that make these
@@ -61,8 +62,8 @@ Diagram PhalanxBody(const PhalanxTexts& texts);
 /// Palm. (The file's object modules and ContactTimes are not used by the builder.)
 std::vector<Define> GraspDefines();
 
-/// The ContactDetector define of models/lib/contact_detector.xml (seed 000 section 2.2.3.1:
-/// threshold on the normal force, ten Delay blocks and a Product).
+/// The ContactDetector define of models/lib/contact_detector.xml (Pozzi et al. 2022
+/// section 2.2.3.1: threshold on the normal force, ten Delay blocks and a Product).
 Define ContactDetectorDefine();
 
 /// One phalanx: the standard DH row of the joint at its base,
@@ -87,14 +88,15 @@ struct FingerSpec {
   double density = 1000.0;             ///< of the phalanges (kg/m^3)
 };
 
-/// The palm: a box whose top face is centred on the hand's base frame (seed 000 SG2Sim_Palm).
+/// The palm: a box whose top face is centred on the hand's base frame (Pozzi et al. 2022
+/// SG2Sim_Palm).
 struct PalmSpec {
   double length = 0.12;     ///< along x (m)
   double width = 0.08;      ///< along y (m)
   double thickness = 0.01;  ///< along z, below the base frame (m)
 };
 
-/// Contact between the hand and the object (seed 000 Table 2, SpatialContactForce) and its
+/// Contact between the hand and the object (Pozzi et al. 2022 Table 2, SpatialContactForce) and its
 /// detection (section 2.2.3.1).
 struct GraspContactSpec {
   double stiffness = 1e6;                      ///< N/m
@@ -122,7 +124,7 @@ struct HandSpec {
   std::string object;
 };
 
-/// The four-fingered gripper of shared/reference/gripper4.md (seed 000 Fig. 5): palm 0.12 x
+/// The four-fingered gripper of docs/grasp.md (Pozzi et al. 2022 Fig. 5): palm 0.12 x
 /// 0.08 x 0.01 m; fingers 1, 3 at x = +0.045 closing towards -x, 2, 4 at x = -0.045 closing
 /// towards +x, y = +0.025 for 1, 2 and -0.025 for 3, 4; phalanges 0.040, 0.030, 0.025 m long,
 /// radius 0.008 m, density 1000 kg/m^3, all straight up at q = 0; Table 2's contact; 2 rad/s.

@@ -1,7 +1,8 @@
-// The seed-000 workflow in C++: the four-fingered gripper of shared/reference/gripper4.md
-// built from its DH description, written as XML, and simulated in the power grasp G2.
+// The workflow of Pozzi et al. 2022, "Modeling and Simulation of Robotic Grasping in Simulink
+// Through Simscape Multibody", in C++: the four-fingered gripper of docs/grasp.md built from its DH
+// description, written as XML, and simulated in the power grasp G2.
 //
-// Pozzi et al. 2022 (seed 000, section 2.2.1) build a Simscape hand from a SynGrasp hand
+// Pozzi et al. 2022 (section 2.2.1) build a Simscape hand from a SynGrasp hand
 // structure (palm, fingers, DH tables). Here graph::Gripper4Spec() is that structure (palm
 // 0.12 x 0.08 x 0.01 m; fingers at (+-0.045, +-0.025, 0) m, 1 and 3 closing towards -x, 2 and
 // 4 towards +x; three standard DH rows a = 0.040, 0.030, 0.025 m; cylinders of radius
@@ -97,8 +98,8 @@ graph::Model HandLibrary(const fs::path& out) {
   return lib;
 }
 
-// g2_power.xml: the power grasp of a free sphere (reference G2), with seed 000 Table 2. The
-// include is read at once (its Gripper4 define checks the hand's parameters and ports), so
+// g2_power.xml: the power grasp of a free sphere (reference G2), with Pozzi et al. 2022 Table 2.
+// The include is read at once (its Gripper4 define checks the hand's parameters and ports), so
 // gripper4_hand.xml must be written in `out` first.
 graph::Model G2(const fs::path& out) {
   graph::Model g2;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The seed-000 workflow in Python: a robotic hand built from its DH description, in code.
+"""The workflow of Pozzi et al. 2022, "Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody", in Python: a robotic hand built from its DH description, in code.
 
-Pozzi et al. 2022 (seed 000, section 2.2.1) build a Simscape hand from a SynGrasp hand
+Pozzi et al. 2022 (section 2.2.1) build a Simscape hand from a SynGrasp hand
 structure with Simulink's programmatic editing: a palm, then per finger a chain of phalanx
 modules, one per row of its DH table, each with its joint, body, contact, contact detector and
 hand-closure logic. This script does the same with twinblocks' editing API, block by block,
-for the four-fingered gripper of shared/reference/gripper4.md:
+for the four-fingered gripper of docs/grasp.md:
 
   palm      box 0.12 x 0.08 x 0.01 m, top face centred on the hand's base frame
   fingers   bases at (+-0.045, +-0.025, 0) m; 1 and 3 close towards -x, 2 and 4 towards +x
@@ -19,7 +19,7 @@ RevoluteJoint, cylinder Solid, SpatialContactForce with the object, ContactDetec
 JointClosure logic that holds a joint while its own or a more distal phalanx touches); the
 palm is a Palm (box, contact, detector). The hand becomes a define, Gripper4, with the
 hand-wide settings (closure rate, contact law, detection) as its parameters, and the power
-grasp experiment G2 instantiates it with seed 000's Table 2, a free sphere and a
+grasp experiment G2 instantiates it with Pozzi et al. 2022's Table 2, a free sphere and a
 ContactTimes block.
 
 Output (in --out, default out/gripper4_from_dh/ in the repository):
@@ -49,7 +49,7 @@ import twinblocks as tb
 REPO = pathlib.Path(__file__).resolve().parent.parent
 GRASP_LIBRARY = REPO / "models" / "lib" / "grasp.xml"
 
-# ---- The DH description (shared/reference/gripper4.md) --------------------------------------
+# ---- The DH description (docs/grasp.md) --------------------------------------
 
 PALM = {"length": 0.12, "width": 0.08, "thickness": 0.01}  # m
 # Finger k's base on the palm's top face (m), and the direction along x it closes towards.
@@ -75,7 +75,7 @@ HAND_PARAMS = ["rate", "filter_tc", "stiffness", "damping", "transition_width",
                "mu_s", "mu_d", "v_crit", "threshold", "Ts"]
 FRICTION = "smooth_stick_slip"
 
-# Seed 000 Table 2 and section 2.2.3, as G2 sets them (text, as a model file holds it).
+# Pozzi et al. 2022 Table 2 and section 2.2.3, as G2 sets them (text, as a model file holds it).
 G2_HAND_SETTINGS = {"rate": "2", "filter_tc": "1e-3", "stiffness": "1e6", "damping": "1e3",
                     "transition_width": "1e-4", "mu_s": "0.5", "mu_d": "0.3",
                     "v_crit": "1e-3", "threshold": "0.1", "Ts": "1e-4"}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Does the power grasp G2 come back up, and does G3 order by density, for other geometries?
 
-shared/reference/gripper4.md fixes the gripper and the sphere, and quotes seed 000 (Pozzi et
-al. 2022, Fig. 11 and 12): in the power grasp the sphere first moves down, then back up, and
+docs/grasp.md fixes the gripper and the sphere, and quotes Pozzi et al. 2022,
+"Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody" (Fig. 11 and 12): in the power grasp the sphere first moves down, then back up, and
 in the density sweep the denser sphere ends less far down. With the fixed geometry it does
 neither: the fingers stand at y = +-0.025 m, inside the sphere's radius, their middle and
 distal phalanges touch the sphere's upper flanks first and press it onto the palm, where every
@@ -17,7 +17,7 @@ for each geometry of a grid and each density of G3. Per geometry it reports:
   dx        how far the sphere moved along x by the end (m; D4: towards +x)
   down      how far below its start it went at its lowest (m; D4: "first down")
   rise      how far it rose after its lowest point (m; D4: "then back up", 1 mm in
-            tests/acceptance/d4_d5_grasp_test.cc)
+            tests/acceptance/gripper_grasps_test.cc)
   |y|       the largest |y| (m; D4: below 1e-6 m)
   G3 down   the final downward displacement for 160, 700, 2300, 7860, 19250 kg/m^3 (m;
             D5: strictly decreasing)
@@ -47,7 +47,7 @@ import twinblocks as tb
 REPO = pathlib.Path(__file__).resolve().parent.parent
 G2_MODEL = REPO / "models" / "gripper4" / "g2_power.xml"
 
-# The reference geometry (shared/reference/gripper4.md).
+# The reference geometry (docs/grasp.md).
 FINGER_X = 0.045  # m, |x| of every finger base
 FINGER_Y = 0.025  # m, |y| of every finger base
 FINGER_RADIUS = 0.008  # m
@@ -72,7 +72,7 @@ QUICK_GRID = {
 }
 
 CONTACTS = [f"F{k}P{j}" for k in range(1, 5) for j in range(1, 4)] + ["palm"]
-# D4's thresholds, as tests/acceptance/d4_d5_grasp_test.cc has them.
+# D4's thresholds, as tests/acceptance/gripper_grasps_test.cc has them.
 MOVES = 1e-3  # m
 Y_BOUND = 1e-6  # m
 

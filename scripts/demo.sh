@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The flagship demo: sets up, builds, and runs the digital twin of the 6-DOF arm of seed 003
+# The flagship demo: sets up, builds, and runs the digital twin of the 6-DOF arm of Boschetti & Sinico 2024, "Designing Digital Twins of Robots Using Simscape Multibody"
 # (models/robot6dof/twin.xml, experiment E4: friction, gears, PMSMs and computed-torque
 # control), then the ideal-arm experiments E1, E2, E3, and says where the results and the
 # per-joint tracking-error plots are.

@@ -6,7 +6,7 @@
 
 namespace twinblocks::xml {
 
-/// Reads a model file (spec/model-format.md) and, recursively, the files it includes (their
+/// Reads a model file (docs/model-format.md) and, recursively, the files it includes (their
 /// defines go to Model::library).
 /// @throws graph::ModelError with file:line for malformed XML, unknown elements or attributes,
 ///   invalid or duplicate names, a missing or recursive include.

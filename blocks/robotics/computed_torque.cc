@@ -147,12 +147,13 @@ BlockType ComputedTorqueType() {
   t.doc =
       "tau = diag(1/n) [ (M(q) + diag(n^2 Jm)) a + c(q, qd) + g(q) + Fc tanh(qd / "
       "friction_velocity) + Fv qd ], a = qdd_ref + Kp (q_ref - q) + Kd (qd_ref - qd), "
-      "e = q_ref - q, all per joint (seed 003 section 5, eq. 30-31; experiment E4 of "
-      "shared/reference/robot6dof.md). M, c (Coriolis and centrifugal) and g (gravity) are "
+      "e = q_ref - q, all per joint (Boschetti & Sinico 2024, section 5, eq. 30-31; their "
+      "experiment E4, docs/multibody.md). M, c (Coriolis and centrifugal) and g (gravity) are "
       "the model of `robot`, as MassMatrix, VelocityProductTorque and GravityTorque give "
       "them; M(q) a + c + g is one recursive Newton-Euler pass with qdd = a. The rotor "
-      "inertias Jm behind gear ratios n add n^2 Jm to the mass matrix's diagonal (seed 003 "
-      "eq. 29's B_m), so the law cancels the reflected inertia too; the joint-side torque is "
+      "inertias Jm behind gear ratios n add n^2 Jm to the mass matrix's diagonal (Boschetti & "
+      "Sinico 2024, eq. 29's B_m), so the law cancels the reflected inertia too; the joint-side "
+      "torque is "
       "divided by n, since tau_joint = n tau_motor. With an exact model each joint's error "
       "obeys e'' + Kd e' + Kp e = 0. The friction estimate (link side) is left out with "
       "friction_compensation=\"off\". Its Coulomb part uses tanh(qd / friction_velocity) "
@@ -164,7 +165,9 @@ BlockType ComputedTorqueType() {
       "since the mechanism's q and qd are states that do not depend on its torque input. "
       "Every joint of the robot must be revolute or prismatic; all widths are nv.";
   t.reference =
-      "seed 003 section 5, eq. 30-31 (computed-torque control); Siciliano et al., Robotics: "
+      "Boschetti & Sinico 2024, \"Designing Digital Twins of Robots Using Simscape Multibody\" "
+      "(Robotics), section 5, eq. "
+      "30-31 (computed-torque control); Siciliano et al., Robotics: "
       "Modelling, Planning and Control (2009), inverse dynamics control";
   t.params = {
       internal::RobotParam(),

@@ -11,8 +11,9 @@
 
 namespace twinblocks::blocks {
 
-/// Computed-torque control (inverse-dynamics control in joint space, seed 003 section 5,
-/// eq. 30-31; experiment E4 of shared/reference/robot6dof.md): the motor torque command
+/// Computed-torque control (inverse-dynamics control in joint space, Boschetti & Sinico 2024,
+/// "Designing Digital Twins of Robots Using Simscape Multibody", section 5, eq. 30-31; experiment
+/// E4 of docs/multibody.md): the motor torque command
 ///
 ///   tau_m = diag(1/n) [ (M(q) + diag(n^2 Jm)) a + c(q, qd) + g(q) + f_fr(qd) ],
 ///   a = qdd_ref + Kp (q_ref - q) + Kd (qd_ref - qd),

@@ -39,10 +39,14 @@ BlockType InverseDynamicsType() {
       "tau = M(q) qdd + C(q, qd) qd + g(q), by the recursive Newton-Euler algorithm on the "
       "kinematic tree of `robot` (gravity as the tree has it, no external forces): the "
       "torque (N m) or force (N) each joint must apply to follow the given motion. Feeding "
-      "the tau of a desired trajectory to the robot open loop reproduces it (seed 003 E2); "
+      "the tau of a desired trajectory to the robot open loop reproduces it (Boschetti & "
+      "Sinico 2024, experiment E2); "
       "it is also the feedforward term of computed-torque control. Widths from the robot: "
       "q has nq entries, qd, qdd and tau nv.";
-  t.reference = "Robotics System Toolbox Inverse Dynamics; Featherstone 2008 ch. 5 (RNEA)";
+  t.reference =
+      "Robotics System Toolbox Inverse Dynamics; Featherstone 2008 ch. 5 (RNEA); Boschetti & "
+      "Sinico 2024, \"Designing Digital Twins of Robots Using Simscape Multibody\" (Robotics), "
+      "section 3.4 (experiment E2)";
   t.params = {internal::RobotParam()};
   t.inputs = {{"q", "joint positions, nq (rad, m)"},
               {"qd", "joint velocities, nv (rad/s, m/s)"},

@@ -398,7 +398,8 @@ BlockType InverseKinematicsType() {
       "velocity and acceleration feed through.";
   t.reference =
       "D. L. Pieper, The kinematics of manipulators under computer control, 1968; J. J. "
-      "Craig, Introduction to Robotics, ch. 4 (PUMA 560) and ch. 5 (Jacobians); seed 003 "
+      "Craig, Introduction to Robotics, ch. 4 (PUMA 560) and ch. 5 (Jacobians); Boschetti & "
+      "Sinico 2024, \"Designing Digital Twins of Robots Using Simscape Multibody\" (Robotics), "
       "section 2.4; compare Robotics System Toolbox analyticalInverseKinematics";
   t.params = {
       {"dh",

@@ -70,7 +70,9 @@ BlockType TrajectoryType() {
       "on them. q0 and qr may be vectors of equal width (a scalar expands); the outputs have "
       "that width.";
   t.reference =
-      "seed 003 eq. 23 (cycloidal motion law); compare Robotics System Toolbox Polynomial "
+      "Boschetti & Sinico 2024, \"Designing Digital Twins of Robots Using Simscape Multibody\" "
+      "(Robotics), eq. 23 (cycloidal motion "
+      "law); compare Robotics System Toolbox Polynomial "
       "Trajectory";
   t.params = {{"q0", ParamKind::kVector, "0", "start position, rad (or m)"},
               {"qr", ParamKind::kVector, "", "rise: final minus start position", {}, true},

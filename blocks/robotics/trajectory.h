@@ -8,11 +8,12 @@
 
 namespace twinblocks::blocks {
 
-/// A cycloidal point-to-point joint trajectory (seed 003 eq. 23) with its analytic velocity
-/// and acceleration, so that inverse-dynamics control can feed exact qd and qdd instead of
-/// differentiating q numerically. The profile starts and ends with zero velocity and zero
-/// acceleration, so the required torque has no jumps; t0 and t0 + T are still breakpoints
-/// because the jerk jumps there and a solver should not step across them.
+/// A cycloidal point-to-point joint trajectory (Boschetti & Sinico 2024, "Designing Digital Twins
+/// of Robots Using Simscape Multibody", eq. 23) with its analytic velocity and acceleration, so
+/// that inverse-dynamics control can feed exact qd and qdd instead of differentiating q
+/// numerically. The profile starts and ends with zero velocity and zero acceleration, so the
+/// required torque has no jumps; t0 and t0 + T are still breakpoints because the jerk jumps there
+/// and a solver should not step across them.
 class Trajectory final : public Block {
  public:
   /// @throws BlockError when q0 and qr disagree in width, or T is not positive.

@@ -3,7 +3,7 @@ advanced in 1 ms steps, with the controller written here in numpy computing the 
 commands from the signals it reads, matches the closed-loop model
 (models/robot6dof/cosim_closed_loop.xml: the same plant with the same law inside as discrete
 blocks sampled every 1 ms) to 1e-9 rad and rad/s at every millisecond of the 0.5 s horizon.
-A port of tests/acceptance/e6_cosim_test.cc."""
+A port of tests/acceptance/cosimulation_test.cc."""
 
 import numpy as np
 import pytest

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace twinblocks::testing {
 namespace {

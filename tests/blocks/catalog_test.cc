@@ -79,7 +79,7 @@ TEST(CatalogTest, HasTheContractTypesInTheirSections) {
 }
 
 TEST(CatalogTest, ContractDefaults) {
-  // Defaults written in spec/blocks.md, as text.
+  // The blocks' documented defaults (`twinblocks blocks TYPE`), as text.
   const std::map<std::string, std::map<std::string, std::string>> defaults = {
       {"Step", {{"time", "1"}, {"before", "0"}, {"after", "1"}}},
       {"Ramp", {{"slope", "1"}, {"start", "0"}, {"initial", "0"}}},
@@ -121,7 +121,7 @@ TEST(CatalogTest, ContractDefaults) {
   }
 }
 
-// A 6R table with a spherical wrist (shared/reference/robot6dof.md), for InverseKinematics.
+// A 6R table with a spherical wrist (docs/multibody.md), for InverseKinematics.
 constexpr const char* kArmDh =
     "[[0, 0, 0.5, 0], [-pi/2, 0.15, 0, 0], [0, 0.4, 0, 0], [-pi/2, 0.1, 0.54, 0], "
     "[pi/2, 0, 0, 0], [-pi/2, 0, 0.1, 0]]";
@@ -161,7 +161,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
 
 // The blocks whose continuous outputs read t between major steps say so (ode23s forms df/dt
 // for the diagrams that hold one); those that only jump at breakpoints, or read no time, do
-// not. FromFile: tests/blocks/from_file_test.cc.
+// not. FromFile: tests/blocks/signal/from_file_test.cc.
 TEST(CatalogTest, BlocksThatReadTimeSayTheyDependOnIt) {
   const std::vector<std::pair<std::string, testing::ParamTexts>> reading_time = {
       {"Sine", {}},       {"Clock", {}},

@@ -8,7 +8,7 @@
 
 #include "io/mat_writer.h"
 #include "io/svg_raster.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 
@@ -21,16 +21,16 @@ struct BadCase {
   const char* says;  // a phrase the message must contain
 };
 
-class A7BadInput : public ::testing::TestWithParam<BadCase> {};
+class BadInput : public ::testing::TestWithParam<BadCase> {};
 
-TEST_P(A7BadInput, OneLineWithFileLineAndStatus2) {
+TEST_P(BadInput, OneLineWithFileLineAndStatus2) {
   const BadCase& c = GetParam();
   const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_input/" + c.file;
   twinblocks::testing::ExpectOneLineBadInput(path, c.file, c.line, {c.says});
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    EveryCase, A7BadInput,
+    EveryCase, BadInput,
     ::testing::Values(BadCase{"malformed_xml.xml", 4, "malformed XML"},
                       BadCase{"unknown_block_type.xml", 4, "unknown block type 'Gian'"},
                       BadCase{"unknown_parameter.xml", 4, "unknown parameter 'gain'"},

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "io/graphviz_render.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include "io/mat_writer.h"
 #include "io/svg_raster.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <pugixml.hpp>
 #include <string>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 

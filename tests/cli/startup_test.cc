@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 #include "xml/urdf_reader.h"
 
 namespace {

@@ -16,7 +16,7 @@
 #include "io/mat_writer.h"
 #include "report/scene_recorder.h"
 #include "runtime/simulator.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::report {

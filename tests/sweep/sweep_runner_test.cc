@@ -14,7 +14,7 @@
 
 #include "model/model_error.h"
 #include "sweep/sweep_table.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::sweep {

@@ -276,7 +276,7 @@ TEST(ModelWriterTest, FileRoundTrip) {
 
 // A8 Round trip: every model file in the repository reads, writes and reads back to the
 // same model (the deliberately broken files of tests/data/bad_input aside).
-TEST(A8RoundTrip, EveryModelFileRoundTrips) {
+TEST(ModelFileRoundTrip, EveryModelFileRoundTrips) {
   std::vector<std::string> roots = {std::string(TWINBLOCKS_TEST_DATA),
                                     std::string(TWINBLOCKS_SOURCE_DIR) + "/models",
                                     std::string(TWINBLOCKS_SOURCE_DIR) + "/examples"};

@@ -17,7 +17,7 @@
 #include "model/model_error.h"
 #include "physics/multibody/algorithms.h"
 #include "runtime/simulator.h"
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 #include "tests/xml/xml_test_helpers.h"
 #include "xml/model_reader.h"
 

@@ -1,0 +1,105 @@
+// B7 Bad multibody models, and C6 wrong drivetrain wiring: each gives one line naming the file,
+// the line of the block at fault and what is wrong, and exit status 2, through the real
+// `twinblocks` program.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/acceptance_helpers.h"
+
+namespace {
+
+struct BadModel {
+  const char* file;
+  int line;
+  const char* block;  // "block 'NAME' (TYPE)"
+  const char* says;
+};
+
+class BadModels : public ::testing::TestWithParam<BadModel> {};
+
+TEST_P(BadModels, OneLineWithFileLineBlockAndStatus2) {
+  const BadModel& c = GetParam();
+  const std::string path = std::string(TWINBLOCKS_TEST_DATA) + "/bad_models/" + c.file;
+  twinblocks::testing::ExpectOneLineBadInput(path, c.file, c.line, {c.block, c.says});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCase, BadModels,
+    ::testing::Values(
+        BadModel{"unconnected_joint_port.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "frame port 'F' of 'hinge' is not connected"},
+        BadModel{"two_worlds.xml", 4, "block 'other_world' (World)", "a second World"},
+        BadModel{"not_connected_to_world.xml", 8, "block 'base' (Solid)",
+                 "is not connected to World"},
+        BadModel{"zero_mass_with_inertia.xml", 5, "block 'bob' (Solid)",
+                 "zero mass with non-zero inertia"},
+        BadModel{"zero_axis.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "parameter 'axis' must be a non-zero direction"},
+        BadModel{"four_bar_too_short.xml", 14, "block 'tip' (RevoluteJoint)",
+                 "the kinematic loop closed by joint 'tip' (through 'coupler_pivot', "
+                 "'crank_pivot', 'rocker_pivot') cannot be assembled: its constraint residual "
+                 "stays 0.236"},
+        BadModel{"loop_cut_motion.xml", 5, "block 'right' (RevoluteJoint)",
+                 "closes a kinematic loop and has actuation=motion"},
+        BadModel{"joint_welded_shut.xml", 7, "block 'hinge' (RevoluteJoint)",
+                 "joins two frames of one rigid body"},
+        BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
+        BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
+                 "input 'tau' is not connected"},
+        BadModel{"frame_to_signal.xml", 5, "", "port kind mismatch"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+// C6: a gear with one side open, a motor without a reference (case open, or on a turning
+// shaft), a `shaft` on a joint that is not actuation=port, two gears forcing contradictory
+// ratios on one shaft.
+INSTANTIATE_TEST_SUITE_P(
+    C6DrivetrainWiring, BadModels,
+    ::testing::Values(
+        BadModel{"gear_side_open.xml", 4, "block 'gear' (SimpleGear)",
+                 "rotational port 'B' of 'gear' is not connected"},
+        BadModel{"motor_without_reference.xml", 6, "block 'motor' (PMSM)",
+                 "has no reference: its case C is not connected"},
+        BadModel{"motor_case_turning.xml", 5, "block 'motor' (DCMotor)",
+                 "has no reference: its case C is on a turning shaft"},
+        BadModel{"shaft_without_port_actuation.xml", 11, "block 'hinge' (RevoluteJoint)",
+                 "no port 'shaft' with these parameters (RevoluteJoint has it as: rotational, "
+                 "with actuation=port only"},
+        BadModel{"contradictory_gears.xml", 6, "block 'g2' (SimpleGear)",
+                 "forces a speed ratio that contradicts another gear path between the same "
+                 "shafts (50 against 30)"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+// D7: contact on a shape that has no surface, a negative stiffness, mu_d above mu_s, a mesh
+// file that is missing or not closed, a contact frame with no Solid on it.
+INSTANTIATE_TEST_SUITE_P(
+    D7ContactInput, BadModels,
+    ::testing::Values(
+        BadModel{"contact_shape_none.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "the Solid 'point' at its frame F has shape 'none', which has no surface to "
+                 "touch"},
+        BadModel{"contact_negative_stiffness.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "parameter 'stiffness': must be zero or positive, got -1e+05"},
+        BadModel{"contact_mu_d_above_mu_s.xml", 4, "block 'contact' (SpatialContactForce)",
+                 "parameter 'mu_d': the dynamic coefficient 0.5 exceeds the static one mu_s = 0.3"},
+        BadModel{"contact_mesh_missing.xml", 5, "block 'part' (Solid)", "no_such_part.stl"},
+        BadModel{"contact_mesh_open.xml", 5, "block 'part' (Solid)", "is not a closed surface"},
+        // An open mesh with its mass properties given is a Solid's picture, not a surface
+        // contact can use.
+        BadModel{"contact_mesh_open_visual.xml", 7, "block 'contact' (SpatialContactForce)",
+                 "is not a closed surface, which contact needs"},
+        BadModel{"contact_without_solid.xml", 7, "block 'contact' (SpatialContactForce)",
+                 "no Solid at its frame F; connect F to the R port of the Solid whose surface "
+                 "it touches"}),
+    [](const auto& info) {
+      std::string name = info.param.file;
+      return name.substr(0, name.find('.'));
+    });
+
+}  // namespace
