@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 #include "common/format_value.h"
 
 namespace twinblocks::multibody {
@@ -299,6 +300,15 @@ BlockType FreeJointType() {
   t.physical_ports = internal::BaseFollowerPorts();
   t.create = [](const Params& p) { return std::make_unique<JointElement>(JointKind::kFree, p); };
   return t;
+}
+
+// A weld moves nothing: its frames are one rigid body, like a RigidTransform's.
+void JointElement::Contribute(MechanismBuilder& builder) const {
+  if (kind == JointKind::kWeld) {
+    builder.AddRigidConnection(Pose());
+  } else {
+    builder.AddJoint(*this);
+  }
 }
 
 }  // namespace twinblocks::multibody

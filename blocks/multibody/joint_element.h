@@ -18,6 +18,7 @@ enum class Actuation { kNone, kTorque, kMotion, kPort };
 class JointElement final : public FrameElement {
  public:
   JointElement(JointKind kind, const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
 
   JointKind kind;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  ///< unit, in B (revolute, prismatic)

@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "blocks/contact/spatial_contact_force.h"
-#include "blocks/drivetrain/rotational_elements.h"
 #include "blocks/multibody/joint_coupler.h"
 #include "blocks/multibody/loop_closure.h"
 #include "blocks/multibody/loop_constraint.h"
@@ -50,10 +49,11 @@ class FrameTreeBuilder {
   };
 
   /// @param armature  per element: the drive inertia reflected onto its joint (or empty).
-  FrameTreeBuilder(const std::vector<NetworkElement>& elements, int num_nodes,
+  FrameTreeBuilder(const MechanismBuilder& network, int num_nodes,
                    const std::vector<unsigned char>& subset,
                    const std::vector<double>& armature = {})
-      : elements_(elements),
+      : network_(network),
+        elements_(network.elements()),
         subset_(subset),
         armature_(armature),
         uf_(num_nodes),
@@ -140,15 +140,8 @@ class FrameTreeBuilder {
   void CollectRigidEdges() {
     for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
       if (!subset_[e]) continue;
-      const blocks::Block* b = elements_[e].block;
-      Pose X;
-      if (const auto* rt = dynamic_cast<const RigidTransformElement*>(b)) {
-        X = rt->X_BF;
-      } else if (const auto* j = dynamic_cast<const JointElement*>(b)) {
-        if (j->kind != JointKind::kWeld) continue;
-      } else {
-        continue;
-      }
+      if (!network_.rigid(e)) continue;
+      const Pose& X = *network_.rigid(e);
       const int nb = elements_[e].nodes[0], nf = elements_[e].nodes[1];
       rigid_[nb].push_back({nf, X, e});
       rigid_[nf].push_back({nb, X.Inverse(), e});
@@ -197,9 +190,7 @@ class FrameTreeBuilder {
     std::vector<int> queue{uf_.Find(root_node)};
     reached[queue[0]] = 1;
     auto joint_at = [&](int e) -> const JointElement* {
-      if (!subset_[e]) return nullptr;
-      const auto* j = dynamic_cast<const JointElement*>(elements_[e].block);
-      return j != nullptr && j->kind != JointKind::kWeld ? j : nullptr;
+      return subset_[e] ? network_.joint(e) : nullptr;
     };
     auto search = [&](bool with_cut) {
       for (size_t i = 0; i < queue.size(); ++i) {
@@ -240,7 +231,7 @@ class FrameTreeBuilder {
     SpatialInertia total;
     for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
       if (!subset_[e]) continue;
-      const auto* s = dynamic_cast<const SolidElement*>(elements_[e].block);
+      const SolidElement* s = network_.solid(e);
       if (s == nullptr) continue;
       const int n = elements_[e].nodes[0];
       if (uf_.Find(n) != cluster) continue;
@@ -253,8 +244,8 @@ class FrameTreeBuilder {
              std::vector<unsigned char>* used) {
     for (int e = 0; e < static_cast<int>(elements_.size()); ++e) {
       if (!subset_[e] || (*used)[e]) continue;
-      const auto* j = dynamic_cast<const JointElement*>(elements_[e].block);
-      if (j == nullptr || j->kind == JointKind::kWeld) continue;
+      const JointElement* j = network_.joint(e);
+      if (j == nullptr) continue;
       const int nb = elements_[e].nodes[0], nf = elements_[e].nodes[1];
       const int cb = uf_.Find(nb), cf = uf_.Find(nf);
       if (cb == cf) {
@@ -339,6 +330,7 @@ class FrameTreeBuilder {
     return rec.body;
   }
 
+  const MechanismBuilder& network_;
   const std::vector<NetworkElement>& elements_;
   const std::vector<unsigned char>& subset_;
   std::vector<double> armature_;
@@ -356,11 +348,11 @@ class FrameTreeBuilder {
 };
 
 /// Index of the only World among the marked elements, -1 if none. @throws on a second one.
-int FindWorld(const std::vector<NetworkElement>& elements,
-              const std::vector<unsigned char>& subset) {
+int FindWorld(const MechanismBuilder& network, const std::vector<unsigned char>& subset) {
+  const std::vector<NetworkElement>& elements = network.elements();
   int world = -1;
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
-    if (!subset[e] || dynamic_cast<const WorldElement*>(elements[e].block) == nullptr) continue;
+    if (!subset[e] || network.world(e) == nullptr) continue;
     if (world >= 0) {
       throw NetworkError(e, "a second World (the first is " + Quote(elements[world].name) +
                                 "); a model has exactly one World");
@@ -370,38 +362,18 @@ int FindWorld(const std::vector<NetworkElement>& elements,
   return world;
 }
 
-void CheckPortsConnected(const std::vector<NetworkElement>& elements, int num_nodes) {
+void CheckPortsConnected(const MechanismBuilder& network, int num_nodes) {
+  const std::vector<NetworkElement>& elements = network.elements();
   std::vector<int> count(num_nodes, 0);
   for (const NetworkElement& e : elements) {
     for (int n : e.nodes) ++count[n];
   }
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
-    if (dynamic_cast<const WorldElement*>(elements[e].block) != nullptr) continue;
     const blocks::Block& b = *elements[e].block;
     for (int p = 0; p < b.num_physical_ports(); ++p) {
       if (count[elements[e].nodes[p]] >= 2) continue;
-      const std::string& port = b.physical_port(p).name;
-      if (b.physical_port(p).domain == "frame") {
-        throw NetworkError(e, "frame port '" + port + "' of " + Quote(elements[e].name) +
-                                  " is not connected; every frame port of a frame block must be "
-                                  "joined to another frame");
-      }
-      if (dynamic_cast<const JointCouplerElement*>(&b) != nullptr) {
-        throw NetworkError(e, "coupler " + Quote(elements[e].name) + ": port " + port +
-                                  " is not connected; connect A and B to the `shaft` ports of "
-                                  "the two joints it couples");
-      }
-      if (dynamic_cast<const drivetrain::DCMotorElement*>(&b) != nullptr ||
-          dynamic_cast<const drivetrain::PmsmElement*>(&b) != nullptr) {
-        throw NetworkError(e, "motor " + Quote(elements[e].name) + " has no reference: its " +
-                                  (port == "C" ? "case C" : "rotor R") +
-                                  " is not connected; connect C to a RotationalReference (the "
-                                  "motor's mount) and R to the shaft it drives");
-      }
-      throw NetworkError(e, "rotational port '" + port + "' of " + Quote(elements[e].name) +
-                                " is not connected; a drivetrain element acts between shafts, "
-                                "connect it to another rotational port (a RotationalReference "
-                                "for the case)");
+      const std::string error = network.element(e).UnconnectedPortError(elements[e].name, p);
+      if (!error.empty()) throw NetworkError(e, error);
     }
   }
 }
@@ -473,9 +445,10 @@ double CurvatureRadius(const contact::Shape& s) {
 }
 
 /// A SpatialContactForce resolved to the shapes on its two sides.
-MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e,
+MechanismContact BuildContact(const MechanismBuilder& network, int e,
+                              const contact::SpatialContactForceElement& el,
                               const FrameTreeBuilder& builder) {
-  const auto& el = *static_cast<const contact::SpatialContactForceElement*>(elements[e].block);
+  const std::vector<NetworkElement>& elements = network.elements();
   MechanismContact c;
   c.name = elements[e].name;
   for (int side = 0; side < 2; ++side) {
@@ -483,7 +456,7 @@ MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e
     const char* port = side == 0 ? "B" : "F";
     std::vector<MechanismContactShape>& shapes = side == 0 ? c.b : c.f;
     for (int s = 0; s < static_cast<int>(elements.size()); ++s) {
-      const auto* solid = dynamic_cast<const SolidElement*>(elements[s].block);
+      const SolidElement* solid = network.solid(s);
       if (solid == nullptr || elements[s].nodes[0] != node) continue;
       const std::optional<contact::Shape> shape = CollisionShapeOf(*solid);
       if (!shape) {
@@ -542,9 +515,10 @@ MechanismContact BuildContact(const std::vector<NetworkElement>& elements, int e
 /// The constraint of cut joint `e`, its rows starting at `row` (none for a free or bushing
 /// joint: the loop is there for the joint's outputs and a bushing's forces).
 /// @throws NetworkError for a joint that cannot close a loop.
-LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, int e,
+LoopConstraint MakeLoopConstraint(const MechanismBuilder& network, int e,
                                   const FrameTreeBuilder& builder, int row) {
-  const auto& el = *static_cast<const JointElement*>(elements[e].block);
+  const std::vector<NetworkElement>& elements = network.elements();
+  const JointElement& el = *network.joint(e);
   const std::string& name = elements[e].name;
   LoopConstraint loop;
   loop.name = name;
@@ -587,11 +561,12 @@ LoopConstraint MakeLoopConstraint(const std::vector<NetworkElement>& elements, i
 /// The coupling of JointCoupler `e`: the joints whose shafts its ports A and B are on.
 /// @throws NetworkError when a port is not on a shaft of a joint of the tree, or both ports are
 ///         on one joint.
-JointCoupling MakeJointCoupling(const std::vector<NetworkElement>& elements, int e,
+JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
                                 const FrameTreeBuilder& builder,
                                 const std::vector<drivetrain::Shaft>& shafts,
                                 const MechanismModel& m) {
-  const auto& el = *static_cast<const JointCouplerElement*>(elements[e].block);
+  const std::vector<NetworkElement>& elements = network.elements();
+  const JointCouplerElement& el = *network.coupler(e);
   JointCoupling c;
   c.name = elements[e].name;
   c.element = e;
@@ -640,14 +615,14 @@ JointCoupling MakeJointCoupling(const std::vector<NetworkElement>& elements, int
 /// low-priority coordinates as little as it can so that every constraint holds, and only if
 /// that is not enough, every coordinate that is not prescribed; then the same for velocities.
 /// @throws NetworkError naming the loop with the largest residual when it cannot.
-void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeBuilder& builder,
+void AssembleLoops(const MechanismBuilder& network, const FrameTreeBuilder& builder,
                    MechanismModel* m) {
   const KinematicTree& tree = *m->tree;
   std::vector<int> low, free;
   for (size_t n = 0; n < m->joints.size(); ++n) {
     const MechanismJoint& j = m->joints[n];
     if (j.prescribed) continue;
-    const auto& el = *static_cast<const JointElement*>(elements[builder.joints()[n].element].block);
+    const JointElement& el = *network.joint(builder.joints()[n].element);
     // Joints with no priority parameter (spherical, free, bushing) are adjustable.
     const bool high = el.is_one_dof() && el.priority_high;
     for (int k = 0; k < j.nv; ++k) {
@@ -704,35 +679,87 @@ void AssembleLoops(const std::vector<NetworkElement>& elements, const FrameTreeB
 
 }  // namespace
 
+std::string MechanismElement::UnconnectedPortError(const std::string& path, int port) const {
+  const PhysicalPort& p = physical_port(port);
+  if (p.domain == "frame") {
+    return "frame port '" + p.name + "' of " + Quote(path) +
+           " is not connected; every frame port of a frame block must be joined to another "
+           "frame";
+  }
+  return "rotational port '" + p.name + "' of " + Quote(path) +
+         " is not connected; a drivetrain element acts between shafts, connect it to another "
+         "rotational port (a RotationalReference for the case)";
+}
+
+MechanismBuilder::MechanismBuilder(const std::vector<NetworkElement>& elements)
+    : elements_(elements),
+      world_(elements.size(), nullptr),
+      rigid_(elements.size()),
+      solid_(elements.size(), nullptr),
+      joint_(elements.size(), nullptr),
+      coupler_(elements.size(), nullptr) {
+  mechanism_elements_.reserve(elements.size());
+  for (current_ = 0; current_ < num_elements(); ++current_) {
+    // The one question about a block's type: whether it belongs to a physical network at all.
+    const auto* element = dynamic_cast<const MechanismElement*>(elements[current_].block);
+    if (element == nullptr) {
+      throw NetworkError(current_, Quote(elements[current_].name) +
+                                       " has physical ports but is no element of a frame or "
+                                       "rotational network");
+    }
+    mechanism_elements_.push_back(element);
+    element->Contribute(*this);
+  }
+  current_ = -1;
+}
+
+void MechanismBuilder::AddWorld(const WorldElement& world) { world_[current_] = &world; }
+void MechanismBuilder::AddRigidConnection(const Pose& X_BF) { rigid_[current_] = X_BF; }
+void MechanismBuilder::AddSolid(const SolidElement& solid) { solid_[current_] = &solid; }
+void MechanismBuilder::AddJoint(const JointElement& joint) { joint_[current_] = &joint; }
+void MechanismBuilder::AddTransformSensor(const TransformSensorElement& sensor) {
+  sensors_.emplace_back(current_, &sensor);
+}
+void MechanismBuilder::AddExternalForce(const ExternalForceTorqueElement& force) {
+  external_forces_.emplace_back(current_, &force);
+}
+void MechanismBuilder::AddInternalForce(const InternalForceElement& force) {
+  internal_forces_.emplace_back(current_, &force);
+}
+void MechanismBuilder::AddContact(const contact::SpatialContactForceElement& contact) {
+  contacts_.emplace_back(current_, &contact);
+}
+void MechanismBuilder::AddJointCoupler(const JointCouplerElement& coupler) {
+  coupler_[current_] = &coupler;
+}
+void MechanismBuilder::AddRotational(const drivetrain::RotationalPart& part) {
+  rotational_.push_back({part, elements_[current_].name, elements_[current_].nodes, current_});
+}
+
 MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int num_nodes,
                               const std::string& name) {
   MechanismModel m;
   m.name = name;
   if (elements.empty()) return m;
   const std::vector<unsigned char> all(elements.size(), 1);
-  CheckPortsConnected(elements, num_nodes);
+  const MechanismBuilder network(elements);
+  CheckPortsConnected(network, num_nodes);
 
   // Rotational networks first: the drive inertia they reflect onto a joint is part of its
   // body's dynamics (armature).
-  std::vector<drivetrain::RotationalNetworkElement> rotational;
   std::vector<drivetrain::Shaft> shafts;
   bool has_frames = false;
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     const blocks::Block& b = *elements[e].block;
-    if (const auto* j = dynamic_cast<const JointElement*>(&b); j != nullptr && j->shaft_port >= 0) {
+    if (const JointElement* j = network.joint(e); j != nullptr && j->shaft_port >= 0) {
       shafts.push_back({elements[e].nodes[j->shaft_port], e, e});
     }
-    bool frame = false, rot = false;
     for (int p = 0; p < b.num_physical_ports(); ++p) {
-      (b.physical_port(p).domain == "frame" ? frame : rot) = true;
+      has_frames = has_frames || b.physical_port(p).domain == "frame";
     }
-    has_frames = has_frames || frame;
-    // A coupler is a constraint between joints, not a drivetrain element (joint_coupler.h).
-    if (dynamic_cast<const JointCouplerElement*>(&b) != nullptr) continue;
-    if (rot && !frame) rotational.push_back({&b, elements[e].name, elements[e].nodes, e});
   }
   try {
-    m.drivetrain = drivetrain::BuildDrivetrain(rotational, shafts, num_nodes);
+    m.drivetrain = drivetrain::BuildDrivetrain(network.rotational(), shafts, num_nodes);
   } catch (const drivetrain::RotationalNetworkError& err) {
     throw NetworkError(err.element(), err.what());
   }
@@ -741,16 +768,15 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     armature[shafts[s].element] = m.drivetrain.clusters[m.drivetrain.shaft_cluster[s]].inertia;
   }
 
-  FrameTreeBuilder builder(elements, num_nodes, all, armature);
+  FrameTreeBuilder builder(network, num_nodes, all, armature);
   if (has_frames) {
-    const int world = FindWorld(elements, all);
+    const int world = FindWorld(network, all);
     if (world < 0) {
       throw NetworkError(0,
                          "the model has frame blocks but no World block; add one and connect "
                          "the mechanism's base to its W port");
     }
-    const auto* w = static_cast<const WorldElement*>(elements[world].block);
-    builder.Build(elements[world].nodes[0], w->gravity);
+    builder.Build(elements[world].nodes[0], network.world(world)->gravity);
   } else {
     builder.BuildEmpty();
   }
@@ -782,7 +808,7 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   m.v0.setZero();
   m.prescribed.assign(tree.num_bodies(), 0);
   for (const auto& rec : builder.joints()) {
-    const auto& el = *static_cast<const JointElement*>(elements[rec.element].block);
+    const JointElement& el = *network.joint(rec.element);
     MechanismJoint j;
     j.name = elements[rec.element].name;
     j.kind = el.kind;
@@ -835,8 +861,8 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   }
 
   for (int e : builder.cut_joints()) {
-    m.loops.push_back(MakeLoopConstraint(elements, e, builder, m.num_constraint_rows));
-    const auto& el = *static_cast<const JointElement*>(elements[e].block);
+    m.loops.push_back(MakeLoopConstraint(network, e, builder, m.num_constraint_rows));
+    const JointElement& el = *network.joint(e);
     LoopConstraint& loop = m.loops.back();
     loop.in_actuation = in(e, el.in_actuation);
     loop.out_q = out(e, el.out_q);
@@ -851,41 +877,44 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     m.num_constraint_rows += loop.num_rows;
   }
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
-    const auto* c = dynamic_cast<const JointCouplerElement*>(elements[e].block);
+    const JointCouplerElement* c = network.coupler(e);
     if (c == nullptr) continue;
-    m.couplings.push_back(MakeJointCoupling(elements, e, builder, shafts, m));
+    m.couplings.push_back(MakeJointCoupling(network, e, builder, shafts, m));
     m.couplings.back().out_tau = out(e, c->out_tau);
     m.couplings.back().row = m.num_constraint_rows++;
   }
-  if (m.num_constraint_rows > 0) AssembleLoops(elements, builder, &m);
+  if (m.num_constraint_rows > 0) AssembleLoops(network, builder, &m);
 
+  // What is attached to the bodies, each kind in element order.
+  auto at = [&](int e, int port) { return builder.location(elements[e].nodes[port]); };
+  for (const auto& [e, s] : network.sensors()) {
+    m.sensors.push_back({elements[e].name, at(e, 0), at(e, 1), out(e, s->out_position),
+                         out(e, s->out_rotation), out(e, s->out_v), out(e, s->out_w),
+                         out(e, s->out_euler)});
+  }
+  for (const auto& [e, f] : network.external_forces()) {
+    m.forces.push_back(
+        {elements[e].name, at(e, 0), f->world_frame, in(e, f->in_force), in(e, f->in_torque)});
+  }
+  for (const auto& [e, f] : network.internal_forces()) {
+    m.internal_forces.push_back({elements[e].name, at(e, 0), at(e, 1), f->spring_damper, f->k, f->c,
+                                 f->length0, in(e, f->in_f), out(e, f->out_distance),
+                                 out(e, f->out_speed)});
+  }
+  for (const auto& [e, sc] : network.contacts()) {
+    MechanismContact contact = BuildContact(network, e, *sc, builder);
+    contact.out_distance = out(e, sc->out_distance);
+    contact.out_fn = out(e, sc->out_fn);
+    contact.out_ff = out(e, sc->out_ff);
+    contact.out_point = out(e, sc->out_point);
+    contact.out_normal = out(e, sc->out_normal);
+    m.contacts.push_back(std::move(contact));
+  }
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
-    const blocks::Block* b = elements[e].block;
-    const std::vector<int>& nodes = elements[e].nodes;
-    if (const auto* s = dynamic_cast<const TransformSensorElement*>(b)) {
-      m.sensors.push_back({elements[e].name, builder.location(nodes[0]), builder.location(nodes[1]),
-                           out(e, s->out_position), out(e, s->out_rotation), out(e, s->out_v),
-                           out(e, s->out_w), out(e, s->out_euler)});
-    } else if (const auto* f = dynamic_cast<const ExternalForceTorqueElement*>(b)) {
-      m.forces.push_back({elements[e].name, builder.location(nodes[0]), f->world_frame,
-                          in(e, f->in_force), in(e, f->in_torque)});
-    } else if (const auto* f = dynamic_cast<const InternalForceElement*>(b)) {
-      m.internal_forces.push_back({elements[e].name, builder.location(nodes[0]),
-                                   builder.location(nodes[1]), f->spring_damper, f->k, f->c,
-                                   f->length0, in(e, f->in_f), out(e, f->out_distance),
-                                   out(e, f->out_speed)});
-    } else if (const auto* sc = dynamic_cast<const contact::SpatialContactForceElement*>(b)) {
-      MechanismContact contact = BuildContact(elements, e, builder);
-      contact.out_distance = out(e, sc->out_distance);
-      contact.out_fn = out(e, sc->out_fn);
-      contact.out_ff = out(e, sc->out_ff);
-      contact.out_point = out(e, sc->out_point);
-      contact.out_normal = out(e, sc->out_normal);
-      m.contacts.push_back(std::move(contact));
-    } else if (const auto* s = dynamic_cast<const SolidElement*>(b)) {
-      m.solids.push_back({elements[e].name, s->shape, s->radius, s->length, s->size, s->mesh,
-                          s->color, builder.location(nodes[0])});
-    }
+    const SolidElement* s = network.solid(e);
+    if (s == nullptr) continue;
+    m.solids.push_back(
+        {elements[e].name, s->shape, s->radius, s->length, s->size, s->mesh, s->color, at(e, 0)});
   }
 
   // The drivetrain's clusters on joints ride on their velocity coordinates; its sources and
@@ -929,9 +958,10 @@ RobotModel BuildRobotModel(const std::vector<NetworkElement>& elements, int num_
                            const std::vector<unsigned char>& in_robot, int frame_element,
                            int frame_port, const std::string& name) {
   const std::vector<unsigned char> all(elements.size(), 1);
-  const int world = FindWorld(elements, all);
+  const MechanismBuilder network(elements);
+  const int world = FindWorld(network, all);
   Eigen::Vector3d gravity(0.0, 0.0, -9.81);
-  if (world >= 0) gravity = static_cast<const WorldElement*>(elements[world].block)->gravity;
+  if (world >= 0) gravity = network.world(world)->gravity;
   // The base: the robot's World, or the first node it shares with the rest of the network.
   int root_node = world >= 0 && in_robot[world] ? elements[world].nodes[0] : -1;
   if (root_node < 0) {
@@ -962,12 +992,12 @@ RobotModel BuildRobotModel(const std::vector<NetworkElement>& elements, int num_
   }
   // Gravity in the base frame, when the base is fixed to World.
   if (world >= 0 && !in_robot[world]) {
-    FrameTreeBuilder whole(elements, num_nodes, all);
+    FrameTreeBuilder whole(network, num_nodes, all);
     whole.Build(elements[world].nodes[0], gravity);
     Pose X_WBase;
     if (whole.FixedToRoot(root_node, &X_WBase)) gravity = X_WBase.rotation.transpose() * gravity;
   }
-  FrameTreeBuilder builder(elements, num_nodes, in_robot);
+  FrameTreeBuilder builder(network, num_nodes, in_robot);
   builder.Build(root_node, gravity);
   if (!builder.cut_joints().empty()) {
     const int e = builder.cut_joints().front();
