@@ -68,8 +68,8 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     const auto nonzero = [](const auto& values) {
       return std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0; });
     };
-    if (nonzero(j.stiffness) || nonzero(j.damping) || std::isfinite(j.lower) ||
-        std::isfinite(j.upper)) {
+    if (nonzero(j.properties.stiffness) || nonzero(j.properties.damping) ||
+        std::isfinite(j.properties.lower) || std::isfinite(j.properties.upper)) {
       passive_joints_.push_back(static_cast<int>(n));
     }
   }
@@ -573,20 +573,22 @@ void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, d
     case JointKind::kRevolute:
     case JointKind::kPrismatic: {
       const double q = ws.q[j.q_index], qd = ws.v[j.v_index];
-      double f = -j.stiffness[0] * (q - j.q_eq[0]) - j.damping[0] * qd;
-      f -= internal::StopForce(q - j.upper, qd, j);
-      f += internal::StopForce(j.lower - q, -qd, j);
+      double f =
+          -j.properties.stiffness[0] * (q - j.properties.q_eq[0]) - j.properties.damping[0] * qd;
+      f -= internal::StopForce(q - j.properties.upper, qd, j.properties);
+      f += internal::StopForce(j.properties.lower - q, -qd, j.properties);
       u[j.v_index] += f;
       break;
     }
     case JointKind::kBushing:
       for (int k = 0; k < 6; ++k) {
-        u[j.v_index + k] += -j.stiffness[k] * (ws.q[j.q_index + k] - j.q_eq[k]) -
-                            j.damping[k] * ws.v[j.v_index + k];
+        u[j.v_index + k] +=
+            -j.properties.stiffness[k] * (ws.q[j.q_index + k] - j.properties.q_eq[k]) -
+            j.properties.damping[k] * ws.v[j.v_index + k];
       }
       break;
     case JointKind::kSpherical:
-      for (int k = 0; k < 3; ++k) u[j.v_index + k] -= j.damping[k] * ws.v[j.v_index + k];
+      for (int k = 0; k < 3; ++k) u[j.v_index + k] -= j.properties.damping[k] * ws.v[j.v_index + k];
       break;
     case JointKind::kFree:
     case JointKind::kWeld:
@@ -627,7 +629,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     if (j.prescribed) {
       if (filter_x_[n] >= 0) {
         // Critically damped second-order filter: qf'' = (u - qf)/tc^2 - 2 qf'/tc.
-        const double tc = j.filter_tc;
+        const double tc = j.properties.filter_tc;
         ws.u[j.v_index] =
             (in(c, j.in_actuation)[0] - ws.q[j.q_index]) / (tc * tc) - 2.0 * ws.v[j.v_index] / tc;
       } else {
@@ -636,7 +638,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
       continue;
     }
     for (int k = 0; k < j.nv; ++k) ws.u[j.v_index + k] = ws.passive[j.v_index + k];
-    if (j.actuation == Actuation::kTorque) ws.u[j.v_index] += in(c, j.in_actuation)[0];
+    if (j.properties.actuation == Actuation::kTorque) ws.u[j.v_index] += in(c, j.in_actuation)[0];
   }
   if (!m_.drivetrain.clusters.empty()) {
     DrivetrainForces(c, ws);
@@ -894,7 +896,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
     if (loop.kind == JointKind::kRevolute || loop.kind == JointKind::kPrismatic) {
       const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
       out(c, loop.out_qdd)[0] = jc.qdd;
-      if (loop.actuation == Actuation::kTorque) actuator = in(c, loop.in_actuation)[0];
+      if (loop.properties.actuation == Actuation::kTorque) actuator = in(c, loop.in_actuation)[0];
       out(c, loop.out_torque)[0] = actuator;
     }
     const Eigen::Matrix3d R_FW = F.X_WF.rotation.transpose();
@@ -917,9 +919,10 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
     if (j.out_qdd >= 0) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
     if (j.out_torque >= 0 && output_demanded(c, j.out_torque)) {
       double actuator = 0.0;
-      if (j.actuation == Actuation::kTorque) actuator = ws.u[j.v_index] - ws.passive[j.v_index];
+      if (j.properties.actuation == Actuation::kTorque)
+        actuator = ws.u[j.v_index] - ws.passive[j.v_index];
       // Through a shaft: what the drivetrain delivers to the joint.
-      if (j.actuation == Actuation::kPort) {
+      if (j.properties.actuation == Actuation::kPort) {
         actuator = ws.cluster_force[m_.joint_cluster[&j - m_.joints.data()]];
       }
       // The actuator supplies what the motion needs beyond the joint's own springs and stops.
@@ -1061,7 +1064,7 @@ void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::Matr
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const int f = filter_x_[n];
     if (f < 0) continue;
-    const double tc = m_.joints[n].filter_tc;
+    const double tc = m_.joints[n].properties.filter_tc;
     J(f, f + 1) += 1.0;
     J(f + 1, f) -= 1.0 / (tc * tc);
     J(f + 1, f + 1) -= 2.0 / tc;
@@ -1179,7 +1182,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     // (u - qf) / tc^2 - 2 qf_dot / tc.
     for (size_t j = 0; j < m_.joints.size(); ++j) {
       if (filter_x_[j] < 0) continue;
-      const double tc = m_.joints[j].filter_tc;
+      const double tc = m_.joints[j].properties.filter_tc;
       const int p = m_.joints[j].v_index;
       for (int a = 0; a < nf; ++a) {
         const double M_fp = ws.data.M(free_v_[a], p);

@@ -531,9 +531,10 @@ LoopConstraint MakeLoopConstraint(const MechanismBuilder& network, int e,
   for (int j : builder.PathBetween(loop.B.body, loop.F.body)) {
     loop.loop.push_back(elements[j].name);
   }
-  if (el.actuation == Actuation::kMotion || el.actuation == Actuation::kPort) {
+  if (el.properties.actuation == Actuation::kMotion ||
+      el.properties.actuation == Actuation::kPort) {
     throw NetworkError(e, "joint " + Quote(name) + " closes a kinematic loop and has actuation=" +
-                              (el.actuation == Actuation::kMotion ? "motion" : "port") +
+                              (el.properties.actuation == Actuation::kMotion ? "motion" : "port") +
                               ", which needs a coordinate of the tree; mark another joint of "
                               "the loop cut=\"true\"");
   }
@@ -545,15 +546,7 @@ LoopConstraint MakeLoopConstraint(const MechanismBuilder& network, int e,
     loop.n1 = (t - t.dot(el.axis) * el.axis).normalized();
     loop.n2 = el.axis.cross(loop.n1);
   }
-  loop.actuation = el.actuation;
-  loop.stiffness = el.stiffness;
-  loop.damping = el.damping;
-  loop.q_eq = el.q_eq;
-  loop.lower = el.lower;
-  loop.upper = el.upper;
-  loop.limit_stiffness = el.limit_stiffness;
-  loop.limit_damping = el.limit_damping;
-  loop.limit_transition = el.limit_transition;
+  loop.properties = el.properties;
   loop.q0 = el.q0;
   return loop;
 }
@@ -820,17 +813,8 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     j.nv = tree.idx_v(rec.body) + tree.joint(rec.body).nv() - j.v_index;
     j.reversed = rec.reversed;
     j.X_JF_reversed = rec.X_PJ.Inverse();
-    j.actuation = el.actuation;
-    j.prescribed = el.actuation == Actuation::kMotion;
-    j.stiffness = el.stiffness;
-    j.damping = el.damping;
-    j.q_eq = el.q_eq;
-    j.lower = el.lower;
-    j.upper = el.upper;
-    j.limit_stiffness = el.limit_stiffness;
-    j.limit_damping = el.limit_damping;
-    j.limit_transition = el.limit_transition;
-    j.filter_tc = el.filter_tc;
+    j.properties = el.properties;
+    j.prescribed = el.properties.actuation == Actuation::kMotion;
     j.in_actuation = in(rec.element, el.in_actuation);
     j.out_q = out(rec.element, el.out_q);
     j.out_qd = out(rec.element, el.out_qd);

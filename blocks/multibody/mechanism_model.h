@@ -43,13 +43,8 @@ struct MechanismJoint {
   Pose X_JF_reversed;
   Pose X_BJ;  ///< B port in the joint frame J: identity unless reversed; for wrench/outputs
 
-  Actuation actuation = Actuation::kNone;
-  bool prescribed = false;  ///< actuation = motion
-  Eigen::VectorXd stiffness, damping, q_eq;
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
-  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
-  double filter_tc = 0.01;
+  JointProperties properties;  ///< the joint element's
+  bool prescribed = false;     ///< actuation = motion
 
   /// Initial coordinates in the tree's convention (nq, nv).
   Eigen::VectorXd q0, v0;
@@ -76,14 +71,10 @@ struct LoopConstraint {
   int num_rows = 0;    ///< 5 revolute and prismatic, 3 spherical, 0 free and bushing
   int element = -1;    ///< the element index BuildMechanism was given (for errors)
 
-  /// What the user gave the joint: actuation=torque and its spring, damper and stops act as
-  /// a pair of equal and opposite wrenches on the two bodies (a bushing's six springs and
-  /// dampers about q_eq, in its own coordinates).
-  Actuation actuation = Actuation::kNone;
-  Eigen::VectorXd stiffness, damping, q_eq;
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
-  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
+  /// What the user gave the joint (the joint element's): actuation=torque and its spring,
+  /// damper and stops act as a pair of equal and opposite wrenches on the two bodies (a
+  /// bushing's six springs and dampers about q_eq, in its own coordinates).
+  JointProperties properties;
   Eigen::VectorXd q0;  ///< the joint's own q0 (the unwrapped angle starts there)
 
   /// Mechanism signal ports, -1 where none.

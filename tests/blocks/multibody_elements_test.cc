@@ -170,7 +170,7 @@ TEST(OtherJointBlocks, DeclareTheirCoordinates) {
   EXPECT_EQ(As<JointElement>(ball).q0, Eigen::Vector4d(1, 0, 0, 0));
   EXPECT_EQ(ball->output_port(ball->FindOutput("quaternion")).width, 4);
   auto bushing = MakeBlock("BushingJoint", {{"stiffness", "[1, 2, 3, 4, 5, 6]"}});
-  EXPECT_EQ(As<JointElement>(bushing).stiffness[5], 6.0);
+  EXPECT_EQ(As<JointElement>(bushing).properties.stiffness[5], 6.0);
   EXPECT_EQ(bushing->output_port(bushing->FindOutput("q")).width, 6);
   auto free = MakeBlock("FreeJoint", {{"position0", "[1, 2, 3]"}});
   EXPECT_EQ(As<JointElement>(free).q0.head<3>(), Eigen::Vector3d(1, 2, 3));
