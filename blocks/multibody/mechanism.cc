@@ -74,8 +74,8 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     }
   }
   for (const MechanismJoint& j : m_.joints) {
-    if (j.out_torque >= 0) joint_force_ports_.push_back(j.out_torque);
-    if (j.out_wrench >= 0) joint_force_ports_.push_back(j.out_wrench);
+    if (j.out_torque.connected()) joint_force_ports_.push_back(j.out_torque.index);
+    if (j.out_wrench.connected()) joint_force_ports_.push_back(j.out_wrench.index);
   }
 }
 
@@ -109,16 +109,16 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
   for (size_t i = 0; i < m_.joints.size(); ++i) {
     const MechanismJoint& j = m_.joints[i];
     if (!j.prescribed) continue;
-    const int w = input_widths[j.in_actuation];
+    const int w = input_widths[j.in_actuation.index];
     if (w == 1) {
       filter_x_[i] = nx;
       nx += 2;
       // The filter's states carry q and qd: only qdd needs the input now.
-      SetInputFeedthrough(j.in_actuation, blocks::FeedthroughToStage(1));
+      SetInputFeedthrough(j.in_actuation.index, blocks::FeedthroughToStage(1));
     } else if (w != 3) {
-      throw BlockError("input '" + m_.inputs[j.in_actuation].name + "' has width " +
+      throw BlockError("input '" + m_.inputs[j.in_actuation.index].name + "' has width " +
                            std::to_string(w) + ", expected 1 (q, filtered) or 3 ([q, qd, qdd])",
-                       {}, m_.inputs[j.in_actuation].name);
+                       {}, m_.inputs[j.in_actuation.index].name);
     }
   }
   free_q_states_.clear();

@@ -208,8 +208,10 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
       m.outputs.push_back({elements[e].name + "." + port.name, port.width, 0, port.stage, e, i});
     }
   }
-  auto in = [&](int e, int port) { return port < 0 ? -1 : input_base[e] + port; };
-  auto out = [&](int e, int port) { return port < 0 ? -1 : output_base[e] + port; };
+  auto in = [&](int e, int port) { return MechanismInput{port < 0 ? -1 : input_base[e] + port}; };
+  auto out = [&](int e, int port) {
+    return MechanismOutput{port < 0 ? -1 : output_base[e] + port};
+  };
 
   m.q0.resize(tree.nq());
   m.v0.resize(tree.nv());

@@ -199,13 +199,13 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
     out(c, coupling.out_tau)[0] = ws.loops.lambda[coupling.row];
   }
   for (size_t k = 0; k < m_.drivetrain.motors.size(); ++k) {
-    if (m_.motor_ports[k].vdq < 0) continue;
+    if (!m_.motor_ports[k].vdq.connected()) continue;
     const Eigen::Vector2d& vdq = ws.motor_drive[k].vdq;
     std::copy_n(vdq.data(), 2, out(c, m_.motor_ports[k].vdq));
   }
   for (const MechanismJoint& j : m_.joints) {
-    if (j.out_qdd >= 0) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
-    if (j.out_torque >= 0 && output_demanded(c, j.out_torque)) {
+    if (j.out_qdd.connected()) out(c, j.out_qdd)[0] = data.qdd[j.v_index];
+    if (j.out_torque.connected() && output_demanded(c, j.out_torque)) {
       double actuator = 0.0;
       if (j.properties.actuation == Actuation::kTorque)
         actuator = ws.u[j.v_index] - ws.passive[j.v_index];
@@ -217,7 +217,7 @@ void Mechanism::WriteDynamicOutputs(Context& c, Workspace& ws) const {
       if (j.prescribed) actuator = data.tau[j.v_index] - ws.passive[j.v_index];
       out(c, j.out_torque)[0] = actuator;
     }
-    if (j.out_wrench >= 0 && output_demanded(c, j.out_wrench)) {
+    if (j.out_wrench.connected() && output_demanded(c, j.out_wrench)) {
       // What the tree's parent side transmits to the child body, at its origin, in its frame.
       Vector6d f = data.F[j.body];
       if (j.reversed) {
