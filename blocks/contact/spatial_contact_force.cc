@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "blocks/multibody/mechanism_builder.h"
 #include "common/format_value.h"
 
 namespace twinblocks::contact {
@@ -168,6 +169,10 @@ BlockType SpatialContactForceType() {
                       {"F", "frame: at the Solid(s) of the other side"}};
   t.create = [](const Params& p) { return std::make_unique<SpatialContactForceElement>(p); };
   return t;
+}
+
+void SpatialContactForceElement::Contribute(multibody::MechanismBuilder& builder) const {
+  builder.AddContact(*this);
 }
 
 }  // namespace twinblocks::contact

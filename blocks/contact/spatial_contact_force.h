@@ -25,6 +25,7 @@ struct HertzMaterials {
 class SpatialContactForceElement final : public multibody::FrameElement {
  public:
   explicit SpatialContactForceElement(const blocks::Params& p);
+  void Contribute(multibody::MechanismBuilder& builder) const override;
   ContactLaw law;
   std::optional<HertzMaterials> materials;
   int out_distance, out_fn, out_ff, out_point, out_normal;

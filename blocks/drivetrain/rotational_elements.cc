@@ -5,6 +5,7 @@
 #include <string>
 
 #include "blocks/block_error.h"
+#include "blocks/multibody/mechanism_builder.h"
 #include "common/format_value.h"
 
 namespace twinblocks::drivetrain {
@@ -49,6 +50,10 @@ const std::vector<blocks::PortDoc> kRC = {{"R", "rotational: rod (follower)"},
                                           {"C", "rotational: case (reference)"}};
 
 }  // namespace
+
+void RotationalElement::Contribute(multibody::MechanismBuilder& builder) const {
+  builder.AddRotational(Part());
+}
 
 RotationalReferenceElement::RotationalReferenceElement(const Params&) { RotationalPort("R"); }
 
@@ -136,6 +141,111 @@ PmsmElement::PmsmElement(const Params& p)
   out_tau = DeclareOutput("tau", 1, 0);
   out_w = DeclareOutput("w", 1, 0);
   out_vdq = DeclareOutput("vdq", 2, 1);
+}
+
+RotationalPart RotationalReferenceElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kReference;
+  return part;
+}
+
+RotationalPart InertiaElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kInertia;
+  part.inertia = J;
+  return part;
+}
+
+RotationalPart SimpleGearElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kGear;
+  part.ratio = ratio;
+  return part;
+}
+
+RotationalPart RotationalFrictionElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kForce;
+  part.force.kind = RotationalForceKind::kFriction;
+  part.force.friction = friction;
+  return part;
+}
+
+RotationalPart RotationalSpringDamperElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kForce;
+  part.force.kind = RotationalForceKind::kSpringDamper;
+  part.force.k = k;
+  part.force.c = c;
+  return part;
+}
+
+RotationalPart TorqueSourceElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kForce;
+  part.force.kind = RotationalForceKind::kTorqueSource;
+  part.force.element_port = in_tau;
+  return part;
+}
+
+RotationalPart MotionSensorElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kSensor;
+  part.sensor.out_phi = out_phi;
+  part.sensor.out_w = out_w;
+  return part;
+}
+
+RotationalPart DCMotorElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kMotor;
+  part.inertia = J;
+  part.viscous = b;
+  RotationalMotor& motor = part.motor;
+  motor.kind = MotorKind::kDC;
+  motor.dc = {R, L, Kt, Ke, J, b};
+  motor.in_command = in_v;
+  motor.out_current = out_i;
+  motor.out_tau = out_tau;
+  motor.out_w = out_w;
+  return part;
+}
+
+RotationalPart PmsmElement::Part() const {
+  RotationalPart part;
+  part.kind = RotationalPart::Kind::kMotor;
+  part.inertia = J;
+  part.viscous = b;
+  RotationalMotor& motor = part.motor;
+  motor.kind = foc ? MotorKind::kPmsmFoc : MotorKind::kPmsmVoltage;
+  motor.pmsm = {pole_pairs, Rs, Ld, Lq, psi, J, b, Vdc, i_max, bandwidth};
+  motor.in_command = in_command;
+  motor.out_current = out_idq;
+  motor.out_tau = out_tau;
+  motor.out_w = out_w;
+  motor.out_vdq = out_vdq;
+  return part;
+}
+
+namespace {
+
+/// A motor's port alone on its node: the motor has no mount or drives nothing.
+std::string MotorUnconnectedPortError(const blocks::Block& motor, const std::string& path,
+                                      int port) {
+  return "motor '" + path + "' has no reference: its " +
+         (motor.physical_port(port).name == "C" ? "case C" : "rotor R") +
+         " is not connected; connect C to a RotationalReference (the motor's mount) and R to "
+         "the shaft it drives";
+}
+
+}  // namespace
+
+std::string DCMotorElement::UnconnectedPortError(const std::string& path, int port) const {
+  return MotorUnconnectedPortError(*this, path, port);
+}
+
+std::string PmsmElement::UnconnectedPortError(const std::string& path, int port) const {
+  return MotorUnconnectedPortError(*this, path, port);
 }
 
 BlockType RotationalReferenceType() {

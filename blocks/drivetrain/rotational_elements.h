@@ -11,15 +11,24 @@
 // Sign conventions (Simscape's): an element between R and C acts on R with its torque and on
 // C with the opposite; its relative angle and velocity are R's minus C's.
 
-#include "blocks/block.h"
+#include <string>
+
 #include "blocks/block_registry.h"
+#include "blocks/drivetrain/rotational_network.h"
+#include "blocks/multibody/mechanism_element.h"
 #include "blocks/param.h"
 #include "physics/drivetrain/friction_model.h"
 
 namespace twinblocks::drivetrain {
 
 /// Base of every rotational element: declares no runtime behaviour.
-class RotationalElement : public blocks::Block {
+class RotationalElement : public multibody::MechanismElement {
+ public:
+  /// What the element is in its network (rotational_network.h).
+  virtual RotationalPart Part() const = 0;
+  /// Hands Part() to the mechanism's drivetrain.
+  void Contribute(multibody::MechanismBuilder& builder) const final;
+
  protected:
   RotationalElement() = default;
   int RotationalPort(const char* name) { return DeclarePhysicalPort(name, "rotational"); }
@@ -29,11 +38,13 @@ class RotationalElement : public blocks::Block {
 class RotationalReferenceElement final : public RotationalElement {
  public:
   explicit RotationalReferenceElement(const blocks::Params& p);
+  RotationalPart Part() const override;
 };
 
 class InertiaElement final : public RotationalElement {
  public:
   explicit InertiaElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   double J = 0.0;  ///< kg m^2
 };
 
@@ -41,30 +52,35 @@ class InertiaElement final : public RotationalElement {
 class SimpleGearElement final : public RotationalElement {
  public:
   explicit SimpleGearElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   double ratio = 1.0;
 };
 
 class RotationalFrictionElement final : public RotationalElement {
  public:
   explicit RotationalFrictionElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   FrictionParameters friction;
 };
 
 class RotationalSpringDamperElement final : public RotationalElement {
  public:
   explicit RotationalSpringDamperElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   double k = 0.0, c = 0.0;  ///< N m/rad, N m s/rad
 };
 
 class TorqueSourceElement final : public RotationalElement {
  public:
   explicit TorqueSourceElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   int in_tau;
 };
 
 class MotionSensorElement final : public RotationalElement {
  public:
   explicit MotionSensorElement(const blocks::Params& p);
+  RotationalPart Part() const override;
   int out_phi, out_w;
 };
 
@@ -72,6 +88,8 @@ class MotionSensorElement final : public RotationalElement {
 class DCMotorElement final : public RotationalElement {
  public:
   explicit DCMotorElement(const blocks::Params& p);
+  RotationalPart Part() const override;
+  std::string UnconnectedPortError(const std::string& path, int port) const override;
   double R = 0.0, L = 0.0, Kt = 0.0, Ke = 0.0, J = 0.0, b = 0.0;
   int in_v, out_i, out_tau, out_w;
 };
@@ -81,6 +99,8 @@ class DCMotorElement final : public RotationalElement {
 class PmsmElement final : public RotationalElement {
  public:
   explicit PmsmElement(const blocks::Params& p);
+  RotationalPart Part() const override;
+  std::string UnconnectedPortError(const std::string& path, int port) const override;
   int pole_pairs = 4;
   double Rs = 0.0, Ld = 0.0, Lq = 0.0, psi = 0.0, J = 0.0, b = 0.0;
   double Vdc = 0.0, i_max = 0.0, bandwidth = 0.0;  ///< V, A, Hz of the current loops

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <map>
 
-#include "blocks/drivetrain/rotational_elements.h"
 #include "common/format_value.h"
 #include "common/union_find.h"
 
@@ -55,12 +54,12 @@ DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& ele
   std::vector<std::vector<GearEdge>> gears(num_nodes);
   std::vector<int> reference_of(num_nodes, -1);  // a RotationalReference's element on the node
   for (const RotationalNetworkElement& e : elements) {
-    if (const auto* g = dynamic_cast<const SimpleGearElement*>(e.block)) {
+    if (e.part.kind == RotationalPart::Kind::kGear) {
       // w_B = ratio w_F.
-      gears[e.nodes[1]].push_back({e.nodes[0], g->ratio, e.element});
-      gears[e.nodes[0]].push_back({e.nodes[1], 1.0 / g->ratio, e.element});
+      gears[e.nodes[1]].push_back({e.nodes[0], e.part.ratio, e.element});
+      gears[e.nodes[0]].push_back({e.nodes[1], 1.0 / e.part.ratio, e.element});
       trains.Join(e.nodes[0], e.nodes[1]);
-    } else if (dynamic_cast<const RotationalReferenceElement*>(e.block) != nullptr) {
+    } else if (e.part.kind == RotationalPart::Kind::kReference) {
       reference_of[e.nodes[0]] = e.element;
     }
   }
@@ -145,58 +144,35 @@ DrivetrainModel BuildDrivetrain(const std::vector<RotationalNetworkElement>& ele
   }
 
   for (const RotationalNetworkElement& e : elements) {
-    const blocks::Block* b = e.block;
-    if (const auto* in = dynamic_cast<const InertiaElement*>(b)) {
-      const NodeCoordinate& c = coordinate[e.nodes[0]];
-      if (c.cluster >= 0) model.clusters[c.cluster].inertia += in->J * c.k * c.k;
-    } else if (const auto* f = dynamic_cast<const RotationalFrictionElement*>(b)) {
-      RotationalForce force;
-      force.kind = RotationalForceKind::kFriction;
-      force.R = coordinate[e.nodes[0]];
-      force.C = coordinate[e.nodes[1]];
-      force.friction = f->friction;
-      force.element = e.element;
-      model.forces.push_back(force);
-    } else if (const auto* sd = dynamic_cast<const RotationalSpringDamperElement*>(b)) {
-      RotationalForce force;
-      force.kind = RotationalForceKind::kSpringDamper;
-      force.R = coordinate[e.nodes[0]];
-      force.C = coordinate[e.nodes[1]];
-      force.k = sd->k;
-      force.c = sd->c;
-      force.element = e.element;
-      model.forces.push_back(force);
-    } else if (const auto* ts = dynamic_cast<const TorqueSourceElement*>(b)) {
-      RotationalForce force;
-      force.kind = RotationalForceKind::kTorqueSource;
-      force.R = coordinate[e.nodes[0]];
-      force.C = coordinate[e.nodes[1]];
-      force.element = e.element;
-      force.element_port = ts->in_tau;
-      model.forces.push_back(force);
-    } else if (const auto* ms = dynamic_cast<const MotionSensorElement*>(b)) {
-      model.sensors.push_back(
-          {coordinate[e.nodes[0]], coordinate[e.nodes[1]], e.element, ms->out_phi, ms->out_w});
-    } else if (const auto* dc = dynamic_cast<const DCMotorElement*>(b)) {
-      RotationalMotor motor;
-      motor.kind = MotorKind::kDC;
-      motor.dc = {dc->R, dc->L, dc->Kt, dc->Ke, dc->J, dc->b};
-      motor.in_command = dc->in_v;
-      motor.out_current = dc->out_i;
-      motor.out_tau = dc->out_tau;
-      motor.out_w = dc->out_w;
-      AddMotor(e, coordinate, motor, dc->J, dc->b, model);
-    } else if (const auto* pm = dynamic_cast<const PmsmElement*>(b)) {
-      RotationalMotor motor;
-      motor.kind = pm->foc ? MotorKind::kPmsmFoc : MotorKind::kPmsmVoltage;
-      motor.pmsm = {pm->pole_pairs, pm->Rs, pm->Ld,  pm->Lq,    pm->psi,
-                    pm->J,          pm->b,  pm->Vdc, pm->i_max, pm->bandwidth};
-      motor.in_command = pm->in_command;
-      motor.out_current = pm->out_idq;
-      motor.out_tau = pm->out_tau;
-      motor.out_w = pm->out_w;
-      motor.out_vdq = pm->out_vdq;
-      AddMotor(e, coordinate, motor, pm->J, pm->b, model);
+    const RotationalPart& part = e.part;
+    switch (part.kind) {
+      case RotationalPart::Kind::kReference:
+      case RotationalPart::Kind::kGear:
+        break;  // both are in the coordinates
+      case RotationalPart::Kind::kInertia: {
+        const NodeCoordinate& c = coordinate[e.nodes[0]];
+        if (c.cluster >= 0) model.clusters[c.cluster].inertia += part.inertia * c.k * c.k;
+        break;
+      }
+      case RotationalPart::Kind::kForce: {
+        RotationalForce force = part.force;
+        force.R = coordinate[e.nodes[0]];
+        force.C = coordinate[e.nodes[1]];
+        force.element = e.element;
+        model.forces.push_back(force);
+        break;
+      }
+      case RotationalPart::Kind::kSensor: {
+        RotationalSensor sensor = part.sensor;
+        sensor.R = coordinate[e.nodes[0]];
+        sensor.C = coordinate[e.nodes[1]];
+        sensor.element = e.element;
+        model.sensors.push_back(sensor);
+        break;
+      }
+      case RotationalPart::Kind::kMotor:
+        AddMotor(e, coordinate, part.motor, part.inertia, part.viscous, model);
+        break;
     }
   }
   for (size_t c = 0; c < model.clusters.size(); ++c) {

@@ -11,20 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "blocks/block.h"
 #include "physics/drivetrain/dc_motor_model.h"
 #include "physics/drivetrain/friction_model.h"
 #include "physics/drivetrain/pmsm_model.h"
 
 namespace twinblocks::drivetrain {
-
-/// One element of a rotational network as the builder sees it.
-struct RotationalNetworkElement {
-  const blocks::Block* block = nullptr;
-  std::string name;        ///< its path, for messages
-  std::vector<int> nodes;  ///< node of each rotational port, in the block's port order
-  int element = -1;        ///< the caller's index of the element, for errors
-};
 
 /// A joint shaft: the node a joint's `shaft` port is on, and which joint (caller's index).
 struct Shaft {
@@ -93,6 +84,38 @@ struct RotationalMotor {
   int num_states() const {
     return kind == MotorKind::kDC ? 1 : kind == MotorKind::kPmsmFoc ? 4 : 2;
   }
+};
+
+/// What a rotational element is in its network, as it describes itself
+/// (RotationalElement::Part): the builder reads this, never the element's type. R is the
+/// element's first rotational port and C its second (a gear's B and F).
+struct RotationalPart {
+  enum class Kind {
+    kReference,  ///< holds its node still
+    kGear,       ///< w_B = ratio w_F between its two nodes
+    kInertia,    ///< adds J k^2 to its node's cluster
+    kForce,      ///< a torque between R and C: `force`
+    kSensor,     ///< measures R against C: `sensor`
+    kMotor,      ///< a motor between R and C: `motor`
+  };
+  Kind kind = Kind::kInertia;
+  double ratio = 1.0;    ///< kGear
+  double inertia = 0.0;  ///< kInertia, kMotor (the rotor's): kg m^2
+  double viscous = 0.0;  ///< kMotor: the rotor's viscous friction, N m s/rad
+  /// kForce: its kind, parameters and input; the builder sets R, C and element.
+  RotationalForce force;
+  /// kSensor: its outputs; the builder sets R, C and element.
+  RotationalSensor sensor;
+  /// kMotor: its kind, parameters and ports; the builder sets name, R, C and element.
+  RotationalMotor motor;
+};
+
+/// One element of a rotational network as the builder sees it.
+struct RotationalNetworkElement {
+  RotationalPart part;     ///< what the element is
+  std::string name;        ///< its path, for messages
+  std::vector<int> nodes;  ///< node of each rotational port, in the element's port order
+  int element = -1;        ///< the caller's index of the element, for errors
 };
 
 struct DrivetrainModel {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -37,6 +38,10 @@ BlockType ExternalForceTorqueType() {
   t.physical_ports = {{"F", "frame: where the force acts"}};
   t.create = [](const Params& p) { return std::make_unique<ExternalForceTorqueElement>(p); };
   return t;
+}
+
+void ExternalForceTorqueElement::Contribute(MechanismBuilder& builder) const {
+  builder.AddExternalForce(*this);
 }
 
 }  // namespace twinblocks::multibody

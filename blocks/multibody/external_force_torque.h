@@ -10,6 +10,7 @@ namespace twinblocks::multibody {
 class ExternalForceTorqueElement final : public FrameElement {
  public:
   explicit ExternalForceTorqueElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
   bool world_frame = true;  ///< inputs expressed in W, else in F
   int in_force, in_torque;
 };

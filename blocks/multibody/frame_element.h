@@ -8,14 +8,14 @@
 
 #include <vector>
 
-#include "blocks/block.h"
 #include "blocks/block_registry.h"
+#include "blocks/multibody/mechanism_element.h"
 #include "blocks/param.h"
 
 namespace twinblocks::multibody {
 
 /// Base of every frame-network element: declares no runtime behaviour.
-class FrameElement : public blocks::Block {
+class FrameElement : public MechanismElement {
  protected:
   FrameElement() = default;
   /// Declares a frame port.

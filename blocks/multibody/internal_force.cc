@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -43,6 +44,10 @@ BlockType InternalForceType() {
   t.physical_ports = internal::BaseFollowerPorts();
   t.create = [](const Params& p) { return std::make_unique<InternalForceElement>(p); };
   return t;
+}
+
+void InternalForceElement::Contribute(MechanismBuilder& builder) const {
+  builder.AddInternalForce(*this);
 }
 
 }  // namespace twinblocks::multibody

@@ -10,6 +10,7 @@ namespace twinblocks::multibody {
 class InternalForceElement final : public FrameElement {
  public:
   explicit InternalForceElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
   bool spring_damper = false;
   double k = 0.0, c = 0.0, length0 = 0.0;
   int in_f = -1, out_distance, out_speed;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "blocks/block_error.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -56,6 +57,15 @@ BlockType JointCouplerType() {
   t.outputs = {{"tau", "generalized force on joint A, N m or N (joint B gets -ratio * tau)"}};
   t.create = [](const Params& p) { return std::make_unique<JointCouplerElement>(p); };
   return t;
+}
+
+void JointCouplerElement::Contribute(MechanismBuilder& builder) const {
+  builder.AddJointCoupler(*this);
+}
+
+std::string JointCouplerElement::UnconnectedPortError(const std::string& path, int port) const {
+  return "coupler '" + path + "': port " + physical_port(port).name +
+         " is not connected; connect A and B to the `shaft` ports of the two joints it couples";
 }
 
 }  // namespace twinblocks::multibody

@@ -6,16 +6,20 @@
 // the closed-loop constraints (loop_closure.h), not a drivetrain element: the two joints keep
 // their own coordinates and the coupler's multiplier is the force it transmits.
 
-#include "blocks/block.h"
+#include <string>
+
 #include "blocks/block_registry.h"
+#include "blocks/multibody/mechanism_element.h"
 #include "blocks/param.h"
 
 namespace twinblocks::multibody {
 
 /// Joins the `shaft` ports of two revolute or prismatic joints (actuation="port").
-class JointCouplerElement final : public blocks::Block {
+class JointCouplerElement final : public MechanismElement {
  public:
   explicit JointCouplerElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
+  std::string UnconnectedPortError(const std::string& path, int port) const override;
 
   double ratio = 1.0;            ///< q_A = ratio * q_B + offset
   double offset = 0.0;           ///< rad or m, in A's unit

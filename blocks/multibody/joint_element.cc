@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 #include "common/format_value.h"
 
 namespace twinblocks::multibody {
@@ -107,34 +108,35 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     q0 = VectorOfSize(p, "q0", 1);
     qd0 = VectorOfSize(p, "qd0", 1);
     priority_high = p.Word("priority") == "high";
-    stiffness = VectorOfSize(p, "stiffness", 1);
-    damping = VectorOfSize(p, "damping", 1);
-    q_eq = VectorOfSize(p, "q_eq", 1);
-    lower = OptionalScalar(p, "lower", lower);
-    upper = OptionalScalar(p, "upper", upper);
-    if (!(lower < upper)) {
-      throw BlockError("limits need lower < upper, got lower " + FormatValue(lower) +
-                           " and upper " + FormatValue(upper),
+    properties.stiffness = VectorOfSize(p, "stiffness", 1);
+    properties.damping = VectorOfSize(p, "damping", 1);
+    properties.q_eq = VectorOfSize(p, "q_eq", 1);
+    properties.lower = OptionalScalar(p, "lower", properties.lower);
+    properties.upper = OptionalScalar(p, "upper", properties.upper);
+    if (!(properties.lower < properties.upper)) {
+      throw BlockError("limits need lower < upper, got lower " + FormatValue(properties.lower) +
+                           " and upper " + FormatValue(properties.upper),
                        "lower");
     }
-    limit_stiffness = p.Scalar("limit_stiffness");
-    limit_damping = p.Scalar("limit_damping");
-    limit_transition = p.Scalar("limit_transition");
-    if (!(limit_transition > 0.0)) {
+    properties.limit_stiffness = p.Scalar("limit_stiffness");
+    properties.limit_damping = p.Scalar("limit_damping");
+    properties.limit_transition = p.Scalar("limit_transition");
+    if (!(properties.limit_transition > 0.0)) {
       throw BlockError("parameter 'limit_transition' must be positive", "limit_transition");
     }
-    actuation = ParseActuation(p.Word("actuation"));
-    filter_tc = p.Scalar("filter_tc");
+    properties.actuation = ParseActuation(p.Word("actuation"));
+    properties.filter_tc = p.Scalar("filter_tc");
     cut = p.Bool("cut");
     const bool revolute = kind == JointKind::kRevolute;
     // actuation=port: the joint's relative motion is a rotational node that gears, friction
     // and torque sources act on (spec/blocks.md, Drivetrain).
-    if (actuation == Actuation::kPort) shaft_port = DeclarePhysicalPort("shaft", "rotational");
-    if (actuation == Actuation::kTorque) {
+    if (properties.actuation == Actuation::kPort)
+      shaft_port = DeclarePhysicalPort("shaft", "rotational");
+    if (properties.actuation == Actuation::kTorque) {
       in_actuation = DeclareInput(revolute ? "tau" : "f", 1, blocks::FeedthroughToStage(1));
     }
-    if (actuation == Actuation::kMotion) {
-      if (!(filter_tc > 0.0)) {
+    if (properties.actuation == Actuation::kMotion) {
+      if (!(properties.filter_tc > 0.0)) {
         throw BlockError("parameter 'filter_tc' must be positive (s)", "filter_tc");
       }
       in_actuation = DeclareInput("motion", blocks::kDynamicWidth,
@@ -151,8 +153,8 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     q0 = UnitQuaternion(p.Vector("q0"), "q0").coeffs();  // (x, y, z, w): reordered below
     q0 = Eigen::Vector4d(q0[3], q0[0], q0[1], q0[2]);
     qd0 = VectorOfSize(p, "w0", 3);
-    damping = VectorOfSize(p, "damping", 3);
-    stiffness = Eigen::VectorXd::Zero(3);
+    properties.damping = VectorOfSize(p, "damping", 3);
+    properties.stiffness = Eigen::VectorXd::Zero(3);
     cut = p.Bool("cut");
     out_quaternion = DeclareOutput("quaternion", 4, 0);
     out_w = DeclareOutput("w", 3, 0);
@@ -176,9 +178,9 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
   // Bushing: translations x, y, z then rotations about x, y, z.
   q0 = VectorOfSize(p, "q0", 6);
   qd0 = VectorOfSize(p, "qd0", 6);
-  stiffness = VectorOfSize(p, "stiffness", 6);
-  damping = VectorOfSize(p, "damping", 6);
-  q_eq = exists("q_eq") ? VectorOfSize(p, "q_eq", 6) : Eigen::VectorXd::Zero(6);
+  properties.stiffness = VectorOfSize(p, "stiffness", 6);
+  properties.damping = VectorOfSize(p, "damping", 6);
+  properties.q_eq = exists("q_eq") ? VectorOfSize(p, "q_eq", 6) : Eigen::VectorXd::Zero(6);
   out_q = DeclareOutput("q", 6, 0);
   out_qd = DeclareOutput("qd", 6, 0);
   out_wrench = DeclareOutput("wrench", 6, 1);
@@ -299,6 +301,15 @@ BlockType FreeJointType() {
   t.physical_ports = internal::BaseFollowerPorts();
   t.create = [](const Params& p) { return std::make_unique<JointElement>(JointKind::kFree, p); };
   return t;
+}
+
+// A weld moves nothing: its frames are one rigid body, like a RigidTransform's.
+void JointElement::Contribute(MechanismBuilder& builder) const {
+  if (kind == JointKind::kWeld) {
+    builder.AddRigidConnection(Pose());
+  } else {
+    builder.AddJoint(*this);
+  }
 }
 
 }  // namespace twinblocks::multibody

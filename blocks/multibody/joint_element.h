@@ -14,10 +14,24 @@ namespace twinblocks::multibody {
 enum class JointKind { kRevolute, kPrismatic, kWeld, kSpherical, kBushing, kFree };
 enum class Actuation { kNone, kTorque, kMotion, kPort };
 
+/// What the user gives a joint besides its geometry and initial state: how it is driven, and
+/// its spring, damper and end stops. The JointElement holds it and hands it unchanged to what
+/// the joint becomes: a coordinate of the tree (MechanismJoint) or, when the joint closes a
+/// loop, a constraint with forces between its frames (LoopConstraint).
+struct JointProperties {
+  Actuation actuation = Actuation::kNone;
+  Eigen::VectorXd stiffness, damping, q_eq;  ///< per coordinate (1, or 6 for a bushing)
+  double lower = -std::numeric_limits<double>::infinity();  ///< end stops (one-dof joints)
+  double upper = std::numeric_limits<double>::infinity();
+  double limit_stiffness = 1e4, limit_damping = 10.0, limit_transition = 1e-4;
+  double filter_tc = 0.01;  ///< s: the motion input's filter (actuation=motion)
+};
+
 /// Every joint type: the follower frame F moves relative to the base frame B.
 class JointElement final : public FrameElement {
  public:
   JointElement(JointKind kind, const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
 
   JointKind kind;
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();  ///< unit, in B (revolute, prismatic)
@@ -26,12 +40,7 @@ class JointElement final : public FrameElement {
   /// B); bushing 6 and 6.
   Eigen::VectorXd q0, qd0;
   bool priority_high = true;
-  Eigen::VectorXd stiffness, damping, q_eq;  ///< per coordinate (1, or 6 for a bushing)
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
-  double limit_stiffness = 1e4, limit_damping = 10.0, limit_transition = 1e-4;
-  Actuation actuation = Actuation::kNone;
-  double filter_tc = 0.01;  ///< s
+  JointProperties properties;
   bool cut = false;
 
   /// Signal ports, -1 where the joint has none.

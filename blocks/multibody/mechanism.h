@@ -41,6 +41,9 @@ class Mechanism final : public blocks::Block {
   explicit Mechanism(MechanismModel model);
 
   const MechanismModel& model() const { return m_; }
+  /// The port a model's typed output index names.
+  using Block::output_port;
+  const OutputPort& output_port(MechanismOutput port) const { return output_port(port.index); }
   std::string DescribeContinuousState(int i) const override;
 
   /// What CalcBodyPoses needs besides the run: the tree's coordinates and kinematics, sized
@@ -106,6 +109,18 @@ class Mechanism final : public blocks::Block {
 
  private:
   struct Workspace;
+
+  // The model's typed ports on this block's slices of the context (inline: no cost per step).
+  using Block::in;
+  using Block::out;
+  using Block::output_demanded;
+  const double* in(const blocks::Context& c, MechanismInput port) const {
+    return in(c, port.index);
+  }
+  double* out(blocks::Context& c, MechanismOutput port) const { return out(c, port.index); }
+  bool output_demanded(const blocks::Context& c, MechanismOutput port) const {
+    return output_demanded(c, port.index);
+  }
 
   /// The tree's q and v from the states and the motion inputs, then the drivetrain's
   /// cluster coordinates.

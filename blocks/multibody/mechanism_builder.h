@@ -9,19 +9,26 @@
 // lines share a node); it knows nothing of bodies. Errors name the element at fault.
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "blocks/block.h"
+#include "blocks/multibody/joint_coupler.h"
+#include "blocks/multibody/mechanism_element.h"
 #include "blocks/multibody/mechanism_model.h"
 #include "physics/multibody/robot_model.h"
+
+namespace twinblocks::contact {
+class SpatialContactForceElement;  // blocks/contact/spatial_contact_force.h
+}  // namespace twinblocks::contact
 
 namespace twinblocks::multibody {
 
 /// One element of a frame network, as the compiler sees it.
 struct NetworkElement {
-  const blocks::Block* block = nullptr;  ///< a FrameElement subclass
+  const blocks::Block* block = nullptr;  ///< a MechanismElement
   std::string name;                      ///< its path, for messages
   std::vector<int> nodes;                ///< node of each physical port, 0..num_nodes-1
 };
@@ -35,6 +42,73 @@ class NetworkError : public std::runtime_error {
 
  private:
   int element_;
+};
+
+/// What the elements of a network are, as each says of itself: BuildMechanism asks every
+/// element (MechanismElement::Contribute) once, in element order, and each calls the one Add*
+/// method that describes it; the builder's stages then read these tables. Per element index,
+/// the typed accessors return nullptr for an element of another kind.
+class MechanismBuilder {
+ public:
+  /// Asks every element what it is.
+  /// @throws NetworkError for a block that is no mechanism element.
+  explicit MechanismBuilder(const std::vector<NetworkElement>& elements);
+
+  /// @name For MechanismElement::Contribute: the element being asked is ...
+  /// @{
+  /// ... the World (its one port is W).
+  void AddWorld(const WorldElement& world);
+  /// ... a rigid connection between its ports B and F: F = B * X_BF (RigidTransform, WeldJoint).
+  void AddRigidConnection(const Pose& X_BF);
+  /// ... a Solid at its port R.
+  void AddSolid(const SolidElement& solid);
+  /// ... a joint that moves (not a weld): an edge of the tree, or a loop constraint.
+  void AddJoint(const JointElement& joint);
+  void AddTransformSensor(const TransformSensorElement& sensor);
+  void AddExternalForce(const ExternalForceTorqueElement& force);
+  void AddInternalForce(const InternalForceElement& force);
+  void AddContact(const contact::SpatialContactForceElement& contact);
+  /// ... a coupler between two joints' shafts (a constraint, not a drivetrain element).
+  void AddJointCoupler(const JointCouplerElement& coupler);
+  /// ... an element of a rotational network.
+  void AddRotational(const drivetrain::RotationalPart& part);
+  /// @}
+
+  const std::vector<NetworkElement>& elements() const { return elements_; }
+  int num_elements() const { return static_cast<int>(elements_.size()); }
+  const MechanismElement& element(int e) const { return *mechanism_elements_[e]; }
+  const WorldElement* world(int e) const { return world_[e]; }
+  /// The pose of F in B when element e joins its two frames rigidly.
+  const std::optional<Pose>& rigid(int e) const { return rigid_[e]; }
+  const SolidElement* solid(int e) const { return solid_[e]; }
+  const JointElement* joint(int e) const { return joint_[e]; }
+  const JointCouplerElement* coupler(int e) const { return coupler_[e]; }
+  /// Element index and element, in element order.
+  template <typename T>
+  using List = std::vector<std::pair<int, const T*>>;
+  const List<TransformSensorElement>& sensors() const { return sensors_; }
+  const List<ExternalForceTorqueElement>& external_forces() const { return external_forces_; }
+  const List<InternalForceElement>& internal_forces() const { return internal_forces_; }
+  const List<contact::SpatialContactForceElement>& contacts() const { return contacts_; }
+  /// The rotational network's elements (joint couplers are not among them).
+  const std::vector<drivetrain::RotationalNetworkElement>& rotational() const {
+    return rotational_;
+  }
+
+ private:
+  const std::vector<NetworkElement>& elements_;
+  int current_ = -1;  ///< the element being asked
+  std::vector<const MechanismElement*> mechanism_elements_;
+  std::vector<const WorldElement*> world_;
+  std::vector<std::optional<Pose>> rigid_;
+  std::vector<const SolidElement*> solid_;
+  std::vector<const JointElement*> joint_;
+  std::vector<const JointCouplerElement*> coupler_;
+  List<TransformSensorElement> sensors_;
+  List<ExternalForceTorqueElement> external_forces_;
+  List<InternalForceElement> internal_forces_;
+  List<contact::SpatialContactForceElement> contacts_;
+  std::vector<drivetrain::RotationalNetworkElement> rotational_;
 };
 
 /// Reduces all frame elements of a model to one mechanism. A port alone on its node (no other

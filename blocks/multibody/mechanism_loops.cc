@@ -53,7 +53,7 @@ void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
     // The joint's own force on F, [torque; force] in B's axes, at F's origin.
     Vector6d w_B = Vector6d::Zero();
     if (loop.kind == JointKind::kSpherical) {
-      w_B.head<3>() = -loop.damping.cwiseProduct(rel.w);
+      w_B.head<3>() = -loop.properties.damping.cwiseProduct(rel.w);
     } else if (loop.kind == JointKind::kBushing) {
       // The tree bushing's generalized forces on its six coordinates; a force on x, y, z is
       // the force on F along B's axes, and torques tau on the rotations are the moment
@@ -62,7 +62,8 @@ void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
       CalcBushingCoordinates(rel, q, qd);
       Eigen::Matrix<double, 6, 1> tau;
       for (int i = 0; i < 6; ++i) {
-        tau[i] = -loop.stiffness[i] * (q[i] - loop.q_eq[i]) - loop.damping[i] * qd[i];
+        tau[i] = -loop.properties.stiffness[i] * (q[i] - loop.properties.q_eq[i]) -
+                 loop.properties.damping[i] * qd[i];
       }
       w_B.tail<3>() = tau.head<3>();
       w_B.head<3>() = BushingRateMatrix(q[3], q[4]).transpose().partialPivLu().solve(tau.tail<3>());
@@ -70,14 +71,14 @@ void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
       // Transmits nothing.
     } else {
       const CutJointCoordinate jc = CutCoordinate(c, loop, rel, static_cast<int>(k));
-      MechanismJoint like;  // the stop law of a tree joint, with the cut joint's parameters
-      like.limit_stiffness = loop.limit_stiffness;
-      like.limit_damping = loop.limit_damping;
-      like.limit_transition = loop.limit_transition;
-      double f = -loop.stiffness[0] * (jc.q - loop.q_eq[0]) - loop.damping[0] * jc.qd;
-      if (std::isfinite(loop.upper)) f -= internal::StopForce(jc.q - loop.upper, jc.qd, like);
-      if (std::isfinite(loop.lower)) f += internal::StopForce(loop.lower - jc.q, -jc.qd, like);
-      if (loop.actuation == Actuation::kTorque) f += in(c, loop.in_actuation)[0];
+      // The stop law of a tree joint, with the cut joint's parameters.
+      double f = -loop.properties.stiffness[0] * (jc.q - loop.properties.q_eq[0]) -
+                 loop.properties.damping[0] * jc.qd;
+      if (std::isfinite(loop.properties.upper))
+        f -= internal::StopForce(jc.q - loop.properties.upper, jc.qd, loop.properties);
+      if (std::isfinite(loop.properties.lower))
+        f += internal::StopForce(loop.properties.lower - jc.q, -jc.qd, loop.properties);
+      if (loop.properties.actuation == Actuation::kTorque) f += in(c, loop.in_actuation)[0];
       (loop.kind == JointKind::kRevolute ? w_B.head<3>() : w_B.tail<3>()) = f * loop.axis;
     }
     const Eigen::Matrix3d& R = B.X_WF.rotation;

@@ -21,6 +21,19 @@
 
 namespace twinblocks::multibody {
 
+/// A signal input of the Mechanism block, or none: a port of the model's element that the
+/// Mechanism took over. Distinct from MechanismOutput so that one cannot stand for the other.
+struct MechanismInput {
+  int index = -1;  ///< into MechanismModel::inputs; -1: none
+  bool connected() const { return index >= 0; }
+};
+
+/// A signal output of the Mechanism block, or none (see MechanismInput).
+struct MechanismOutput {
+  int index = -1;  ///< into MechanismModel::outputs; -1: none
+  bool connected() const { return index >= 0; }
+};
+
 /// Where a frame port ends up: fixed in a body of the tree (or in the world, body -1).
 struct FrameLocation {
   int body = -1;
@@ -43,21 +56,16 @@ struct MechanismJoint {
   Pose X_JF_reversed;
   Pose X_BJ;  ///< B port in the joint frame J: identity unless reversed; for wrench/outputs
 
-  Actuation actuation = Actuation::kNone;
-  bool prescribed = false;  ///< actuation = motion
-  Eigen::VectorXd stiffness, damping, q_eq;
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
-  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
-  double filter_tc = 0.01;
+  JointProperties properties;  ///< the joint element's
+  bool prescribed = false;     ///< actuation = motion
 
   /// Initial coordinates in the tree's convention (nq, nv).
   Eigen::VectorXd q0, v0;
 
-  /// Mechanism signal ports, -1 where none.
-  int in_actuation = -1;
-  int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
-  int out_quaternion = -1, out_w = -1, out_position = -1, out_v = -1;
+  /// Mechanism signal ports.
+  MechanismInput in_actuation;
+  MechanismOutput out_q, out_qd, out_qdd, out_torque, out_wrench;
+  MechanismOutput out_quaternion, out_w, out_position, out_v;
 };
 
 /// A joint that closes a kinematic loop (a cut joint, spec/blocks.md "Closed loops"): not an
@@ -76,21 +84,17 @@ struct LoopConstraint {
   int num_rows = 0;    ///< 5 revolute and prismatic, 3 spherical, 0 free and bushing
   int element = -1;    ///< the element index BuildMechanism was given (for errors)
 
-  /// What the user gave the joint: actuation=torque and its spring, damper and stops act as
-  /// a pair of equal and opposite wrenches on the two bodies (a bushing's six springs and
-  /// dampers about q_eq, in its own coordinates).
-  Actuation actuation = Actuation::kNone;
-  Eigen::VectorXd stiffness, damping, q_eq;
-  double lower = -std::numeric_limits<double>::infinity();
-  double upper = std::numeric_limits<double>::infinity();
-  double limit_stiffness = 0.0, limit_damping = 0.0, limit_transition = 1.0;
+  /// What the user gave the joint (the joint element's): actuation=torque and its spring,
+  /// damper and stops act as a pair of equal and opposite wrenches on the two bodies (a
+  /// bushing's six springs and dampers about q_eq, in its own coordinates).
+  JointProperties properties;
   Eigen::VectorXd q0;  ///< the joint's own q0 (the unwrapped angle starts there)
 
-  /// Mechanism signal ports, -1 where none.
-  int in_actuation = -1;
-  int out_q = -1, out_qd = -1, out_qdd = -1, out_torque = -1, out_wrench = -1;
-  int out_quaternion = -1, out_w = -1;
-  int out_position = -1, out_v = -1;  ///< a free joint's
+  /// Mechanism signal ports.
+  MechanismInput in_actuation;
+  MechanismOutput out_q, out_qd, out_qdd, out_torque, out_wrench;
+  MechanismOutput out_quaternion, out_w;
+  MechanismOutput out_position, out_v;  ///< a free joint's
 };
 
 /// A JointCoupler (joint_coupler.h): q_A = ratio * q_B + offset between two tree joints, one
@@ -104,21 +108,21 @@ struct JointCoupling {
   int q_a = 0, q_b = 0;            ///< their coordinates in the tree's q
   int v_a = 0, v_b = 0;            ///< and in v
   double ratio = 1.0, offset = 0.0;
-  int row = 0;       ///< its row in the stacked phi (after every loop's rows)
-  int out_tau = -1;  ///< Mechanism output: the multiplier (N m or N on joint A)
+  int row = 0;              ///< its row in the stacked phi (after every loop's rows)
+  MechanismOutput out_tau;  ///< the multiplier (N m or N on joint A)
 };
 
 struct MechanismSensor {
   std::string name;
   FrameLocation B, F;
-  int out_position = -1, out_rotation = -1, out_v = -1, out_w = -1, out_euler = -1;
+  MechanismOutput out_position, out_rotation, out_v, out_w, out_euler;
 };
 
 struct MechanismExternalForce {
   std::string name;
   FrameLocation F;
   bool world_frame = true;
-  int in_force = -1, in_torque = -1;
+  MechanismInput in_force, in_torque;
 };
 
 struct MechanismInternalForce {
@@ -126,7 +130,8 @@ struct MechanismInternalForce {
   FrameLocation B, F;
   bool spring_damper = false;
   double k = 0.0, c = 0.0, length0 = 0.0;
-  int in_f = -1, out_distance = -1, out_speed = -1;
+  MechanismInput in_f;
+  MechanismOutput out_distance, out_speed;
 };
 
 /// One Solid's shape as a contact sees it.
@@ -142,7 +147,7 @@ struct MechanismContact {
   std::string name;
   std::vector<MechanismContactShape> b, f;
   std::vector<contact::ContactLaw> laws;  ///< per pair: laws[i * f.size() + j] for b[i], f[j]
-  int out_distance = -1, out_fn = -1, out_ff = -1, out_point = -1, out_normal = -1;
+  MechanismOutput out_distance, out_fn, out_ff, out_point, out_normal;
 };
 
 /// A Solid as a viewer draws it: its shape, given in the Solid's frame R as solid_geometry.h
@@ -171,9 +176,9 @@ struct MechanismPort {
 
 /// A motor's signal ports on the Mechanism.
 struct MechanismMotorPorts {
-  int command = -1;                    ///< input: v, tau_ref or vdq
-  int current = -1, tau = -1, w = -1;  ///< outputs: i or idq, torque, rotor speed
-  int vdq = -1;                        ///< output: a PMSM's applied voltage
+  MechanismInput command;           ///< v, tau_ref or vdq
+  MechanismOutput current, tau, w;  ///< i or idq, torque, rotor speed
+  MechanismOutput vdq;              ///< a PMSM's applied voltage
 };
 
 struct MechanismModel {

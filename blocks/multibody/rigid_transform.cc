@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -72,6 +73,10 @@ BlockType RigidTransformType() {
   t.physical_ports = internal::BaseFollowerPorts();
   t.create = [](const Params& p) { return std::make_unique<RigidTransformElement>(p); };
   return t;
+}
+
+void RigidTransformElement::Contribute(MechanismBuilder& builder) const {
+  builder.AddRigidConnection(X_BF);
 }
 
 }  // namespace twinblocks::multibody

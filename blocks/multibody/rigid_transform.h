@@ -11,6 +11,7 @@ namespace twinblocks::multibody {
 class RigidTransformElement final : public FrameElement {
  public:
   explicit RigidTransformElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
   Pose X_BF;
 };
 

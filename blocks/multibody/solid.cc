@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 #include "common/format_value.h"
 #include "physics/multibody/mesh.h"
 
@@ -192,5 +193,7 @@ BlockType SolidType() {
   t.create = [](const Params& p) { return std::make_unique<SolidElement>(p); };
   return t;
 }
+
+void SolidElement::Contribute(MechanismBuilder& builder) const { builder.AddSolid(*this); }
 
 }  // namespace twinblocks::multibody

@@ -17,6 +17,7 @@ namespace twinblocks::multibody {
 class SolidElement final : public FrameElement {
  public:
   explicit SolidElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
   ShapeKind shape = ShapeKind::kNone;
   SpatialInertia inertia;                          ///< about R's origin, in R
   double radius = 0.0;                             ///< m (sphere, cylinder, capsule)

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -39,6 +40,10 @@ BlockType TransformSensorType() {
   t.physical_ports = internal::BaseFollowerPorts();
   t.create = [](const Params& p) { return std::make_unique<TransformSensorElement>(p); };
   return t;
+}
+
+void TransformSensorElement::Contribute(MechanismBuilder& builder) const {
+  builder.AddTransformSensor(*this);
 }
 
 }  // namespace twinblocks::multibody

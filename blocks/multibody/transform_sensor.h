@@ -10,6 +10,7 @@ namespace twinblocks::multibody {
 class TransformSensorElement final : public FrameElement {
  public:
   explicit TransformSensorElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
   int out_position, out_rotation, out_v, out_w, out_euler;
 };
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/frame_params.h"
+#include "blocks/multibody/mechanism_builder.h"
 
 namespace twinblocks::multibody {
 
@@ -32,5 +33,10 @@ BlockType WorldType() {
   t.create = [](const Params& p) { return std::make_unique<WorldElement>(p); };
   return t;
 }
+
+void WorldElement::Contribute(MechanismBuilder& builder) const { builder.AddWorld(*this); }
+
+// W is the frame everything hangs from; alone on its node it is a World with nothing on it.
+std::string WorldElement::UnconnectedPortError(const std::string&, int) const { return {}; }
 
 }  // namespace twinblocks::multibody

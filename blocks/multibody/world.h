@@ -3,6 +3,7 @@
 // World: the inertial frame of a frame network, and the model's gravity.
 
 #include <Eigen/Core>
+#include <string>
 
 #include "blocks/multibody/frame_element.h"
 
@@ -12,6 +13,8 @@ namespace twinblocks::multibody {
 class WorldElement final : public FrameElement {
  public:
   explicit WorldElement(const blocks::Params& p);
+  void Contribute(MechanismBuilder& builder) const override;
+  std::string UnconnectedPortError(const std::string& path, int port) const override;
   Eigen::Vector3d gravity;  ///< m/s^2, in W
 };
 

@@ -151,7 +151,7 @@ inline void WriteNormalizedQuaternion(const double* wxyz, double* out) {
 
 /// Force of a stop beyond a limit: a stiff spring, and a damper that ramps in over the
 /// transition width so that the force does not jump when the stop is reached.
-inline double StopForce(double penetration, double velocity_into, const MechanismJoint& j) {
+inline double StopForce(double penetration, double velocity_into, const JointProperties& j) {
   if (penetration <= 0.0) return 0.0;
   const double ramp = std::min(penetration / j.limit_transition, 1.0);
   return j.limit_stiffness * penetration + ramp * j.limit_damping * velocity_into;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <numbers>
 
+#include "blocks/multibody/mechanism_builder.h"
 #include "tests/blocks/block_test_helpers.h"
 
 namespace twinblocks::blocks {
@@ -171,7 +172,7 @@ TEST(OtherJointBlocks, DeclareTheirCoordinates) {
   EXPECT_EQ(As<JointElement>(ball).q0, Eigen::Vector4d(1, 0, 0, 0));
   EXPECT_EQ(ball->output_port(ball->FindOutput("quaternion")).width, 4);
   auto bushing = MakeBlock("BushingJoint", {{"stiffness", "[1, 2, 3, 4, 5, 6]"}});
-  EXPECT_EQ(As<JointElement>(bushing).stiffness[5], 6.0);
+  EXPECT_EQ(As<JointElement>(bushing).properties.stiffness[5], 6.0);
   EXPECT_EQ(bushing->output_port(bushing->FindOutput("q")).width, 6);
   auto free = MakeBlock("FreeJoint", {{"position0", "[1, 2, 3]"}});
   EXPECT_EQ(As<JointElement>(free).q0.head<3>(), Eigen::Vector3d(1, 2, 3));
@@ -191,6 +192,46 @@ TEST(SensorAndForceBlocks, DeclareTheirPorts) {
   EXPECT_EQ(spring->num_inputs(), 0);
   auto pushed = MakeBlock("InternalForce");
   EXPECT_EQ(pushed->input_port(0).name, "f");
+}
+
+// Each element says what it is to the mechanism builder (Contribute): a weld and a
+// RigidTransform are rigid connections, a revolute joint a joint, a Solid a solid, World the
+// world; a gear describes its ratio; and a block that is no network element is refused.
+TEST(MechanismElements, DescribeThemselvesToTheBuilder) {
+  std::vector<std::unique_ptr<Block>> blocks;
+  blocks.push_back(MakeBlock("World", {}));
+  blocks.push_back(MakeBlock("WeldJoint", {}));
+  blocks.push_back(MakeBlock("RigidTransform", {{"translation", "[1, 0, 0]"}}));
+  blocks.push_back(MakeBlock("RevoluteJoint", {}));
+  blocks.push_back(MakeBlock("Solid", {{"shape", "sphere"}, {"radius", "0.1"}, {"mass", "1"}}));
+  blocks.push_back(MakeBlock("SimpleGear", {{"ratio", "3"}}));
+  std::vector<multibody::NetworkElement> elements;
+  for (const auto& b : blocks) elements.push_back({b.get(), "e", {}});
+  const multibody::MechanismBuilder network(elements);
+  EXPECT_NE(network.world(0), nullptr);
+  EXPECT_TRUE(network.rigid(1).has_value());
+  EXPECT_TRUE(network.rigid(1)->translation.isZero());
+  EXPECT_EQ(network.joint(1), nullptr);
+  ASSERT_TRUE(network.rigid(2).has_value());
+  EXPECT_EQ(network.rigid(2)->translation, Eigen::Vector3d(1, 0, 0));
+  EXPECT_EQ(network.joint(3), blocks[3].get());
+  EXPECT_FALSE(network.rigid(3).has_value());
+  EXPECT_EQ(network.solid(4), blocks[4].get());
+  ASSERT_EQ(network.rotational().size(), 1u);
+  EXPECT_EQ(network.rotational()[0].element, 5);
+  EXPECT_EQ(network.rotational()[0].part.kind, drivetrain::RotationalPart::Kind::kGear);
+  EXPECT_EQ(network.rotational()[0].part.ratio, 3.0);
+
+  auto gain = MakeBlock("Gain", {{"k", "2"}});
+  const std::vector<multibody::NetworkElement> signal = {{gain.get(), "gain", {}}};
+  try {
+    multibody::MechanismBuilder refused(signal);
+    FAIL() << "a signal block was taken as a network element";
+  } catch (const multibody::NetworkError& e) {
+    EXPECT_EQ(e.element(), 0);
+    EXPECT_NE(std::string(e.what()).find("no element of a frame or rotational network"),
+              std::string::npos);
+  }
 }
 
 }  // namespace
