@@ -7,6 +7,7 @@
 
 #include "blocks/block.h"
 #include "blocks/sample_time.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::graph {
 
@@ -32,7 +33,7 @@ class SystemTuner {
 /// Run settings: the model's `<simulation>` element after evaluation, overridden by the
 /// command line. Unset optional values take the solver's own defaults.
 struct SimulationSettingsValues {
-  std::string solver = "ode45";
+  std::string solver = std::string(solvers::kDefaultSolver);
   double t_start = 0.0;        ///< s
   double t_end = 10.0;         ///< s
   std::optional<double> step;  ///< s, fixed-step solvers
