@@ -13,6 +13,7 @@
 
 #include "common/input_limits.h"
 #include "common/suggest.h"
+#include "runtime/simulation_settings.h"
 #include "solvers/solver_table.h"
 
 namespace twinblocks::graph {
@@ -91,33 +92,10 @@ solvers::IntegratorOptions Simulator::SolverOptions() const {
   if (s.initial_step) opt.initial_step = *s.initial_step;
   opt.locate_zero_crossings = s.zero_crossings;
   opt.fixed_step_zero_crossings = s.fixed_step_zero_crossings;
-  if (s.jacobian_steps) {
-    if (*s.jacobian_steps < 1) {
-      throw std::invalid_argument("jacobian_steps must be a whole number >= 1, got " +
-                                  std::to_string(*s.jacobian_steps));
-    }
-    opt.jacobian_steps = *s.jacobian_steps;
-  }
+  // Each value within its setting's range (the schema's), before any is used.
+  CheckSettingRanges(s);
+  if (s.jacobian_steps) opt.jacobian_steps = *s.jacobian_steps;
   opt.jacobian_method = SolverJacobianMethod(system, s);
-  auto positive = [](const char* what, double v) {
-    if (!(v > 0.0) || !std::isfinite(v)) {
-      throw std::invalid_argument(std::string(what) + " must be a positive number, got " +
-                                  FormatNumber(v));
-    }
-  };
-  positive("step", opt.fixed_step);
-  positive("max_step", opt.max_step);
-  positive("rtol", opt.rtol);
-  positive("atol", opt.atol);
-  if (s.output_interval) positive("output_interval", *s.output_interval);
-  if (s.max_consecutive_zc < 1) {
-    throw std::invalid_argument("max_consecutive_zc must be a whole number >= 1, got " +
-                                std::to_string(s.max_consecutive_zc));
-  }
-  if (!(s.zc_time_tolerance >= 0.0 && s.zc_time_tolerance < 1.0)) {
-    throw std::invalid_argument("zc_time_tolerance must be in [0, 1), got " +
-                                FormatNumber(s.zc_time_tolerance));
-  }
   // The blocks' own absolute tolerances (Simulink's block "Absolute tolerance"), which stay
   // as given when the others scale.
   opt.state_atol = system.StateAbsoluteTolerances(opt.atol);
