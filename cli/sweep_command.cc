@@ -142,7 +142,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     sweep::WriteSweepPlot(*p.plan, rows, static_cast<int>(k), args.plots[k], title, path);
     plots.push_back(path);
   }
-  int ok = 0, failed = 0, invalid = 0, not_run = 0;
+  int ok = 0, failed = 0, invalid = 0, not_run = 0, timed_out = 0;
   double wall = 0.0;
   const sweep::RunResult* write_failure = nullptr;
   for (const sweep::RunResult& r : rows) {
@@ -154,6 +154,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     if (r.status == sweep::RunStatus::kFailed) ++failed;
     if (r.status == sweep::RunStatus::kInvalid) ++invalid;
     if (r.status == sweep::RunStatus::kNotRun) ++not_run;
+    if (r.status == sweep::RunStatus::kTimedOut) ++timed_out;
     // After a failed write the one line of that failure says it all.
     if (r.status != sweep::RunStatus::kOk && r.status != sweep::RunStatus::kNotRun &&
         write_failure == nullptr) {
@@ -164,6 +165,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
   }
   std::printf("%s: %d runs: %d ok, %d failed, %d invalid", p.model.name.c_str(), p.plan->num_runs(),
               ok, failed, invalid);
+  if (timed_out > 0) std::printf(", %d timed out (max_wall_time)", timed_out);
   if (not_run > 0) std::printf(", %d not run (interrupted)", not_run);
   std::printf(" (%.3g s of run time)\n", wall);
   std::printf("summary: %s\n", summary.c_str());

@@ -26,7 +26,7 @@ V FromOptionalCount(const std::optional<int>& v) { return v ? V(static_cast<doub
 
 constexpr double kNone = 0.0;  // `most` of a setting that is not a count
 
-const std::array<SimulationSetting, 17> kSettings = {{
+const std::array<SimulationSetting, 18> kSettings = {{
     {"solver", SettingKind::kSolver, SettingRange::kFinite, kNone, false, "",
      solvers::kDefaultSolver, "", "the solver (twinblocks settings lists them)", "",
      [](S& s, const V& v) { s.solver = std::get<std::string>(v); },
@@ -118,6 +118,12 @@ const std::array<SimulationSetting, 17> kSettings = {{
      "10·128·eps", "", "relative time within which zero crossings are consecutive", "",
      [](S& s, const V& v) { s.zc_time_tolerance = std::get<double>(v); },
      [](const S& s) { return V(s.zc_time_tolerance); }},
+    {"max_wall_time", SettingKind::kNumber, SettingRange::kPositive, kNone, true, "", "no limit",
+     "s",
+     "stop the run after this much wall-clock time, as a failed run stops (exit status 3, "
+     "the results so far written)",
+     "", [](S& s, const V& v) { s.max_wall_time = OptionalNumber(v); },
+     [](const S& s) { return FromOptional(s.max_wall_time); }},
 }};
 
 // "a, b or c" from space-separated words.

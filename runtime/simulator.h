@@ -69,6 +69,8 @@ struct SimulationOutcome {
   /// Stopped by the stop request (SetStopRequest) at t, between two steps: ok is false, but
   /// nothing failed, and AdvanceTo may go on from t.
   bool interrupted = false;
+  /// The run took longer than its max_wall_time (ok is then false).
+  bool timed_out = false;
 };
 
 /// An external input (a top-level `<inport>`), from Simulator::FindInput.
@@ -421,6 +423,11 @@ class Simulator {
   std::function<void(int, const blocks::Context&)> row_callback_;
   double progress_interval_ = 0.25;
   const std::atomic<bool>* stop_ = nullptr;
+  /// Steps since the wall clock was last read for max_wall_time.
+  int wall_check_steps_ = 0;
+  /// The clock is read every this many steps: a read per step would cost as much as a
+  /// small model's step.
+  static constexpr int kWallCheckSteps = 16;
 };
 
 }  // namespace twinblocks::graph

@@ -70,6 +70,9 @@ struct SimulationSettingsValues {
   /// per state; kBlocks, the blocks' stiff terms for every one of them (docs/simulation.md).
   enum class JacobianMethod { kAuto, kPerturbation, kBlocks };
   JacobianMethod jacobian_method = JacobianMethod::kAuto;
+  /// s of wall-clock time a run may take; unset: no limit. Past it the run stops as a failed
+  /// one does, its results so far kept (SimulationOutcome::timed_out).
+  std::optional<double> max_wall_time;
 
   /// The absolute tolerance a run starts with: atol, else Simulink's `auto` start under
   /// auto_scale_atol (1e-6 for rtol >= 1e-3, rtol / 1000 below), else 1e-6.

@@ -108,6 +108,8 @@ std::string_view RunStatusName(RunStatus status) {
       return "invalid";
     case RunStatus::kNotRun:
       return "not run";
+    case RunStatus::kTimedOut:
+      return "timed out";
   }
   throw std::logic_error("RunStatusName: not a RunStatus");
 }
@@ -201,7 +203,9 @@ RunResult RunOne(const graph::Model& model, const SweepPlan& plan, int index,
   }
   sim->SetStopRequest(options.stop);
   const graph::SimulationOutcome outcome = sim->Run();
-  result.status = outcome.ok ? RunStatus::kOk : RunStatus::kFailed;
+  result.status = outcome.ok          ? RunStatus::kOk
+                  : outcome.timed_out ? RunStatus::kTimedOut
+                                      : RunStatus::kFailed;
   result.t_reached = outcome.t;
   result.error = graph::OneLine(outcome.error);
 

@@ -73,13 +73,14 @@ struct SweepOptions {
 
 /// How a run ended.
 enum class RunStatus {
-  kOk,       ///< simulated to t_end
-  kFailed,   ///< the simulation stopped (numerical failure, block error): results up to then
-  kInvalid,  ///< the model with this run's values does not compile: nothing ran
-  kNotRun,   ///< the sweep was stopped (SweepOptions::stop) before the run started
+  kOk,        ///< simulated to t_end
+  kFailed,    ///< the simulation stopped (numerical failure, block error): results up to then
+  kInvalid,   ///< the model with this run's values does not compile: nothing ran
+  kNotRun,    ///< the sweep was stopped (SweepOptions::stop) before the run started
+  kTimedOut,  ///< the run exceeded its max_wall_time: results up to then
 };
 
-/// "ok", "failed", "invalid", "not run".
+/// "ok", "failed", "invalid", "not run", "timed out".
 std::string_view RunStatusName(RunStatus status);
 
 /// One row of the sweep's table, and the series its plots draw.
