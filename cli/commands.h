@@ -77,24 +77,6 @@ const CLI::Validator& PositiveNumber();
 /// The check of an option that must be a finite decimal number (a time): not "0x10", "inf".
 const CLI::Validator& FiniteNumber();
 
-/// --atol (a positive number or auto) and --auto-scale-atol (on or off), as run and sweep
-/// take them.
-struct ToleranceArgs {
-  std::optional<std::string> atol, auto_scale_atol;
-
-  /// Adds both options to `cmd`.
-  void AddTo(CLI::App* cmd);
-  /// The options' meaning: Simulink's `auto` (`atol_auto`, which always scales), a number,
-  /// and on or off when given.
-  /// @throws UsageError for --atol auto with --auto-scale-atol off.
-  struct Choice {
-    bool atol_auto = false;
-    std::optional<double> atol;
-    std::optional<bool> auto_scale_atol;
-  };
-  Choice Read() const;
-};
-
 /// Each command adds its subcommand to `app` and returns the function that runs it after
 /// parsing (returning the exit status).
 using Runner = std::function<int()>;
@@ -106,5 +88,6 @@ Runner AddPlotCommand(CLI::App& app);
 Runner AddSweepCommand(CLI::App& app);
 Runner AddImportCommand(CLI::App& app);
 Runner AddReportCommand(CLI::App& app);
+Runner AddSettingsCommand(CLI::App& app);
 
 }  // namespace twinblocks::cli

@@ -112,10 +112,11 @@ int main(int argc, char** argv) {
   // Options of the program, like --limit, may come after the command's own too.
   app.fallthrough();
   std::vector<std::pair<const char*, Runner>> commands = {
-      {"run", AddRunCommand(app)},       {"check", AddCheckCommand(app)},
-      {"blocks", AddBlocksCommand(app)}, {"graph", AddGraphCommand(app)},
-      {"plot", AddPlotCommand(app)},     {"sweep", AddSweepCommand(app)},
-      {"import", AddImportCommand(app)}, {"report", AddReportCommand(app)}};
+      {"run", AddRunCommand(app)},          {"check", AddCheckCommand(app)},
+      {"blocks", AddBlocksCommand(app)},    {"graph", AddGraphCommand(app)},
+      {"plot", AddPlotCommand(app)},        {"sweep", AddSweepCommand(app)},
+      {"import", AddImportCommand(app)},    {"report", AddReportCommand(app)},
+      {"settings", AddSettingsCommand(app)}};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/output_file.h"
+#include "cli/settings_flags.h"
 #include "cli/stop_on_signals.h"
 #include "common/number_text.h"
 #include "common/output_file.h"
@@ -49,39 +50,11 @@ const CLI::Validator& FiniteNumber() {
   return check;
 }
 
-void ToleranceArgs::AddTo(CLI::App* cmd) {
-  cmd->add_option("--atol", atol,
-                  "Absolute tolerance of variable-step solvers, or auto (Simulink's: from rtol, "
-                  "growing with each state's largest size)")
-      ->check(PositiveNumber() | CLI::IsMember({"auto"}));
-  cmd->add_option("--auto-scale-atol", auto_scale_atol,
-                  "on: each state's absolute tolerance grows to rtol times its largest size so "
-                  "far (Simulink's \"Auto scale absolute tolerance\"; default off)")
-      ->check(CLI::IsMember({"on", "off"}));
-}
-
-ToleranceArgs::Choice ToleranceArgs::Read() const {
-  Choice c;
-  c.atol_auto = atol == "auto";
-  if (c.atol_auto && auto_scale_atol == "off") {
-    throw UsageError(
-        "--auto-scale-atol off cannot go with --atol auto, which always scales (Simulink's "
-        "rule); give --atol a number to keep it fixed");
-  }
-  if (atol && !c.atol_auto) c.atol = std::strtod(atol->c_str(), nullptr);  // checked positive
-  if (auto_scale_atol) c.auto_scale_atol = *auto_scale_atol == "on";
-  return c;
-}
-
 namespace {
 
 struct RunArgs {
   std::string model;
-  std::optional<std::string> solver;
-  std::optional<double> t_start, t_end, step, rtol, max_step, output_interval;
-  std::optional<int> jacobian_steps, max_consecutive_zc;
-  ToleranceArgs tolerance;
-  std::optional<std::string> sample_hits, fixed_step_zc, jacobian_method;
+  SettingFlags settings;  ///< --solver, --rtol ...: one per setting of the schema
   std::vector<std::string> sets;
   UrdfArgs urdf;
   std::vector<std::string> logs;
@@ -224,27 +197,7 @@ int Run(const RunArgs& args) {
   const graph::System system = graph::Compile(model, copt);
 
   graph::SimulationSettingsValues settings = system.settings();
-  if (args.solver) settings.solver = *args.solver;
-  if (args.t_start) settings.t_start = *args.t_start;
-  if (args.t_end) settings.t_end = *args.t_end;
-  if (args.step) settings.step = *args.step;
-  if (args.rtol) settings.rtol = *args.rtol;
-  const ToleranceArgs::Choice tolerance = args.tolerance.Read();
-  if (tolerance.atol_auto) {
-    settings.atol.reset();
-    settings.auto_scale_atol = true;
-  }
-  if (tolerance.atol) settings.atol = tolerance.atol;
-  if (tolerance.auto_scale_atol) settings.auto_scale_atol = *tolerance.auto_scale_atol;
-  if (args.max_step) settings.max_step = *args.max_step;
-  if (args.jacobian_steps) settings.jacobian_steps = *args.jacobian_steps;
-  if (args.sample_hits) settings.sample_hits = graph::ParseSampleHits(*args.sample_hits);
-  if (args.jacobian_method) {
-    settings.jacobian_method = graph::ParseJacobianMethod(*args.jacobian_method);
-  }
-  if (args.max_consecutive_zc) settings.max_consecutive_zc = *args.max_consecutive_zc;
-  if (args.fixed_step_zc) settings.fixed_step_zero_crossings = *args.fixed_step_zc == "on";
-  if (args.output_interval) settings.output_interval = *args.output_interval;
+  settings = args.settings.ApplyTo(settings);
 
   // Settings the simulator refuses are found before any output file is made.
   const std::unique_ptr<graph::Simulator> made = MakeSimulator(model, args.model, system, settings);
@@ -374,43 +327,7 @@ Runner AddRunCommand(CLI::App& app) {
   cmd->add_option("model", args->model, "Model file (.xml, or a robot's .urdf)")
       ->required()
       ->check(CLI::ExistingFile);
-  std::string solvers;
-  for (const std::string& s : solvers::IntegratorNames())
-    solvers += (solvers.empty() ? "" : " ") + s;
-  cmd->add_option("--solver", args->solver, "Solver: " + solvers);
-  cmd->add_option("--t-start", args->t_start, "Start time, s")->check(FiniteNumber());
-  cmd->add_option("--t-end", args->t_end, "End time, s")->check(FiniteNumber());
-  cmd->add_option("--step", args->step, "Step of fixed-step solvers, s")->check(PositiveNumber());
-  cmd->add_option("--rtol", args->rtol, "Relative tolerance of variable-step solvers")
-      ->check(PositiveNumber());
-  args->tolerance.AddTo(cmd);
-  cmd->add_option("--max-step", args->max_step, "Largest step of variable-step solvers, s")
-      ->check(PositiveNumber());
-  cmd->add_option(
-         "--jacobian-steps", args->jacobian_steps,
-         "Solvers that use a Jacobian (ode23s, ros2, ode1be, cvode-*, arkode-dirk): accepted "
-         "steps one Jacobian serves at most (default: ode23s, ros2, ode1be 1; SUNDIALS' rule)")
-      ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--jacobian-method", args->jacobian_method,
-                  "Solvers that use a Jacobian: auto (each solver's own way), perturbation "
-                  "(differences of the whole diagram) or blocks (the blocks' stiff terms, e.g. "
-                  "a mechanism's contacts, for CVODE, ARKODE and IDA too)")
-      ->check(CLI::IsMember({"auto", "perturbation", "blocks"}));
-  cmd->add_option("--sample-hits", args->sample_hits,
-                  "Variable-step solvers: land (every discrete sample hit ends a step) or "
-                  "step_over (steps pass hits that change nothing the solver reads)")
-      ->check(CLI::IsMember({"land", "step_over"}));
-  cmd->add_option("--fixed-step-zc", args->fixed_step_zc,
-                  "Fixed-step solvers: on locates zero crossings inside the steps, ending a "
-                  "step just past each (default off, as in Simulink)")
-      ->check(CLI::IsMember({"on", "off"}));
-  cmd->add_option("--max-consecutive-zc", args->max_consecutive_zc,
-                  "Fail after this many located zero crossings in a row, each within "
-                  "zc_time_tolerance max(1, t) of the one before (default 1000)")
-      ->check(CLI::Range(1, 1000000000));
-  cmd->add_option("--output-interval", args->output_interval,
-                  "Write a row every this many seconds (default: every step)")
-      ->check(PositiveNumber());
+  args->settings.AddTo(cmd);
   cmd->add_option("--set", args->sets,
                   "Override a model variable (NAME=VALUE) or a block parameter "
                   "(block/path.param=VALUE); repeatable");

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/mpi_world.h"
+#include "cli/settings_flags.h"
 #include "cli/stop_on_signals.h"
 #include "common/output_file.h"
 #include "io/summary.h"
@@ -36,8 +37,7 @@ struct SweepArgs {
   std::vector<std::string> plots;
   /// Per summary op (graph::SummaryOp order), the signals given to --final, --max ...
   std::vector<std::vector<std::string>> outputs = std::vector<std::vector<std::string>>(6);
-  sweep::RunSettingsOverrides settings;
-  ToleranceArgs tolerance;  // into settings
+  SettingFlags settings;  ///< every run's settings: one flag per setting of the schema
   bool no_run_files = false;
   bool quiet = false;
 };
@@ -79,11 +79,9 @@ Prepared Prepare(const SweepArgs& args, const MpiWorld& world) {
   p.options.threads = args.jobs;
   p.options.rank = world.rank();
   p.options.num_ranks = world.size();
-  p.options.settings = args.settings;
-  const ToleranceArgs::Choice tolerance = args.tolerance.Read();
-  p.options.settings.atol_auto = tolerance.atol_auto;
-  p.options.settings.atol = tolerance.atol;
-  p.options.settings.auto_scale_atol = tolerance.auto_scale_atol;
+  for (const auto& [setting, value] : args.settings.Read()) {
+    p.options.settings.values.emplace_back(setting, value);
+  }
   p.options.plot_signals = args.plots;
   if (!args.no_run_files) p.options.run_dir = p.dir;
   for (size_t k = 0; k < std::size(kOps); ++k) {
@@ -144,7 +142,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     sweep::WriteSweepPlot(*p.plan, rows, static_cast<int>(k), args.plots[k], title, path);
     plots.push_back(path);
   }
-  int ok = 0, failed = 0, invalid = 0, not_run = 0;
+  int ok = 0, failed = 0, invalid = 0, not_run = 0, timed_out = 0;
   double wall = 0.0;
   const sweep::RunResult* write_failure = nullptr;
   for (const sweep::RunResult& r : rows) {
@@ -156,6 +154,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
     if (r.status == sweep::RunStatus::kFailed) ++failed;
     if (r.status == sweep::RunStatus::kInvalid) ++invalid;
     if (r.status == sweep::RunStatus::kNotRun) ++not_run;
+    if (r.status == sweep::RunStatus::kTimedOut) ++timed_out;
     // After a failed write the one line of that failure says it all.
     if (r.status != sweep::RunStatus::kOk && r.status != sweep::RunStatus::kNotRun &&
         write_failure == nullptr) {
@@ -166,6 +165,7 @@ int Report(const SweepArgs& args, const Prepared& p, const std::vector<sweep::Ru
   }
   std::printf("%s: %d runs: %d ok, %d failed, %d invalid", p.model.name.c_str(), p.plan->num_runs(),
               ok, failed, invalid);
+  if (timed_out > 0) std::printf(", %d timed out (max_wall_time)", timed_out);
   if (not_run > 0) std::printf(", %d not run (interrupted)", not_run);
   std::printf(" (%.3g s of run time)\n", wall);
   std::printf("summary: %s\n", summary.c_str());
@@ -286,22 +286,7 @@ Runner AddSweepCommand(CLI::App& app) {
                     "Add a summary column: the " + std::string(graph::SummaryOpName(kOps[k])) +
                         " of this signal (path.port or path.port[i]); repeatable");
   }
-  std::string solvers;
-  for (const std::string& s : solvers::IntegratorNames())
-    solvers += (solvers.empty() ? "" : " ") + s;
-  cmd->add_option("--solver", args->settings.solver, "Solver of every run: " + solvers);
-  cmd->add_option("--t-start", args->settings.t_start, "Start time, s")->check(FiniteNumber());
-  cmd->add_option("--t-end", args->settings.t_end, "End time, s")->check(FiniteNumber());
-  cmd->add_option("--step", args->settings.step, "Step of fixed-step solvers, s")
-      ->check(PositiveNumber());
-  cmd->add_option("--rtol", args->settings.rtol, "Relative tolerance of variable-step solvers")
-      ->check(PositiveNumber());
-  args->tolerance.AddTo(cmd);
-  cmd->add_option("--max-step", args->settings.max_step, "Largest step, s")
-      ->check(PositiveNumber());
-  cmd->add_option("--output-interval", args->settings.output_interval,
-                  "Write a row every this many seconds (default: every step)")
-      ->check(PositiveNumber());
+  args->settings.AddTo(cmd);
   cmd->add_flag("--no-run-files", args->no_run_files,
                 "Do not write DIR/run_NNNN.csv (the summary and plots are still written)");
   cmd->add_flag("--quiet,-q", args->quiet, "No line per finished run");

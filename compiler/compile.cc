@@ -8,6 +8,7 @@
 #include "blocks/math_expression.h"
 #include "common/suggest.h"
 #include "compiler/detail/compiler.h"
+#include "runtime/simulation_settings.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::graph {
@@ -101,34 +102,15 @@ double Compiler::EvaluateSettingScalar(const std::string& attribute, const std::
 
 void Compiler::EvaluateSettings() {
   SimulationSettingsValues& s = system_.settings_;
-  static const char* const kKnown[] = {"solver",
-                                       "t_start",
-                                       "t_end",
-                                       "step",
-                                       "rtol",
-                                       "atol",
-                                       "auto_scale_atol",
-                                       "max_step",
-                                       "initial_step",
-                                       "output_interval",
-                                       "zero_crossings",
-                                       "fixed_step_zero_crossings",
-                                       "jacobian_steps",
-                                       "sample_hits",
-                                       "jacobian_method",
-                                       "max_consecutive_zc",
-                                       "zc_time_tolerance"};
   bool atol_auto = false;
-  bool auto_scale_given = false;
+  bool auto_scale_off = false;  // auto_scale_atol="off" given
   for (const Parameter& a : model_.simulation.attributes) {
-    const bool known = std::any_of(std::begin(kKnown), std::end(kKnown),
-                                   [&](const char* k) { return a.name == k; });
-    if (!known) {
-      std::vector<std::string> names(std::begin(kKnown), std::end(kKnown));
-      FailAt(model_.simulation.where,
-             "unknown simulation attribute '" + a.name + "'; valid attributes: " + Join(names));
+    const SimulationSetting* setting = FindSimulationSetting(a.name);
+    if (setting == nullptr) {
+      FailAt(model_.simulation.where, "unknown simulation attribute '" + a.name +
+                                          "'; valid attributes: " + Join(SimulationSettingNames()));
     }
-    if (a.name == "solver") {
+    if (setting->kind == SettingKind::kSolver) {
       // Found here, where the file and line are known, not when the run makes its solver.
       const std::vector<std::string>& solvers = solvers::IntegratorNames();
       if (std::find(solvers.begin(), solvers.end(), a.value) == solvers.end()) {
@@ -136,31 +118,17 @@ void Compiler::EvaluateSettings() {
                                             a.value + "'" + SuggestionFor(a.value, solvers) +
                                             "; valid solvers: " + Join(solvers));
       }
-      s.solver = a.value;
-    } else if (a.name == "atol" && a.value == "auto") {
-      // Simulink's default: starts from rtol and scales with the states.
-      s.atol.reset();
-      atol_auto = true;
-    } else if (a.name == "zero_crossings" || a.name == "fixed_step_zero_crossings" ||
-               a.name == "auto_scale_atol") {
-      if (a.value != "on" && a.value != "off") {
-        FailAt(model_.simulation.where,
-               "simulation attribute '" + a.name + "' must be on or off, got '" + a.value + "'");
-      }
-      (a.name == "zero_crossings"              ? s.zero_crossings
-       : a.name == "fixed_step_zero_crossings" ? s.fixed_step_zero_crossings
-                                               : s.auto_scale_atol) = a.value == "on";
-      if (a.name == "auto_scale_atol") auto_scale_given = true;
-    } else if (a.name == "sample_hits" || a.name == "jacobian_method") {
+      setting->set(s, a.value);
+    } else if (setting->kind == SettingKind::kSwitch || setting->kind == SettingKind::kWord ||
+               (!setting->words.empty() && a.value == setting->words)) {
       try {
-        if (a.name == "sample_hits") {
-          s.sample_hits = ParseSampleHits(a.value);
-        } else {
-          s.jacobian_method = ParseJacobianMethod(a.value);
-        }
+        setting->set(s, ParseSettingText(*setting, a.value));
       } catch (const std::invalid_argument& e) {
         FailAt(model_.simulation.where, std::string("simulation attribute ") + e.what());
       }
+      // Simulink's default atol="auto": starts from rtol and scales with the states.
+      atol_auto = atol_auto || setting->kind == SettingKind::kNumber;
+      auto_scale_off = auto_scale_off || (a.name == "auto_scale_atol" && a.value == "off");
     } else {
       const double v = EvaluateSettingScalar(a.name, a.value);
       // Found here, with the file's line, rather than when the run starts.
@@ -168,42 +136,15 @@ void Compiler::EvaluateSettings() {
         FailAt(model_.simulation.where,
                "simulation attribute '" + a.name + "' must be a finite number, got " + a.value);
       }
-      const bool positive = a.name == "step" || a.name == "rtol" || a.name == "atol" ||
-                            a.name == "max_step" || a.name == "initial_step" ||
-                            a.name == "output_interval";
-      if (positive && !(v > 0.0)) {
-        FailAt(model_.simulation.where,
-               "simulation attribute '" + a.name + "' must be a positive number, got " + a.value);
+      if (!SettingNumberIsValid(*setting, v)) {
+        FailAt(model_.simulation.where, "simulation attribute '" + a.name + "' must be " +
+                                            SettingRequirement(*setting) + ", got " + a.value);
       }
-      if (a.name == "t_start") s.t_start = v;
-      if (a.name == "t_end") s.t_end = v;
-      if (a.name == "step") s.step = v;
-      if (a.name == "rtol") s.rtol = v;
-      if (a.name == "atol") s.atol = v;
-      if (a.name == "max_step") s.max_step = v;
-      if (a.name == "initial_step") s.initial_step = v;
-      // Counts: whole numbers from 1.
-      auto whole_number = [&](double most) {
-        if (!(v >= 1.0 && v <= most && v == std::floor(v))) {
-          FailAt(model_.simulation.where, "simulation attribute '" + a.name +
-                                              "' must be a whole number >= 1, got " + a.value);
-        }
-        return static_cast<int>(v);
-      };
-      if (a.name == "jacobian_steps") s.jacobian_steps = whole_number(1e6);
-      if (a.name == "max_consecutive_zc") s.max_consecutive_zc = whole_number(1e9);
-      if (a.name == "output_interval") s.output_interval = v;
-      if (a.name == "zc_time_tolerance") {
-        if (!(v >= 0.0 && v < 1.0)) {
-          FailAt(model_.simulation.where,
-                 "simulation attribute 'zc_time_tolerance' must be in [0, 1), got " + a.value);
-        }
-        s.zc_time_tolerance = v;
-      }
+      setting->set(s, v);
     }
   }
   if (atol_auto) {
-    if (auto_scale_given && !s.auto_scale_atol) {
+    if (auto_scale_off) {
       FailAt(model_.simulation.where,
              "simulation attribute 'auto_scale_atol' cannot be off with atol=\"auto\", which "
              "always scales (Simulink's rule); give atol a number to keep it fixed");

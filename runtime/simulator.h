@@ -50,10 +50,6 @@ struct SimulationStats {
 /// and the solvers to try.
 std::string StiffnessHint(double stiff_since);
 
-/// Two solvers made for stiff models, neither of them `solver`, for suggestions: "ode23s or
-/// cvode-bdf" (a suggestion never proposes the solver that failed).
-std::string StiffSolversBut(const std::string& solver);
-
 /// Progress of a run, for a progress line.
 struct Progress {
   double t = 0.0;
@@ -73,6 +69,8 @@ struct SimulationOutcome {
   /// Stopped by the stop request (SetStopRequest) at t, between two steps: ok is false, but
   /// nothing failed, and AdvanceTo may go on from t.
   bool interrupted = false;
+  /// The run took longer than its max_wall_time (ok is then false).
+  bool timed_out = false;
 };
 
 /// An external input (a top-level `<inport>`), from Simulator::FindInput.
@@ -241,10 +239,25 @@ class Simulator {
   class Problem;
   class DaeForm;
 
+  // Construction, step by step (simulator.cc).
+  void CheckTimeSpan();
+  solvers::IntegratorOptions SolverOptions() const;
+  /// Makes problem_, the DAE form where the solver takes one, and integrator_; may add the
+  /// algebraic variables' tolerances to `options`.
+  void MakeSolver(solvers::IntegratorOptions* options);
+  void FindEndTime();
+  void PlanMajorOutputReuse(const solvers::IntegratorOptions& opt);
+  void BuildUpdateTables();
+  void FindDemandedSignals();
+  void PlanSampleHits();
+
   /// Takes one solver step (or one jump for a model without continuous states) and runs
   /// the major step it ends on.
   void Advance();
   void MajorStep(bool first);
+  /// The DAE's algebraic variables made consistent with the states at the first major step
+  /// (simulator_problems.cc, where the DAE form is).
+  void StartAlgebraicVariables();
   /// Where the next solver step must end: the target, a breakpoint, an output time without
   /// dense output, and the next sample hit unless the solver may step over it.
   double NextStop() const;
@@ -410,6 +423,11 @@ class Simulator {
   std::function<void(int, const blocks::Context&)> row_callback_;
   double progress_interval_ = 0.25;
   const std::atomic<bool>* stop_ = nullptr;
+  /// Steps since the wall clock was last read for max_wall_time.
+  int wall_check_steps_ = 0;
+  /// The clock is read every this many steps: a read per step would cost as much as a
+  /// small model's step.
+  static constexpr int kWallCheckSteps = 16;
 };
 
 }  // namespace twinblocks::graph

@@ -105,6 +105,13 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
         throw std::runtime_error(system_.block(end_block_).EndReason());
       }
       Advance();
+      if (settings_.max_wall_time && ++wall_check_steps_ >= kWallCheckSteps) {
+        wall_check_steps_ = 0;
+        if (stats_.wall_seconds + Seconds(Clock::now() - start) > *settings_.max_wall_time) {
+          outcome.timed_out = true;
+          break;
+        }
+      }
       if (progress_) {
         const auto now = Clock::now();
         if (Seconds(now - last_progress) >= progress_interval_) {
@@ -129,6 +136,12 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
   }
   current_block_ = -1;
   if (!outcome.ok) failure_ = outcome.error;
+  if (outcome.timed_out) {
+    outcome.ok = false;
+    outcome.error = "the run exceeded max_wall_time (" + FormatNumber(*settings_.max_wall_time) +
+                    " s of wall-clock time) at t = " + FormatNumber(state_.t) + " s";
+    failure_ = outcome.error;
+  }
   if (outcome.interrupted) {
     outcome.ok = false;
     outcome.error = "interrupted at t = " + FormatNumber(state_.t) + " s";

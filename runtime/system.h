@@ -7,6 +7,7 @@
 
 #include "blocks/block.h"
 #include "blocks/sample_time.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::graph {
 
@@ -32,7 +33,7 @@ class SystemTuner {
 /// Run settings: the model's `<simulation>` element after evaluation, overridden by the
 /// command line. Unset optional values take the solver's own defaults.
 struct SimulationSettingsValues {
-  std::string solver = "ode45";
+  std::string solver = std::string(solvers::kDefaultSolver);
   double t_start = 0.0;        ///< s
   double t_end = 10.0;         ///< s
   std::optional<double> step;  ///< s, fixed-step solvers
@@ -69,6 +70,9 @@ struct SimulationSettingsValues {
   /// per state; kBlocks, the blocks' stiff terms for every one of them (docs/simulation.md).
   enum class JacobianMethod { kAuto, kPerturbation, kBlocks };
   JacobianMethod jacobian_method = JacobianMethod::kAuto;
+  /// s of wall-clock time a run may take; unset: no limit. Past it the run stops as a failed
+  /// one does, its results so far kept (SimulationOutcome::timed_out).
+  std::optional<double> max_wall_time;
 
   /// The absolute tolerance a run starts with: atol, else Simulink's `auto` start under
   /// auto_scale_atol (1e-6 for rtol >= 1e-3, rtol / 1000 below), else 1e-6.

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "solvers/solver_table.h"
+
 namespace twinblocks::solvers {
 namespace {
 
@@ -18,9 +20,10 @@ void ArkodeIntegrator::MemoryDeleter::operator()(void* mem) const { ARKStepFree(
 
 ArkodeIntegrator::ArkodeIntegrator(ArkodeMethod method, OdeProblem* problem,
                                    const IntegratorOptions& options)
-    : SundialsIntegrator(method == ArkodeMethod::kExplicit ? "arkode-erk" : "arkode-dirk", problem,
-                         options, problem->num_states(),
-                         options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
+    : SundialsIntegrator(
+          method == ArkodeMethod::kExplicit ? solver_names::kArkodeErk : solver_names::kArkodeDirk,
+          problem, options, problem->num_states(),
+          options.locate_zero_crossings ? problem->num_zero_crossings() : 0),
       method_(method) {
   if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
   const bool explicit_rhs = method_ == ArkodeMethod::kExplicit;

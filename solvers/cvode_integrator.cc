@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::solvers {
 
@@ -16,9 +17,10 @@ void CvodeIntegrator::MemoryDeleter::operator()(void* mem) const { CVodeFree(&me
 
 CvodeIntegrator::CvodeIntegrator(CvodeMethod method, OdeProblem* problem,
                                  const IntegratorOptions& options)
-    : SundialsIntegrator(method == CvodeMethod::kBdf ? "cvode-bdf" : "cvode-adams", problem,
-                         options, problem->num_states(),
-                         options.locate_zero_crossings ? problem->num_zero_crossings() : 0) {
+    : SundialsIntegrator(
+          method == CvodeMethod::kBdf ? solver_names::kCvodeBdf : solver_names::kCvodeAdams,
+          problem, options, problem->num_states(),
+          options.locate_zero_crossings ? problem->num_zero_crossings() : 0) {
   if (nx_ == 0) return;  // nothing to integrate: the base steps straight to t_stop
   mem_.reset(CVodeCreate(method == CvodeMethod::kBdf ? CV_BDF : CV_ADAMS, context_.get()));
   if (!mem_) throw std::runtime_error(name_ + ": CVodeCreate failed");

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::solvers {
 
@@ -77,7 +78,7 @@ IdaIntegrator::IdaIntegrator(OdeProblem* problem, const IntegratorOptions& optio
 
 IdaIntegrator::IdaIntegrator(DaeProblem* dae, std::unique_ptr<OdeResidual> ode_residual,
                              OdeProblem* ode, const IntegratorOptions& options)
-    : SundialsIntegrator("ida", ode, options,
+    : SundialsIntegrator(solver_names::kIda, ode, options,
                          ode_residual ? ode_residual->num_states() : dae->num_states(),
                          !options.locate_zero_crossings ? 0
                          : ode_residual                 ? ode_residual->num_zero_crossings()

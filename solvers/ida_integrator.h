@@ -22,8 +22,8 @@ namespace twinblocks::solvers {
 /// For an index-2 system (DaeProblem::index) the algebraic variables are also left out of the
 /// Newton convergence test (their absolute tolerance is made so large that their weights
 /// vanish) and the difference-quotient Jacobian steps them relative to their own size. An
-/// ODE handed to MakeIntegrator("ida") is wrapped as the residual y' - f(t, y) and restarted with
-/// y' = f(t, y) exactly.
+/// ODE handed to MakeIntegrator under the name ida is wrapped as the residual y' - f(t, y)
+/// and restarted with y' = f(t, y) exactly.
 class IdaIntegrator final : public SundialsIntegrator {
  public:
   /// A DAE in residual form; `problem` must outlive the integrator.

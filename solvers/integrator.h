@@ -129,7 +129,7 @@ class Integrator {
   Integrator(const Integrator&) = delete;
   Integrator& operator=(const Integrator&) = delete;
 
-  /// The solver's name as the user selects it ("ode45", "cvode-bdf", ...).
+  /// The solver's name as the user selects it (ode45, cvode-bdf, ...).
   virtual std::string_view name() const = 0;
   virtual bool is_fixed_step() const = 0;
   /// True for multistep methods (CVODE, IDA): a Reset drops the history their order is built

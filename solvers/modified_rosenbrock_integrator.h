@@ -8,6 +8,7 @@
 #include "solvers/detail/step_helpers.h"
 #include "solvers/detail/zero_crossing_locator.h"
 #include "solvers/integrator.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::solvers {
 
@@ -55,7 +56,7 @@ class ModifiedRosenbrockIntegrator final : public Integrator {
   /// @throws std::invalid_argument for negative tolerances or both zero.
   ModifiedRosenbrockIntegrator(OdeProblem* problem, const IntegratorOptions& options);
 
-  std::string_view name() const override { return "ode23s"; }
+  std::string_view name() const override { return solver_names::kOde23s; }
   bool is_fixed_step() const override { return false; }
 
   /// Evaluates g, then f, at (t, x) (the right-hand side may have jumped); keeps the last

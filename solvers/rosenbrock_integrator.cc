@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "solvers/detail/step_helpers.h"
+#include "solvers/solver_table.h"
 
 namespace twinblocks::solvers {
 namespace {
@@ -52,7 +53,7 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
 }
 
 std::string_view RosenbrockIntegrator::name() const {
-  return method_ == RosenbrockMethod::kRos2 ? "ros2" : "ode1be";
+  return method_ == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be;
 }
 
 void RosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {

@@ -79,21 +79,22 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+void RunSettingsOverrides::Set(std::string_view name, graph::SettingValue value) {
+  const graph::SimulationSetting* setting = graph::FindSimulationSetting(name);
+  if (setting == nullptr) {
+    std::string names;
+    for (const std::string& n : graph::SimulationSettingNames()) {
+      names += (names.empty() ? "" : ", ") + n;
+    }
+    throw std::invalid_argument("unknown setting '" + std::string(name) +
+                                "'; expected one of: " + names);
+  }
+  values.emplace_back(setting, std::move(value));
+}
+
 graph::SimulationSettingsValues RunSettingsOverrides::ApplyTo(
     graph::SimulationSettingsValues settings) const {
-  if (solver) settings.solver = *solver;
-  if (t_start) settings.t_start = *t_start;
-  if (t_end) settings.t_end = *t_end;
-  if (step) settings.step = *step;
-  if (rtol) settings.rtol = *rtol;
-  if (atol) settings.atol = *atol;
-  if (atol_auto) {
-    settings.atol.reset();
-    settings.auto_scale_atol = true;
-  }
-  if (auto_scale_atol) settings.auto_scale_atol = *auto_scale_atol;
-  if (max_step) settings.max_step = *max_step;
-  if (output_interval) settings.output_interval = *output_interval;
+  for (const auto& [setting, value] : values) setting->set(settings, value);
   return settings;
 }
 
@@ -107,6 +108,8 @@ std::string_view RunStatusName(RunStatus status) {
       return "invalid";
     case RunStatus::kNotRun:
       return "not run";
+    case RunStatus::kTimedOut:
+      return "timed out";
   }
   throw std::logic_error("RunStatusName: not a RunStatus");
 }
@@ -200,7 +203,9 @@ RunResult RunOne(const graph::Model& model, const SweepPlan& plan, int index,
   }
   sim->SetStopRequest(options.stop);
   const graph::SimulationOutcome outcome = sim->Run();
-  result.status = outcome.ok ? RunStatus::kOk : RunStatus::kFailed;
+  result.status = outcome.ok          ? RunStatus::kOk
+                  : outcome.timed_out ? RunStatus::kTimedOut
+                                      : RunStatus::kFailed;
   result.t_reached = outcome.t;
   result.error = graph::OneLine(outcome.error);
 

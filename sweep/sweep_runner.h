@@ -24,11 +24,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "io/summary.h"
 #include "io/svg_plot.h"
 #include "model/model.h"
+#include "runtime/simulation_settings.h"
 #include "runtime/system.h"
 #include "sweep/sweep_plan.h"
 
@@ -37,14 +39,14 @@ namespace twinblocks::sweep {
 /// Run settings a sweep applies to every run, over the model's `<simulation>`; unset fields
 /// keep the model's value.
 struct RunSettingsOverrides {
-  std::optional<std::string> solver;
-  std::optional<double> t_start, t_end, step, rtol, atol, max_step, output_interval;  ///< s
-  /// Simulink's `auto` absolute tolerance (atol then unused): from rtol, and scaled.
-  bool atol_auto = false;
-  /// SimulationSettingsValues::auto_scale_atol; with atol_auto it may only be true.
-  std::optional<bool> auto_scale_atol;
+  /// The settings given, each with its value (of its setting's type), in the order given.
+  std::vector<std::pair<const graph::SimulationSetting*, graph::SettingValue>> values;
 
-  /// `settings` with the set fields replaced.
+  /// Adds the setting called `name` with `value`.
+  /// @throws std::invalid_argument naming the settings when `name` is none of them.
+  void Set(std::string_view name, graph::SettingValue value);
+
+  /// `settings` with the given ones replaced.
   graph::SimulationSettingsValues ApplyTo(graph::SimulationSettingsValues settings) const;
 };
 
@@ -71,13 +73,14 @@ struct SweepOptions {
 
 /// How a run ended.
 enum class RunStatus {
-  kOk,       ///< simulated to t_end
-  kFailed,   ///< the simulation stopped (numerical failure, block error): results up to then
-  kInvalid,  ///< the model with this run's values does not compile: nothing ran
-  kNotRun,   ///< the sweep was stopped (SweepOptions::stop) before the run started
+  kOk,        ///< simulated to t_end
+  kFailed,    ///< the simulation stopped (numerical failure, block error): results up to then
+  kInvalid,   ///< the model with this run's values does not compile: nothing ran
+  kNotRun,    ///< the sweep was stopped (SweepOptions::stop) before the run started
+  kTimedOut,  ///< the run exceeded its max_wall_time: results up to then
 };
 
-/// "ok", "failed", "invalid", "not run".
+/// "ok", "failed", "invalid", "not run", "timed out".
 std::string_view RunStatusName(RunStatus status);
 
 /// One row of the sweep's table, and the series its plots draw.

@@ -209,6 +209,8 @@ void WriteSweepPlot(const SweepPlan& plan, const std::vector<RunResult>& rows, i
     std::string label = plan.Label(SweepRun{r->index, r->values});
     if (r->status == RunStatus::kFailed)
       label += " (failed at t = " + graph::FormatNumber(r->t_reached) + ")";
+    if (r->status == RunStatus::kTimedOut)
+      label += " (timed out at t = " + graph::FormatNumber(r->t_reached) + ")";
     for (const graph::PlotSeries& s : series) {
       graph::PlotSeries line = s;
       line.name = series.size() == 1 ? label : label + ": " + s.name;
@@ -264,7 +266,7 @@ std::vector<RunResult> DecodeRunResults(std::string_view bytes) {
     r.values.resize(in.Count(8));
     for (std::string& v : r.values) v = in.Str();
     const std::int32_t status = in.I32();
-    if (status < 0 || status > static_cast<std::int32_t>(RunStatus::kNotRun)) {
+    if (status < 0 || status > static_cast<std::int32_t>(RunStatus::kTimedOut)) {
       throw std::runtime_error("sweep rows: bad run status " + std::to_string(status));
     }
     r.status = static_cast<RunStatus>(status);

@@ -10,12 +10,6 @@ namespace twinblocks::python {
 
 namespace {
 
-const char kSettingNames[] =
-    "solver, t_start, t_end, step, rtol, atol, auto_scale_atol, max_step, initial_step, "
-    "output_interval, zero_crossings, fixed_step_zero_crossings, jacobian_steps, jacobian_method, "
-    "sample_hits, "
-    "max_consecutive_zc, zc_time_tolerance";
-
 double Number(py::handle value, const std::string& name) {
   if (py::isinstance<py::bool_>(value) || !PyNumber_Check(value.ptr()) ||
       py::isinstance<py::str>(value)) {
@@ -25,130 +19,109 @@ double Number(py::handle value, const std::string& name) {
   return py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
 }
 
-/// A count such as jacobian_steps: a whole number from 1 to `most`.
-int WholeNumber(py::handle value, const std::string& name, double most) {
-  const double n = Number(value, name);
-  if (!(n >= 1.0 && n <= most && n == static_cast<double>(static_cast<int>(n)))) {
-    throw py::value_error("setting '" + name + "': expected a whole number >= 1, got " +
-                          std::string(py::repr(value)));
+// "'a', 'b' or 'c'" from space-separated words.
+std::string QuotedWords(std::string_view words) {
+  std::vector<std::string> w;
+  for (size_t at = 0; at <= words.size();) {
+    const size_t end = std::min(words.find(' ', at), words.size());
+    w.emplace_back("'" + std::string(words.substr(at, end - at)) + "'");
+    at = end + 1;
   }
-  return static_cast<int>(n);
-}
-
-std::optional<double> OptionalNumber(py::handle value, const std::string& name) {
-  if (value.is_none()) return std::nullopt;
-  return Number(value, name);
+  std::string text;
+  for (size_t i = 0; i < w.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == w.size() ? " or " : ", ") + w[i];
+  }
+  return text;
 }
 
 }  // namespace
+
+graph::SettingValue SettingFromPython(const graph::SimulationSetting& setting, py::handle value,
+                                      bool allow_none) {
+  using graph::SettingKind;
+  const std::string name(setting.name);
+  const std::string got = ", got " + std::string(py::repr(value));
+  switch (setting.kind) {
+    case SettingKind::kSolver:
+      if (!py::isinstance<py::str>(value)) {
+        throw py::type_error("setting 'solver': expected a solver name" + got);
+      }
+      return value.cast<std::string>();
+    case SettingKind::kSwitch:
+      if (!py::isinstance<py::bool_>(value)) {
+        throw py::type_error("setting '" + name + "': expected True or False" + got);
+      }
+      return value.cast<bool>();
+    case SettingKind::kWord:
+      if (!py::isinstance<py::str>(value)) {
+        throw py::type_error("setting '" + name + "': expected " + QuotedWords(setting.words) +
+                             got);
+      }
+      try {
+        return graph::ParseSettingText(setting, value.cast<std::string>());
+      } catch (const std::invalid_argument& e) {
+        throw py::value_error(std::string("setting ") + e.what());
+      }
+    case SettingKind::kNumber:
+    case SettingKind::kCount:
+      break;
+  }
+  if (value.is_none() && setting.optional && allow_none) return std::monostate{};
+  if (!setting.words.empty() && py::isinstance<py::str>(value)) {
+    // Simulink's atol `auto`: from rtol, scaled with the states.
+    if (value.cast<std::string>() != setting.words) {
+      throw py::value_error("setting '" + name + "': expected " +
+                            graph::SettingRequirement(setting) + (allow_none ? ", None" : "") +
+                            " or '" + std::string(setting.words) + "'" + got);
+    }
+    return std::string(setting.words);
+  }
+  const double v = Number(value, name);
+  // Positive numbers are the simulator's to check (graph::CheckSettingRanges), where it
+  // also checks the values a model file gave.
+  const bool checked_here =
+      setting.kind == SettingKind::kCount || setting.range == graph::SettingRange::kFraction;
+  if (checked_here && !graph::SettingNumberIsValid(setting, v)) {
+    const std::string requirement = setting.kind == SettingKind::kCount
+                                        ? graph::SettingRequirement(setting)
+                                        : "a number " + graph::SettingRequirement(setting);
+    throw py::value_error("setting '" + name + "': expected " + requirement + got);
+  }
+  return v;
+}
 
 graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
                                               const py::kwargs& settings) {
   for (auto [key, value] : settings) {
     const std::string name = key.cast<std::string>();
-    if (name == "solver") {
-      if (!py::isinstance<py::str>(value)) {
-        throw py::type_error("setting 'solver': expected a solver name, got " +
-                             std::string(py::repr(value)));
+    const graph::SimulationSetting* setting = graph::FindSimulationSetting(name);
+    if (setting == nullptr) {
+      std::string names;
+      for (const std::string& n : graph::SimulationSettingNames()) {
+        names += (names.empty() ? "" : ", ") + n;
       }
-      s.solver = value.cast<std::string>();
-    } else if (name == "t_start") {
-      s.t_start = Number(value, name);
-    } else if (name == "t_end") {
-      s.t_end = Number(value, name);
-    } else if (name == "step") {
-      s.step = OptionalNumber(value, name);
-    } else if (name == "rtol") {
-      s.rtol = OptionalNumber(value, name);
-    } else if (name == "atol" && py::isinstance<py::str>(value)) {
-      // Simulink's `auto`: from rtol, scaled with the states.
-      if (value.cast<std::string>() != "auto") {
-        throw py::value_error("setting 'atol': expected a positive number, None or 'auto', got " +
-                              std::string(py::repr(value)));
-      }
-      s.atol.reset();
-      s.auto_scale_atol = true;
-    } else if (name == "atol") {
-      s.atol = OptionalNumber(value, name);
-    } else if (name == "max_step") {
-      s.max_step = OptionalNumber(value, name);
-    } else if (name == "initial_step") {
-      s.initial_step = OptionalNumber(value, name);
-    } else if (name == "output_interval") {
-      s.output_interval = OptionalNumber(value, name);
-    } else if (name == "zero_crossings" || name == "fixed_step_zero_crossings" ||
-               name == "auto_scale_atol") {
-      if (!py::isinstance<py::bool_>(value)) {
-        throw py::type_error("setting '" + name + "': expected True or False, got " +
-                             std::string(py::repr(value)));
-      }
-      (name == "zero_crossings"              ? s.zero_crossings
-       : name == "fixed_step_zero_crossings" ? s.fixed_step_zero_crossings
-                                             : s.auto_scale_atol) = value.cast<bool>();
-    } else if (name == "jacobian_steps") {
-      if (value.is_none()) {
-        s.jacobian_steps.reset();
-      } else {
-        s.jacobian_steps = WholeNumber(value, name, 1e6);
-      }
-    } else if (name == "sample_hits" || name == "jacobian_method") {
-      const bool hits = name == "sample_hits";
-      if (!py::isinstance<py::str>(value)) {
-        throw py::type_error(
-            "setting '" + name + "': expected " +
-            (hits ? "'land' or 'step_over'" : "'auto', 'perturbation' or 'blocks'") + ", got " +
-            std::string(py::repr(value)));
-      }
-      try {
-        if (hits) {
-          s.sample_hits = graph::ParseSampleHits(value.cast<std::string>());
-        } else {
-          s.jacobian_method = graph::ParseJacobianMethod(value.cast<std::string>());
-        }
-      } catch (const std::invalid_argument& e) {
-        throw py::value_error(std::string("setting ") + e.what());
-      }
-    } else if (name == "max_consecutive_zc") {
-      s.max_consecutive_zc = WholeNumber(value, name, 1e9);
-    } else if (name == "zc_time_tolerance") {
-      const double v = Number(value, name);
-      if (!(v >= 0.0 && v < 1.0)) {
-        throw py::value_error("setting 'zc_time_tolerance': expected a number in [0, 1), got " +
-                              std::string(py::repr(value)));
-      }
-      s.zc_time_tolerance = v;
-    } else {
-      throw py::type_error("unknown simulation setting '" + name +
-                           "'; expected one of: " + kSettingNames);
+      throw py::type_error("unknown simulation setting '" + name + "'; expected one of: " + names);
     }
+    setting->set(s, SettingFromPython(*setting, value, /*allow_none=*/true));
   }
   return s;
 }
 
 py::dict SettingsDict(const graph::SimulationSettingsValues& s) {
-  auto optional = [](const std::optional<double>& v) -> py::object {
-    return v ? py::object(py::float_(*v)) : py::object(py::none());
-  };
   py::dict d;
-  d["solver"] = s.solver;
-  d["t_start"] = s.t_start;
-  d["t_end"] = s.t_end;
-  d["step"] = optional(s.step);
-  d["rtol"] = optional(s.rtol);
-  d["atol"] = !s.atol && s.auto_scale_atol ? py::object(py::str("auto")) : optional(s.atol);
-  d["auto_scale_atol"] = s.auto_scale_atol;
-  d["max_step"] = optional(s.max_step);
-  d["initial_step"] = optional(s.initial_step);
-  d["output_interval"] = optional(s.output_interval);
-  d["zero_crossings"] = s.zero_crossings;
-  d["fixed_step_zero_crossings"] = s.fixed_step_zero_crossings;
-  d["jacobian_steps"] =
-      s.jacobian_steps ? py::object(py::int_(*s.jacobian_steps)) : py::object(py::none());
-  d["sample_hits"] =
-      s.sample_hits == graph::SimulationSettingsValues::SampleHits::kLand ? "land" : "step_over";
-  d["jacobian_method"] = graph::JacobianMethodWord(s.jacobian_method);
-  d["max_consecutive_zc"] = s.max_consecutive_zc;
-  d["zc_time_tolerance"] = s.zc_time_tolerance;
+  for (const graph::SimulationSetting& setting : graph::SimulationSettingsSchema()) {
+    const graph::SettingValue v = setting.get(s);
+    py::object o = py::none();
+    if (const double* x = std::get_if<double>(&v)) {
+      o = setting.kind == graph::SettingKind::kCount ? py::object(py::int_(static_cast<int>(*x)))
+                                                     : py::object(py::float_(*x));
+    } else if (const bool* b = std::get_if<bool>(&v)) {
+      o = py::bool_(*b);
+    } else if (const std::string* w = std::get_if<std::string>(&v)) {
+      o = py::str(*w);
+    }
+    d[py::str(std::string(setting.name))] = o;
+  }
   return d;
 }
 

@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "model/model_error.h"
 #include "param_text.h"
+#include "settings.h"
 #include "sweep/sweep_plan.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_table.h"
@@ -34,9 +35,6 @@ using namespace pybind11::literals;
 namespace twinblocks::python {
 
 namespace {
-
-const char kSweepSettings[] =
-    "solver, t_start, t_end, step, rtol, atol, auto_scale_atol, max_step, output_interval";
 
 // One `set` entry: a list of values (each as a model text), or a string as `--set` writes it
 // after the '=' ("160,700", "uniform(1, 2)").
@@ -84,51 +82,25 @@ sweep::RunSettingsOverrides Overrides(const py::kwargs& settings) {
   sweep::RunSettingsOverrides o;
   for (auto [key, value] : settings) {
     const std::string name = key.cast<std::string>();
-    if (name == "solver") {
-      if (!py::isinstance<py::str>(value)) {
-        throw py::type_error("setting 'solver': expected a solver name, got " +
-                             std::string(py::repr(value)));
+    const graph::SimulationSetting* setting = graph::FindSimulationSetting(name);
+    if (setting == nullptr) {
+      std::string names;
+      for (const std::string& n : graph::SimulationSettingNames()) {
+        names += (names.empty() ? "" : ", ") + n;
       }
-      o.solver = value.cast<std::string>();
-      continue;
+      throw py::type_error("unknown sweep setting '" + name + "'; expected one of: " + names);
     }
-    if (name == "atol" && py::isinstance<py::str>(value)) {
-      // Simulink's `auto`: from rtol, scaled with the states.
-      if (value.cast<std::string>() != "auto") {
-        throw py::value_error("setting 'atol': expected a positive number or 'auto', got " +
-                              std::string(py::repr(value)));
-      }
-      o.atol_auto = true;
-      continue;
-    }
-    if (name == "auto_scale_atol") {
-      if (!py::isinstance<py::bool_>(value)) {
-        throw py::type_error("setting 'auto_scale_atol': expected True or False, got " +
-                             std::string(py::repr(value)));
-      }
-      o.auto_scale_atol = value.cast<bool>();
-      continue;
-    }
-    std::optional<double>* field = name == "t_start"           ? &o.t_start
-                                   : name == "t_end"           ? &o.t_end
-                                   : name == "step"            ? &o.step
-                                   : name == "rtol"            ? &o.rtol
-                                   : name == "atol"            ? &o.atol
-                                   : name == "max_step"        ? &o.max_step
-                                   : name == "output_interval" ? &o.output_interval
-                                                               : nullptr;
-    if (field == nullptr) {
-      throw py::type_error("unknown sweep setting '" + name +
-                           "'; expected one of: " + kSweepSettings);
-    }
-    const std::optional<double> x = AsNumber(value);
-    if (!x) {
-      throw py::type_error("setting '" + name + "': expected a number, got " +
-                           std::string(py::repr(value)));
-    }
-    *field = *x;
+    o.values.emplace_back(setting, SettingFromPython(*setting, value, /*allow_none=*/false));
   }
-  if (o.atol_auto && o.auto_scale_atol == false) {
+  // Two settings' rule: Simulink's atol `auto` always scales.
+  bool atol_auto = false, scale_off = false;
+  for (const auto& [setting, v] : o.values) {
+    atol_auto = atol_auto || (setting->kind == graph::SettingKind::kNumber &&
+                              std::holds_alternative<std::string>(v));
+    scale_off = scale_off || (setting->kind == graph::SettingKind::kSwitch &&
+                              setting->name == "auto_scale_atol" && !std::get<bool>(v));
+  }
+  if (atol_auto && scale_off) {
     throw py::value_error(
         "setting 'auto_scale_atol': cannot be False with atol='auto', which always scales "
         "(Simulink's rule); give atol a number to keep it fixed");

@@ -124,7 +124,7 @@ TEST(IntegratorFactoryTest, JacobianStepsIsForTheSolversThatUseAJacobian) {
       ADD_FAILURE() << name << " took jacobian_steps = 2";
     } catch (const std::invalid_argument& e) {
       EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 2 is for the solvers that use a Jacobian "
-                                      "(ode23s, ros2, ode1be, cvode-bdf, cvode-adams, "
+                                      "(ode1be, ros2, ode23s, cvode-bdf, cvode-adams, "
                                       "arkode-dirk)"));
       EXPECT_THAT(e.what(),
                   HasSubstr("; " + name + (name == "ida" ? " re-forms its own" : " forms none")));

@@ -333,7 +333,7 @@ TEST(SweepRunnerTest, CheckSweepFindsBadNamesOutputsAndSettingsUpFront) {
   EXPECT_THAT(error_of({"k=1"}, bad_plot), HasSubstr("rate.y[3]"));
 
   SweepOptions bad_solver;
-  bad_solver.settings.solver = "ode99";
+  bad_solver.settings.Set("solver", std::string("ode99"));
   EXPECT_THAT(error_of({"k=1"}, bad_solver), HasSubstr("ode99"));
 
   SweepOptions no_threads;

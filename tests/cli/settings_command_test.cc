@@ -1,0 +1,40 @@
+// `twinblocks settings` prints the schema's table of run settings, and docs/model-format.md
+// holds the same table.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/acceptance/acceptance_helpers.h"
+
+namespace {
+
+using twinblocks::testing::ReadBytes;
+using twinblocks::testing::RunCli;
+
+TEST(CliSettings, TheDocsTableIsTheSchemas) {
+  const twinblocks::testing::CliResult r = RunCli("settings", /*with_stdout=*/true);
+  ASSERT_EQ(r.status, 0) << r.text;
+  const std::string table = r.text.substr(0, r.text.find("\n\n") + 1);
+  ASSERT_NE(table.find("| `rtol` |"), std::string::npos) << r.text;
+  const std::string docs =
+      ReadBytes(std::string(TWINBLOCKS_SOURCE_DIR) + "/docs/model-format.md");
+  const std::string begin = "<!-- settings table: printed by `twinblocks settings` -->\n";
+  const std::string end = "<!-- end of settings table -->";
+  const size_t from = docs.find(begin);
+  const size_t to = docs.find(end);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_EQ(docs.substr(from + begin.size(), to - from - begin.size()), table)
+      << "docs/model-format.md's settings table differs from `twinblocks settings`: paste the "
+         "command's table between the markers";
+}
+
+TEST(CliSettings, ListsEverySolverOfTheTable) {
+  const twinblocks::testing::CliResult r = RunCli("settings --solvers", /*with_stdout=*/true);
+  ASSERT_EQ(r.status, 0) << r.text;
+  for (const char* name : {"| `ode1` | fixed |", "| `ode45` | variable |", "| `ida` |"}) {
+    EXPECT_NE(r.text.find(name), std::string::npos) << name << "\n" << r.text;
+  }
+}
+
+}  // namespace
