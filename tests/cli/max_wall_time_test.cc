@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 

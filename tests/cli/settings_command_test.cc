@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "tests/acceptance/acceptance_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace {
 
