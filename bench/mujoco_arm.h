@@ -21,7 +21,8 @@ namespace twinblocks::bench {
 
 namespace mb = twinblocks::multibody;
 
-// The reference arm, robot6dof.md: modified (Craig) DH rows and link inertias (SI units).
+// The reference arm (Boschetti & Sinico 2024; models/robot6dof/arm.xml): modified (Craig) DH rows
+// and link inertias (SI units).
 struct ArmRow {
   double alpha_deg, a, d, mass, com_x, com_y, com_z, inertia;
 };

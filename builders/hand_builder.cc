@@ -403,7 +403,7 @@ Define ContactDetectorDefine() {
 }
 
 HandSpec Gripper4Spec() {
-  // Finger bases on the palm's top face (gripper4.md); DH frame 0 has x0 = +z (the finger
+  // Finger bases on the palm's top face (docs/grasp.md); DH frame 0 has x0 = +z (the finger
   // points up at q = 0) and z0 = the joint axis: -y for fingers 1, 3 (closing towards -x),
   // +y for 2, 4 (towards +x), so that a positive angle closes every finger.
   Eigen::Matrix3d towards_minus_x, towards_plus_x;

@@ -1,5 +1,5 @@
-// Phase 3b of Compile(): physical networks reduced to minimal coordinates (DESIGN.md,
-// "Physical networks"). The frame ports joined by lines form nodes; all frame elements go to
+// Phase 3b of Compile(): physical networks reduced to minimal coordinates (docs/design.md,
+// "The runtime shape"). The frame ports joined by lines form nodes; all frame elements go to
 // the multibody builder, which returns one Mechanism block; that block takes over the signal
 // ports of the elements, which then never run. Blocks that compute with a robot model
 // (RobotUser) get the tree of the subsystem they name.

@@ -115,7 +115,8 @@ BlockType SpatialContactForceType() {
       "    kelvin_voigt   f = s(delta/w) (k delta + c delta'),  s(x) = 3x^2 - 2x^3 on [0, 1], "
       "1 beyond (w = transition_width; w = 0: s = 1)\n"
       "    hunt_crossley  f = k delta^n + c delta^n delta'\n"
-      "    hertz          f = k delta^n + c delta'  (seed 004 eq. 4); with E = [E_B, E_F] and "
+      "    hertz          f = k delta^n + c delta'  (Zaidi et al. 2020, eq. 4); with E = [E_B, "
+      "E_F] and "
       "nu = [nu_B, nu_F]: k = 2 Psi sqrt(R), 1/Psi = (1-nu_B^2)/E_B + (1-nu_F^2)/E_F, "
       "c = 4 pi R gamma (eq. 6-8), R = 1/(1/R_B + 1/R_F) from the shapes' radii (a flat side "
       "counts as infinite) unless `radius` is given\n"
@@ -135,7 +136,7 @@ BlockType SpatialContactForceType() {
       "at it (a mode held within steps, as Simulink does), so that steps stay long while bodies "
       "rest in contact.";
   t.reference =
-      "Simscape Multibody Spatial Contact Force; Hunt & Crossley 1975; seed 004 (Zaidi et al. "
+      "Simscape Multibody Spatial Contact Force; Hunt & Crossley 1975; Zaidi et al. 2020 ("
       "2020) eq. 4-8";
   t.params = {
       {"stiffness", ParamKind::kScalar, "1e6", "k: N/m (kelvin_voigt), N/m^n otherwise"},
@@ -158,7 +159,7 @@ BlockType SpatialContactForceType() {
       {"E", ParamKind::kVector, "", "Young's moduli [E_B, E_F], Pa (hertz from materials)"},
       {"nu", ParamKind::kVector, "", "Poisson ratios [nu_B, nu_F] (hertz from materials)"},
       {"gamma", ParamKind::kScalar, "0",
-       "damping constant of seed 004 eq. 8 (hertz from materials)"},
+       "damping constant of Zaidi et al. 2020, eq. 8 (hertz from materials)"},
       {"radius", ParamKind::kScalar, "", "effective radius R, m (default: from the shapes)"}};
   t.outputs = {{"distance", "signed distance, m (< 0: penetration)"},
                {"fn", "normal force magnitude, N"},

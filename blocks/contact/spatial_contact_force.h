@@ -14,7 +14,8 @@
 
 namespace twinblocks::contact {
 
-/// Materials for the Hertz law's stiffness and damping (seed 004 eq. 6-8), when given.
+/// Materials for the Hertz law's stiffness and damping (Zaidi et al. 2020, "Grasp Planning Pipeline
+/// for Robust Manipulation of 3D Deformable Objects", eq. 6-8), when given.
 struct HertzMaterials {
   Eigen::Vector2d E = Eigen::Vector2d::Zero();   ///< Young's moduli of B's and F's solids, Pa
   Eigen::Vector2d nu = Eigen::Vector2d::Zero();  ///< their Poisson ratios

@@ -264,7 +264,7 @@ BlockType InertiaType() {
   BlockType t = Base("Inertia", "A rotating inertia.", "Simscape Inertia");
   t.doc =
       "J w' = sum of the torques on its node. On a shaft geared to a joint by ratio n it adds "
-      "J n^2 to the joint's diagonal of the mass matrix (seed 003 eq. 29's B_m).";
+      "J n^2 to the joint's diagonal of the mass matrix (Boschetti & Sinico 2024, eq. 29's B_m).";
   t.params = {{"J", ParamKind::kScalar, "", "moment of inertia, kg m^2", {}, true}};
   t.physical_ports = {{"I", "rotational"}};
   t.create = [](const Params& p) { return std::make_unique<InertiaElement>(p); };
@@ -272,7 +272,9 @@ BlockType InertiaType() {
 }
 
 BlockType SimpleGearType() {
-  BlockType t = Base("SimpleGear", "An ideal gear pair.", "Simscape Simple Gear; seed 003 eq. 27");
+  BlockType t = Base("SimpleGear", "An ideal gear pair.",
+                     "Simscape Simple Gear; Boschetti & Sinico 2024, " Designing Digital Twins of
+                         Robots Using Simscape Multibody ", eq. 27");
   t.doc =
       "w_B = ratio * w_F: power conserving, so the torque F delivers to its load is ratio "
       "times the torque driving B. The shafts it joins become one coordinate.";
@@ -284,7 +286,7 @@ BlockType SimpleGearType() {
 
 BlockType RotationalFrictionType() {
   BlockType t = Base("RotationalFriction", "Stribeck, Coulomb and viscous friction.",
-                     "Simscape Rotational Friction; seed 003 eq. 25-26");
+                     "Simscape Rotational Friction; Boschetti & Sinico 2024, eq. 25-26");
   t.doc =
       "T(w) = sqrt(2e) (T_brk - T_C) exp(-(w/w_St)^2) (w/w_St) + T_C tanh(w/w_Coul) + f w, "
       "w_St = w_brk sqrt(2), w_Coul = w_brk/10, w the velocity of R relative to C; T resists it "
@@ -352,8 +354,9 @@ BlockType DCMotorType() {
 }
 
 BlockType PmsmType() {
-  BlockType t = Base("PMSM", "A permanent-magnet synchronous motor with its drive.",
-                     "Simscape Electrical PMSM with an averaged inverter; seed 003 section 4.3");
+  BlockType t = Base(
+      "PMSM", "A permanent-magnet synchronous motor with its drive.",
+      "Simscape Electrical PMSM with an averaged inverter; Boschetti & Sinico 2024, section 4.3");
   t.doc =
       "Rotor dq frame: Ld did/dt = vd - Rs id + p w Lq iq, Lq diq/dt = vq - Rs iq - p w (Ld id + "
       "psi); torque 1.5 p (psi iq + (Ld - Lq) id iq). The averaged inverter limits |vdq| to "

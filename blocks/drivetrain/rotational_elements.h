@@ -1,6 +1,6 @@
 #pragma once
 
-// The blocks of a rotational network (spec/blocks.md, Drivetrain): references, inertias,
+// The blocks of a rotational network (docs/multibody.md, "Drivetrains"): references, inertias,
 // gears, friction, springs, torque sources, sensors and motors. Like the frame blocks they are
 // elements, not running blocks: each holds its evaluated parameters and declares its
 // rotational ports and its signal ports; the compiler reduces a network to generalized

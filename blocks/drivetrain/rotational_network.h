@@ -1,6 +1,6 @@
 #pragma once
 
-// Rotational networks reduced to generalized coordinates (DESIGN.md, "rotational networks"):
+// Rotational networks reduced to generalized coordinates (docs/design.md, "Rotational networks"):
 // ideal gears merge the shafts they join into one coordinate, each node turning at k times
 // it; a cluster holding a joint's shaft rides on the joint's coordinate (k = 1 at the shaft),
 // one holding a RotationalReference is fixed, any other gets a coordinate of its own.

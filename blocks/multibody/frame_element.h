@@ -1,6 +1,6 @@
 #pragma once
 
-// The base of the frame-network blocks (spec/blocks.md, Multibody). They are elements, not
+// The base of the frame-network blocks (docs/multibody.md). They are elements, not
 // running blocks: each holds its evaluated parameters and declares its frame ports and its
 // signal ports; the compiler hands all elements of a model to BuildMechanism
 // (mechanism_builder.h), which reduces them to one kinematic tree run by one Mechanism block

@@ -1,6 +1,6 @@
 #pragma once
 
-// Every frame-network block (spec/blocks.md, Multibody), for the code that handles them all:
+// Every frame-network block (docs/multibody.md), for the code that handles them all:
 // the mechanism builder and the catalog.
 
 #include "blocks/multibody/external_force_torque.h"

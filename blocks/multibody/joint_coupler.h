@@ -2,7 +2,8 @@
 
 // JointCoupler: two one-degree-of-freedom joints moving together, q_A = ratio * q_B + offset
 // (docs/loops.md, "Coupled joints"): the tendon or linkage transmission of an underactuated
-// finger (seed 004 eq. 3, the Barrett hand), a gear between two joints. It is one more row of
+// finger (Zaidi et al. 2020, "Grasp Planning Pipeline for Robust Manipulation of 3D
+// Deformable Objects", eq. 3, the Barrett hand), a gear between two joints. It is one more row of
 // the closed-loop constraints (loop_closure.h), not a drivetrain element: the two joints keep
 // their own coordinates and the coupler's multiplier is the force it transmits.
 

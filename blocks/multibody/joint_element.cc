@@ -129,7 +129,7 @@ JointElement::JointElement(JointKind k, const Params& p) : kind(k) {
     cut = p.Bool("cut");
     const bool revolute = kind == JointKind::kRevolute;
     // actuation=port: the joint's relative motion is a rotational node that gears, friction
-    // and torque sources act on (spec/blocks.md, Drivetrain).
+    // and torque sources act on (docs/multibody.md, "Drivetrains").
     if (properties.actuation == Actuation::kPort)
       shaft_port = DeclarePhysicalPort("shaft", "rotational");
     if (properties.actuation == Actuation::kTorque) {

@@ -1,7 +1,7 @@
 #pragma once
 
 // One frame network, running: the single node of the signal graph that stands for every
-// World, Solid, transform, joint, sensor and force element of a model (DESIGN.md, "the whole
+// World, Solid, transform, joint, sensor and force element of a model (docs/design.md: "the whole
 // mechanism is one node"). Its inputs are the elements' actuation and force inputs, its
 // outputs their sensors.
 //

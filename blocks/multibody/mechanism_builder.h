@@ -1,6 +1,6 @@
 #pragma once
 
-// Frame networks reduced to minimal coordinates (DESIGN.md, "Physical networks"): frames
+// Frame networks reduced to minimal coordinates (docs/design.md, "The runtime shape"): frames
 // joined by rigid connections (RigidTransform, WeldJoint) collapse into rigid bodies whose
 // Solids add up; joints become the edges of a kinematic tree rooted at World, found by a
 // depth-first search in element order; the joint that would close a loop is reported.

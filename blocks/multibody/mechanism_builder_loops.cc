@@ -106,7 +106,7 @@ JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
   return c;
 }
 
-/// Closes the loops at the start (spec/blocks.md: q0 and qd0 are assembly targets): moves the
+/// Closes the loops at the start (docs/loops.md: q0 and qd0 are assembly targets): moves the
 /// low-priority coordinates as little as it can so that every constraint holds, and only if
 /// that is not enough, every coordinate that is not prescribed; then the same for velocities.
 /// @throws NetworkError naming the loop with the largest residual when it cannot.

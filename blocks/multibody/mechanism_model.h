@@ -68,7 +68,7 @@ struct MechanismJoint {
   MechanismOutput out_quaternion, out_w, out_position, out_v;
 };
 
-/// A joint that closes a kinematic loop (a cut joint, spec/blocks.md "Closed loops"): not an
+/// A joint that closes a kinematic loop (a cut joint, docs/loops.md): not an
 /// edge of the tree but a constraint between its two frames, phi(q) = 0, one row per direction
 /// the joint does not let move (6 - its degrees of freedom). See loop_constraint.h.
 struct LoopConstraint {

@@ -11,11 +11,11 @@
 //                 jump when contact starts (w = 0: no transition region).
 //   hunt_crossley f = k delta^n + c delta^n delta_dot           (Hunt & Crossley 1975; with
 //                 c = 3/2 alpha k for an impact-velocity-independent restitution)
-//   hertz         f = k delta^n + c delta_dot                   (seed 004, eq. 4)
+//   hertz         f = k delta^n + c delta_dot                   (Zaidi et al. 2020, eq. 4)
 //                 optionally k = 2 Psi sqrt(R) (eq. 6), 1/Psi = (1 - nu1^2)/E1 + (1 - nu2^2)/E2
 //                 (eq. 7), c = 4 pi R gamma (eq. 8), with R the pair's effective radius.
-// Every model is clamped at zero: contact pushes, never pulls (seed 004, eq. 4). With damping,
-// the force reaches zero before the penetration does, and that is where contact ends.
+// Every model is clamped at zero: contact pushes, never pulls (Zaidi et al. 2020, eq. 4). With
+// damping, the force reaches zero before the penetration does, and that is where contact ends.
 //
 // Friction (v: sliding speed at the point, m/s; s = v / v_crit):
 //   none               mu = 0
@@ -74,7 +74,8 @@ double NormalForceDepthDerivative(const ContactLaw& law, double delta, double de
 /// friction opposes the slip with at this speed.
 double FrictionCoefficientPerSpeed(const ContactLaw& law, double speed);
 
-/// Hertz stiffness and damping from materials (seed 004 eq. 6-8).
+/// Hertz stiffness and damping from materials (Zaidi et al. 2020, "Grasp Planning Pipeline for
+/// Robust Manipulation of 3D Deformable Objects", eq. 6-8).
 /// @param radius  the effective radius R = 1 / (1/R1 + 1/R2), m, finite and > 0.
 /// @throws std::invalid_argument naming the offending argument.
 double HertzStiffness(double E1, double nu1, double E2, double nu2, double radius);

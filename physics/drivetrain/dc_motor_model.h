@@ -1,7 +1,7 @@
 #pragma once
 
-// The electrical side of a permanent-magnet DC motor (Simscape's DC Motor, spec/blocks.md
-// DCMotor): the armature circuit as one state, the armature current i, and the torque it
+// The electrical side of a permanent-magnet DC motor (Simscape's DC Motor, `twinblocks
+// blocks DCMotor`): the armature circuit as one state, the armature current i, and the torque it
 // makes. The rotor's own inertia J and viscous friction b are mechanical: the rotational
 // network that holds the motor treats them as an Inertia on the rotor and a viscous torque
 // -b w between R and C, and supplies the rotor's speed w relative to the case; these

@@ -1,9 +1,10 @@
 #pragma once
 
-// Rotational friction as Simscape's Rotational Friction block models it (seed 003 eq. 25-26,
-// shared/reference/robot6dof.md): the sum of a Stribeck peak, Coulomb friction smoothed by a
-// tanh, and viscous friction, all functions of the relative velocity, so the torque is smooth
-// through zero velocity and a variable-step solver does not crawl there.
+// Rotational friction as Simscape's Rotational Friction block models it (Boschetti & Sinico
+// 2024, "Designing Digital Twins of Robots Using Simscape Multibody", eq. 25-26): the sum of a
+// Stribeck peak, Coulomb friction smoothed by a tanh, and viscous friction, all functions of the
+// relative velocity, so the torque is smooth through zero velocity and a variable-step solver does
+// not crawl there.
 
 namespace twinblocks::drivetrain {
 

@@ -1,10 +1,10 @@
 #pragma once
 
 // The electrical side and the current control of a permanent-magnet synchronous motor
-// (spec/blocks.md PMSM; seed 003 section 4.3, shared/reference/robot6dof.md "Actuators:
-// PMSM"), surface-mounted (Ld = Lq) or interior (Ld != Lq), in the rotor's dq frame:
-// d along the magnet's flux, q 90 electrical degrees ahead, both turning with the rotor at the
-// electrical speed w_e = p w. Amplitude-invariant Park transform, hence the 1.5 in the
+// (`twinblocks blocks PMSM`; Boschetti & Sinico 2024, "Designing Digital Twins of Robots Using
+// Simscape Multibody", section 4.3), surface-mounted (Ld = Lq) or interior (Ld != Lq), in the
+// rotor's dq frame: d along the magnet's flux, q 90 electrical degrees ahead, both turning with the
+// rotor at the electrical speed w_e = p w. Amplitude-invariant Park transform, hence the 1.5 in the
 // torque. The inverter is averaged (no PWM switching): it applies the commanded dq voltage
 // as long as its magnitude stays within the linear range of space-vector modulation,
 // |v_dq| <= Vdc / sqrt(3).
@@ -19,7 +19,7 @@
 
 namespace twinblocks::drivetrain {
 
-/// The motor and drive of the reference arm (robot6dof.md, seed 003 section 4.3) as defaults.
+/// The motor and drive of the reference arm (Boschetti & Sinico 2024, section 4.3) as defaults.
 struct PmsmParameters {
   int pole_pairs = 4;         ///< p, electrical per mechanical revolution
   double Rs = 0.5;            ///< stator phase resistance, ohm
@@ -70,7 +70,8 @@ struct FocOutput {
   bool voltage_limited = false;  ///< the unlimited command exceeded Vdc / sqrt(3)
 };
 
-/// Field-oriented current control with PI loops, as seed 003 section 4.3 describes it.
+/// Field-oriented current control with PI loops, as Boschetti & Sinico 2024, section 4.3 describes
+/// it.
 ///
 /// References: i_d* = 0 (no field weakening, no MTPA) and i_q* = tau_ref / (1.5 p psi),
 /// clamped to [-i_max, i_max], so |i_dq*| <= i_max and the torque command saturates at

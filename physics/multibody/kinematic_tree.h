@@ -101,8 +101,8 @@ struct BodySpec {
   SpatialInertia inertia;  ///< of the body, in its body frame B
   /// Inertia of a drive reflected onto each of the joint's velocities (kg m^2 for rotations,
   /// kg for translations): a rotor of inertia J_m behind a gear of ratio n adds n^2 J_m
-  /// (seed 003 eq. 29's B_m). It adds to the mass matrix's diagonal, as Pinocchio's and
-  /// MuJoCo's armature; the rotor's gyroscopic coupling with the link is neglected, as there.
+  /// (Boschetti & Sinico 2024, eq. 29's B_m). It adds to the mass matrix's diagonal, as Pinocchio's
+  /// and MuJoCo's armature; the rotor's gyroscopic coupling with the link is neglected, as there.
   double armature = 0.0;
 };
 

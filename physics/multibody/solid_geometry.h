@@ -3,7 +3,7 @@
 // Mass properties of the primitive shapes a Solid can have, in closed form. The Solid block
 // turns a shape and a density (or a mass) into the mass, centre of mass and rotational inertia
 // of its body; this file holds the geometry half of that, free of blocks and XML, so that it
-// can be tested against independent integrations (tests/multibody/solid_geometry_test.cc
+// can be tested against independent integrations (tests/physics/multibody/solid_geometry_test.cc
 // checks every formula against a tessellated mesh integrated by MeshProperties in mesh.h).
 //
 // Every shape is described in its own frame S (the Solid's frame R): the sphere and the box are

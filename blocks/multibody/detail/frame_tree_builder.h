@@ -178,7 +178,7 @@ class FrameTreeBuilder {
   }
 
   /// Which joints are the tree's edges: a breadth-first search from the root's rigid cluster
-  /// over joints in element order (spec/blocks.md, "Closed loops"), first without the joints
+  /// over joints in element order (docs/loops.md), first without the joints
   /// marked cut="true", which join the search only where nothing else reaches a body. Every
   /// other joint closes a loop and is cut.
   void ChooseTreeJoints(int root_node) {

@@ -48,7 +48,7 @@ TEST(MotorBlocks, DCMotorStepMatchesItsClosedForm) {
   RecordProperty("max_speed_error_rad_s", Figure(worst_w));
 }
 
-/// A PMSM of the reference arm (robot6dof.md) under FOC, turning a flywheel: the torque
+/// A PMSM of the reference arm (Boschetti & Sinico 2024) under FOC, turning a flywheel: the torque
 /// command steps to `tau_ref` at t = 1 ms.
 RunOutput RunPmsmStep(double tau_ref, double t_end) {
   const std::string xml = R"xml(<model name="pmsm_step">

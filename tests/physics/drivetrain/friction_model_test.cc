@@ -1,6 +1,6 @@
 // The Simscape rotational-friction curve (Boschetti & Sinico 2024, "Designing Digital Twins of
-// Robots Using Simscape Multibody", eq. 25-26) with the reference arm's joint values (robot6dof.md:
-// T_brk 13 N m, w_brk 0.1 rad/s, T_C 10 N m, f 0.001 N m s/rad).
+// Robots Using Simscape Multibody", eq. 25-26) with the reference arm's joint values
+// (models/robot6dof/twin.xml: T_brk 13 N m, w_brk 0.1 rad/s, T_C 10 N m, f 0.001 N m s/rad).
 #include "physics/drivetrain/friction_model.h"
 
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@
 namespace twinblocks::multibody {
 namespace {
 
-/// The reference arm with the drives of robot6dof.md: n_r^2 J_m on each joint.
+/// The reference arm with its drives (models/robot6dof/drive.xml): n_r^2 J_m on each joint.
 KinematicTree ArmWithDrives() {
   const double n[] = {80, 50, 50, 30, 30, 15};
   const double Jm[] = {3.3e-4, 3.3e-4, 1.5e-4, 5.0e-5, 5.0e-5, 2.0e-5};
