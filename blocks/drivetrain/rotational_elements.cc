@@ -273,8 +273,8 @@ BlockType InertiaType() {
 
 BlockType SimpleGearType() {
   BlockType t = Base("SimpleGear", "An ideal gear pair.",
-                     "Simscape Simple Gear; Boschetti & Sinico 2024, " Designing Digital Twins of
-                         Robots Using Simscape Multibody ", eq. 27");
+                     "Simscape Simple Gear; Boschetti & Sinico 2024, \"Designing Digital Twins "
+                     "of Robots Using Simscape Multibody\" (Robotics), eq. 27");
   t.doc =
       "w_B = ratio * w_F: power conserving, so the torque F delivers to its load is ratio "
       "times the torque driving B. The shafts it joins become one coordinate.";

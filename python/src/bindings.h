@@ -5,6 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "model/model.h"
+
 namespace twinblocks::python {
 
 /// twinblocks.ModelError (a ValueError) and the translation of graph::ModelError into it.
@@ -13,6 +15,9 @@ void BindErrors(pybind11::module_& m);
 [[noreturn]] void RaiseWriteError(const std::string& message);
 /// Model and the snapshot classes Block, Diagram, Define; format_number.
 void BindModel(pybind11::module_& m);
+/// The Model's editing calls for its other elements (model_element_bindings.cc), called by
+/// BindModel.
+void BindModelElementEditing(pybind11::class_<graph::Model>& c);
 /// load, load_string, save, to_xml: the XML reader and writer.
 void BindModelIo(pybind11::module_& m);
 /// compile and System.
