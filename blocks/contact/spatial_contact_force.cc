@@ -136,8 +136,9 @@ BlockType SpatialContactForceType() {
       "at it (a mode held within steps, as Simulink does), so that steps stay long while bodies "
       "rest in contact.";
   t.reference =
-      "Simscape Multibody Spatial Contact Force; Hunt & Crossley 1975; Zaidi et al. 2020 ("
-      "2020) eq. 4-8";
+      "Simscape Multibody Spatial Contact Force; Hunt & Crossley 1975; Zaidi et al. 2020, "
+      "\"Grasp Planning Pipeline for Robust Manipulation of 3D Deformable Objects\" (Applied "
+      "Sciences), eq. 4-8";
   t.params = {
       {"stiffness", ParamKind::kScalar, "1e6", "k: N/m (kelvin_voigt), N/m^n otherwise"},
       {"damping", ParamKind::kScalar, "1e3", "c: N/(m/s); N/(m^n m/s) for hunt_crossley"},
