@@ -31,6 +31,7 @@
 #include "compiler/compile.h"
 #include "io/summary.h"
 #include "runtime/simulator.h"
+#include "solvers/solver_table.h"
 #include "xml/model_reader.h"
 
 namespace {
@@ -97,10 +98,7 @@ RunResult Run(const graph::SimulationSettingsValues& settings) {
   return r;
 }
 
-bool IsFixedStep(const std::string& solver) {
-  return solver == "ros2" || (solver.rfind("ode", 0) == 0 && solver != "ode23" &&
-                              solver != "ode45" && solver != "ode23s");
-}
+bool IsFixedStep(const std::string& solver) { return solvers::SolverNamed(solver).is_fixed_step(); }
 
 /// A fixed-step solver with its step, or a variable-step one with rtol (and atol, by default
 /// rtol / 1000).

@@ -8,9 +8,10 @@ machine (old, new, old, new, ...), and compares the median CPU time of every ben
 With --rev, the revision is checked out in a temporary worktree and its benchmarks built there
 (Release; ccache makes it quick when the trees share most files). NEW_BIN_DIR defaults to
 build/bin. Alternating the two builds spreads a machine's slow moments over both. CPU time,
-not wall time: another process on the machine takes wall time from both but no CPU time.
+not wall time, and the least of the rounds: what another process or a cold cache adds to a
+round is never negative, so the fastest round is the closest to the program's own cost.
 
-Prints, per benchmark, the medians and new/old; per program, the geometric mean of its
+Prints, per benchmark, the fastest rounds and new/old; per program, the geometric mean of its
 benchmarks' ratios. Exit status 1 when a program's mean differs from 1 by more than
 --tolerance (default 0.03).
 """
@@ -20,7 +21,6 @@ import math
 import os
 import pathlib
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -93,8 +93,8 @@ def main():
                 if name not in samples["old"]:
                     print(f"  {name}: only in the new build")
                     continue
-                old_t = statistics.median(samples["old"][name])
-                new_t = statistics.median(samples["new"][name])
+                old_t = min(samples["old"][name])
+                new_t = min(samples["new"][name])
                 ratios.append(new_t / old_t)
                 print(f"  {name:60s} old {old_t * 1e3:10.4f} ms  new {new_t * 1e3:10.4f} ms  "
                       f"new/old {new_t / old_t:.3f}")
