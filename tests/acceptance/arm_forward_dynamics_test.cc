@@ -1,4 +1,4 @@
-// B1 E1: the reference arm (models/robot6dof/arm.xml, built from frame blocks by the DH
+// Experiment E1: the reference arm (models/robot6dof/arm.xml, built from frame blocks by the DH
 // library) falling under tau_i = 5 sin(pi t) matches MuJoCo's trajectory
 // (tests/data/arm_e1_mujoco.csv) to 1e-6 rad over [0, 1] s;
 // over the full 4 s the energy balance E(t) - E(0) = integral of tau . qd holds to 1e-8

@@ -1,4 +1,4 @@
-// C1 gears and rotor inertias: the reference arm driven through its gears
+// Gears and rotor inertias: the reference arm driven through its gears
 // (models/robot6dof/e1_gears.xml: Robot6DofShafts and one GearRotorDrive per joint, built from
 // SimpleGear, Inertia and TorqueSource blocks) follows Boschetti & Sinico 2024, "Designing Digital
 // Twins of Robots Using Simscape Multibody", eq. 29,

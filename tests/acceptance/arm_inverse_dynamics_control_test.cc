@@ -1,5 +1,5 @@
-// B2 E2: open-loop inverse-dynamics control of the reference arm tracks the eq. 23 profile to
-// below 1e-9 rad over 4 s (the paper shows about 1e-14).
+// Experiment E2: open-loop inverse-dynamics control of the reference arm tracks the eq. 23 profile
+// to below 1e-9 rad over 4 s (the paper shows about 1e-14).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// B3 E3: closed-form inverse kinematics drives the motion-actuated arm along the circle;
+// Experiment E3: closed-form inverse kinematics drives the motion-actuated arm along the circle;
 // forward kinematics of the measured joint angles, and a transform sensor on the simulated
 // tool frame, reproduce the circle to below 1e-9 m with the orientation held.
 #include <gtest/gtest.h>

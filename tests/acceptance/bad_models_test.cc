@@ -1,4 +1,4 @@
-// B7 Bad multibody models, and C6 wrong drivetrain wiring: each gives one line naming the file,
+// Bad multibody models, and wrong drivetrain wiring: each gives one line naming the file,
 // the line of the block at fault and what is wrong, and exit status 2, through the real
 // `twinblocks` program.
 #include <gtest/gtest.h>

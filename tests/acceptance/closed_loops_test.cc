@@ -1,12 +1,12 @@
-// Issue 7, closed kinematic loops: F1 (a four-bar under gravity keeps its constraints to 1e-9
-// and its energy to 1e-8 relative over 10 s, with ode45 and with ida), F2 (a slider-crank: the
-// slider follows the closed form to 1e-9 with the crank driven at constant speed; with the
-// crank free its energy is conserved to 1e-8), F4 (the planar four-bar
-// of spatial revolute joints, whose constraint Jacobian has rank 2 of 5, moves as the R-S-S-R
-// four-bar without redundant constraints). F5 (a loop that cannot close) is in
-// b7_bad_models_test.cc. With ida every mechanism with loops is a stabilized index-2 DAE
-// (docs/loops.md, "ida: the mechanism as a DAE"); FourBarDaeForm checks that this is the form
-// ida really integrates, without projections, and that snapshots carry its multipliers.
+// Closed kinematic loops: a four-bar under gravity keeps its constraints to 1e-9 and its
+// energy to 1e-8 relative over 10 s, with ode45 and with ida; a slider-crank's slider follows
+// the closed form to 1e-9 with the crank driven at constant speed, and with the crank free its
+// energy is conserved to 1e-8; the planar four-bar of spatial revolute joints, whose
+// constraint Jacobian has rank 2 of 5, moves as the R-S-S-R four-bar without redundant
+// constraints. A loop that cannot close is in bad_models_test.cc. With ida every mechanism with
+// loops is a stabilized index-2 DAE (docs/loops.md, "ida: the mechanism as a DAE"); FourBarDaeForm
+// checks that this is the form ida really integrates, without projections, and that snapshots carry
+// its multipliers.
 //
 // Energy and constraints are measured outside the run: each logged row's joint outputs are put
 // back into the compiled mechanism's tree coordinates, and the tree's kinetic and potential

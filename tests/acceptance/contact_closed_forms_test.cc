@@ -1,4 +1,4 @@
-// D1 and D2: SpatialContactForce against closed forms.
+// SpatialContactForce against closed forms.
 //
 // D1: a sphere hits a plane with linear Kelvin-Voigt contact and no transition region. During
 // contact the penetration x obeys m x'' + c x' + k x = 0 (x(0) = 0, x'(0) = v0), the

@@ -1,4 +1,4 @@
-// A6: the contact detector of Pozzi et al. 2022, "Modeling and Simulation of Robotic Grasping in
+// The contact detector of Pozzi et al. 2022, "Modeling and Simulation of Robotic Grasping in
 // Simulink Through Simscape Multibody" (CompareToConstant, 10 Delay blocks, Product; Ts = 1e-4) as
 // a reusable define in models/lib/: a short spike is rejected and the output sets exactly 10
 // samples after the sustained contact starts.

@@ -1,4 +1,4 @@
-// E6 Co-simulation: the flagship twin's plant (models/robot6dof/cosim_plant.xml: the reference
+// Co-simulation: the flagship twin's plant (models/robot6dof/cosim_plant.xml: the reference
 // arm with link-side friction, reduction gears and one PMSM per joint under field-oriented
 // current control) advanced in 1 ms steps by a program, with a controller outside the model
 // computing the motor torque commands from the signals it reads, matches the closed-loop model

@@ -1,4 +1,4 @@
-// C4 E4: the full digital twin (models/robot6dof/twin.xml: the reference arm with link-side
+// Experiment E4: the full digital twin (models/robot6dof/twin.xml: the reference arm with link-side
 // Stribeck friction, reduction gears and one PMSM per joint under field-oriented current
 // control, driven by computed-torque control along the E2 profile with
 // theta_r = (90, 90, 30, 90, 90, 90) deg, T = 2 s), run with the model's own settings

@@ -1,4 +1,4 @@
-// B4 Conservation: the reference arm with no input and no damping, released from a non-zero
+// Conservation: the reference arm with no input and no damping, released from a non-zero
 // pose under gravity, keeps its total energy to 1e-9 relative over 10 s (ode45, rtol 1e-12);
 // a torque-free asymmetric box on a FreeJoint keeps its energy and angular momentum to 1e-10
 // and shows the intermediate-axis flip (the Dzhanibekov effect).

@@ -1,4 +1,4 @@
-// A4 Events: a bouncing ball and a signal through Saturation locate each crossing to within
+// Events: a bouncing ball and a signal through Saturation locate each crossing to within
 // 1e-9 s; a Step at t = 1 is hit exactly by every solver.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// D6 (speed), the part a test can hold: the fast setting of the G2 power grasp must give the
+// Speed, the part a test can hold: the fast setting of the G2 power grasp must give the
 // paper setting's results. ode23s (variable steps, implicit in the mechanism's Jacobian,
 // contact onsets located as zero crossings: item 5 of the issue) at rtol 1e-3 and 3e-3
 // against ode3 with 1e-5 s (the setting of Pozzi et al. 2022, "Modeling and Simulation of Robotic

@@ -1,4 +1,4 @@
-// D4 and D5: the reference grasps of docs/grasp.md (Pozzi et al. 2022, "Modeling and Simulation of
+// The reference grasps of docs/grasp.md (Pozzi et al. 2022, "Modeling and Simulation of
 // Robotic Grasping in Simulink Through Simscape Multibody", section 3) with the four-fingered
 // gripper of models/gripper4.
 //   D4 G1 (precision grasp, welded sphere): contact signals are 0 or 1 only; each of the four

@@ -1,4 +1,4 @@
-// Issue 7, item 5: the JointCoupler. Two flywheels coupled by a reversing 2:1 coupling under a
+// The JointCoupler. Two flywheels coupled by a reversing 2:1 coupling under a
 // constant torque follow the closed form (one inertia J_b + ratio^2 J_a) to 1e-9, and the
 // coupler's torque is J_a qdd_a; two pendulums coupled 1:2 conserve their energy to 1e-8 (of
 // the largest kinetic energy) and keep the coupling to 1e-9; the low-priority joint is

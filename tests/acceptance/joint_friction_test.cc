@@ -1,4 +1,4 @@
-// C2 joint friction (Boschetti & Sinico 2024, "Designing Digital Twins of Robots Using Simscape
+// Joint friction (Boschetti & Sinico 2024, "Designing Digital Twins of Robots Using Simscape
 // Multibody", eq. 25-26, Simscape Rotational Friction, the reference arm's values of
 // docs/multibody.md): (a) the RotationalFriction block, compiled into a mechanism, gives Simscape's
 // torque at 20

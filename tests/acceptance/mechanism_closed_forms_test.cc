@@ -1,4 +1,4 @@
-// B5 Closed forms: mechanisms built from World, RevoluteJoint/PrismaticJoint, RigidTransform
+// Closed forms: mechanisms built from World, RevoluteJoint/PrismaticJoint, RigidTransform
 // and Solid blocks against solutions derived independently of the multibody code: the
 // elliptic-integral period of a pendulum at 170 deg, a double pendulum's Lagrangian equations
 // written out here, and a prismatic mass-spring.

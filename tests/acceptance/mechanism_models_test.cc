@@ -1,4 +1,4 @@
-// Issue 7, item 6: the mechanism models of models/mechanisms/. The slider-crank driven by a DC
+// The mechanism models of models/mechanisms/. The slider-crank driven by a DC
 // motor through a gear closes its loop to 1e-9 and balances its energy (electrical input =
 // mechanical energy + magnetic energy + copper and friction losses); F3, the Stewart platform
 // (6-UPS) follows its commanded pose to 1e-9 with leg lengths from StewartIK, and its leg

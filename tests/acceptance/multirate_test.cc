@@ -1,4 +1,4 @@
-// A5 Multirate: a DiscretePID at Ts = 1e-3 controlling a continuous first-order plant, with a
+// Multirate: a DiscretePID at Ts = 1e-3 controlling a continuous first-order plant, with a
 // ZeroOrderHold at 1e-2 on a monitoring path, matches a hand-computed reference for the first
 // 10 samples.
 #include <gtest/gtest.h>

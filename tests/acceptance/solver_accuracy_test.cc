@@ -1,4 +1,4 @@
-// A2 Accuracy: a mass-spring-damper built from Integrator/Gain/Sum blocks matches its closed
+// Accuracy: a mass-spring-damper built from Integrator/Gain/Sum blocks matches its closed
 // form; each fixed-step solver shows its order.
 #include <gtest/gtest.h>
 

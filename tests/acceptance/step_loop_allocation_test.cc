@@ -1,4 +1,4 @@
-// A9: no heap allocation inside the step loop. A counting allocator replaces the global
+// No heap allocation inside the step loop. A counting allocator replaces the global
 // operator new for this test program; counting is on only while Simulator::Run steps.
 #include <gtest/gtest.h>
 

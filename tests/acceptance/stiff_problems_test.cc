@@ -1,4 +1,4 @@
-// A3 Stiffness: Van der Pol with mu = 1000 over [0, 3000] with cvode-bdf at rtol 1e-6 runs in
+// Stiffness: Van der Pol with mu = 1000 over [0, 3000] with cvode-bdf at rtol 1e-6 runs in
 // under 1 s and matches a tight-tolerance reference to 1e-4; ode45 needs orders of magnitude
 // more steps.
 #include <gtest/gtest.h>
