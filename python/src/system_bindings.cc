@@ -109,10 +109,10 @@ Args:
     value: a number, or a list or 1-D array of numbers for a vector parameter.
 
 Raises:
-    ModelError: no such block (with a suggestion), a multibody element (compiled into the
-        mechanism), an unknown or word/text parameter, a value the block rejects, or a change
-        of the block's ports, sizes, states or sample time (that needs a recompile). Nothing
-        changes then.
+    ModelError: no such block (with a suggestion), an unknown or word/text parameter, a
+        value the block rejects, or a change of the block's ports, sizes, states or sample
+        time, or of the mechanism's coordinates (that needs a recompile). A multibody
+        element's parameter rebuilds the mechanism from its elements. Nothing changes then.
     TypeError: the value is not a number or a list of numbers.
 )")
       .def(
