@@ -191,11 +191,13 @@ class System {
   /// Sets numeric parameter `param` of the block at `block_path` (its flat path, as
   /// block_path() lists it) to `value`, as if the model said so and were compiled again.
   /// A vector parameter takes `values`; a scalar one `value` (or `values` of one element).
+  /// A multibody element (a Solid, a joint, a gear, friction, a contact), compiled into the
+  /// mechanism, has the mechanism built again from all its elements.
   /// @throws ModelError naming block and parameter when there is no such block (with a
-  ///   suggestion), the block is a multibody element compiled into the mechanism, the
-  ///   parameter is unknown or a word/text, the value is rejected by the block, or the change
-  ///   would alter the block's ports, sizes, states or sample time (those need a recompile).
-  ///   Nothing changes then.
+  ///   suggestion), the parameter is unknown or a word/text, the value is rejected by the
+  ///   block, or the change would alter the block's ports, sizes, states or sample time, or
+  ///   the mechanism's coordinates, states or ports (those need a recompile). Nothing changes
+  ///   then.
   void SetParameter(const std::string& block_path, const std::string& param, double value);
   void SetParameter(const std::string& block_path, const std::string& param,
                     const std::vector<double>& values);
