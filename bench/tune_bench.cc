@@ -42,55 +42,47 @@ graph::Model Twin() {
   return xml::ReadModelFile(std::string(TWINBLOCKS_SOURCE_DIR) + "/models/robot6dof/twin.xml");
 }
 
-double Seconds(double a, double b) { return b - a; }
-
-void BM_RetuneVsRecompile(benchmark::State& state) {
-  graph::Model model = Twin();
+// Times, in the same loop, `retune(system, i)` on a System compiled from `model` against
+// `edit(model, i)` followed by a Compile, for i = 0, 1, ...; counters retune_us, recompile_us
+// and ratio = recompile / retune.
+template <class Retune, class Edit>
+void RetuneVsRecompileLoop(benchmark::State& state, graph::Model model, Retune retune, Edit edit) {
   graph::System system = graph::Compile(model);
-  double retune = 0.0, recompile = 0.0;
+  double retune_s = 0.0, recompile_s = 0.0;
   long n = 0;
   for (auto _ : state) {
-    const double kp = 100.0 + static_cast<double>(n % 7);
-    const auto t0 = Clock::now();
-    system.SetParameter("controller", "Kp", kp);
-    const auto t1 = Clock::now();
-    model.SetParam("controller", "Kp", kp);
+    const double t0 = Clock::now();
+    retune(system, n);
+    const double t1 = Clock::now();
+    edit(model, n);
     graph::System fresh = graph::Compile(model);
     benchmark::DoNotOptimize(fresh.num_blocks());
-    const auto t2 = Clock::now();
-    retune += Seconds(t0, t1);
-    recompile += Seconds(t1, t2);
+    const double t2 = Clock::now();
+    retune_s += t1 - t0;
+    recompile_s += t2 - t1;
     ++n;
   }
-  state.counters["retune_us"] = 1e6 * retune / static_cast<double>(n);
-  state.counters["recompile_us"] = 1e6 * recompile / static_cast<double>(n);
-  state.counters["ratio"] = recompile / retune;
+  state.counters["retune_us"] = 1e6 * retune_s / static_cast<double>(n);
+  state.counters["recompile_us"] = 1e6 * recompile_s / static_cast<double>(n);
+  state.counters["ratio"] = recompile_s / retune_s;
+}
+
+void BM_RetuneVsRecompile(benchmark::State& state) {
+  auto kp = [](long n) { return 100.0 + static_cast<double>(n % 7); };
+  RetuneVsRecompileLoop(
+      state, Twin(), [&](graph::System& s, long n) { s.SetParameter("controller", "Kp", kp(n)); },
+      [&](graph::Model& m, long n) { m.SetParam("controller", "Kp", kp(n)); });
 }
 BENCHMARK(BM_RetuneVsRecompile)->Unit(benchmark::kMillisecond);
 
 // Retunes `variable` of `model` to values around `base`, by System::SetVariable and by
-// Model::SetVariable + Compile, timed in the same loop.
+// Model::SetVariable + Compile.
 void RetuneVariableVsRecompile(benchmark::State& state, graph::Model model,
                                const std::string& variable, double base) {
-  graph::System system = graph::Compile(model);
-  double retune = 0.0, recompile = 0.0;
-  long n = 0;
-  for (auto _ : state) {
-    const double value = base * (1.0 + 0.01 * static_cast<double>(n % 7));
-    const auto t0 = Clock::now();
-    system.SetVariable(variable, value);
-    const auto t1 = Clock::now();
-    model.SetVariable(variable, graph::FormatNumber(value));
-    graph::System fresh = graph::Compile(model);
-    benchmark::DoNotOptimize(fresh.num_blocks());
-    const auto t2 = Clock::now();
-    retune += Seconds(t0, t1);
-    recompile += Seconds(t1, t2);
-    ++n;
-  }
-  state.counters["retune_us"] = 1e6 * retune / static_cast<double>(n);
-  state.counters["recompile_us"] = 1e6 * recompile / static_cast<double>(n);
-  state.counters["ratio"] = recompile / retune;
+  auto value = [base](long n) { return base * (1.0 + 0.01 * static_cast<double>(n % 7)); };
+  RetuneVsRecompileLoop(
+      state, std::move(model), [&](graph::System& s, long n) { s.SetVariable(variable, value(n)); },
+      [&](graph::Model& m, long n) { m.SetVariable(variable, graph::FormatNumber(value(n))); });
 }
 
 void BM_RetuneContactStiffness(benchmark::State& state) {
