@@ -5,20 +5,18 @@
 // execution order and every other block stay valid. A frame element (a Solid's mass, a joint's
 // damping, a contact's stiffness) never runs: the mechanism is built again from all elements,
 // as compile builds it, and must keep its coordinates, states and ports.
-#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
-#include <string_view>
 
 #include "blocks/block_error.h"
 #include "blocks/math_expression.h"
 #include "blocks/multibody/mechanism.h"
 #include "common/suggest.h"
 #include "compiler/detail/tuning.h"
+#include "compiler/detail/tuning_scopes.h"
 #include "model/detail/block_params.h"
-#include "model/detail/define_substitution.h"
 #include "model/model_error.h"
 #include "model/parameter_evaluator.h"
 #include "physics/multibody/robot_model.h"
@@ -55,149 +53,12 @@ bool SameValue(const blocks::ParamValue& a, const blocks::ParamValue& b) {
 // True when the block would be built the same: every parameter value equal, and for a block
 // with a formula (which reads the variables it sees), the variables too.
 bool SameParams(const blocks::BlockType& type, const blocks::Params& a, const blocks::Params& b) {
-  bool reads_variables = false;
   for (const blocks::ParamSpec& spec : type.params) {
-    reads_variables = reads_variables || internal::IsFormulaParam(spec.kind, spec.name);
     if (a.has(spec.name) != b.has(spec.name)) return false;
     if (a.has(spec.name) && !SameValue(a.Get(spec.name), b.Get(spec.name))) return false;
   }
-  return !reads_variables || a.variables() == b.variables();
+  return !internal::ReadsVariables(type) || a.variables() == b.variables();
 }
-
-// A set of names, searched with parts of a text.
-using Names = std::set<std::string, std::less<>>;
-
-// True when `text` mentions one of `names`: an identifier of it is one (function names are
-// identifiers too, and never a variable's name).
-bool MentionsAny(const std::string& text, const Names& names) {
-  for (size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (std::isalpha(c) || c == '_') {
-      size_t end = i + 1;
-      while (end < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
-        ++end;
-      }
-      if (names.count(std::string_view(text).substr(i, end - i))) return true;
-      i = end;
-    } else {
-      ++i;
-    }
-  }
-  return false;
-}
-
-// Which blocks a change of variable `name` can reach, found from the texts alone: the
-// variables written from it (in file order, each may use the ones before), then per define
-// instance the parameters written from those (a define's parameters are evaluated in the
-// level above), then each block with a parameter written from either, or with a formula
-// (which reads every variable). Over-approximate by design: a block reached is evaluated
-// again and kept when its values come out the same; a block not reached cannot change.
-class VariableReach {
- public:
-  /// What a change of variable `name` reaches; "" for a change of no variable.
-  VariableReach(const std::vector<Variable>& variables, const std::string& name) {
-    if (name.empty()) return;
-    vars_.insert(name);
-    for (const Variable& v : variables) {
-      if (MentionsAny(v.value, vars_)) vars_.insert(v.name);
-    }
-  }
-
-  /// True when define parameter `param` of `level` may change.
-  bool ReachesDefineParam(const internal::DefineLevel* level, const std::string& param) const {
-    auto it = levels_.find(level);
-    return it == levels_.end() || it->second.count(param) > 0;
-  }
-
-  bool Reaches(const TunableBlock& t) {
-    const Names& level = LevelNames(t.level);
-    for (const blocks::ParamSpec& spec : t.type->params) {
-      if (internal::IsFormulaParam(spec.kind, spec.name)) return true;
-    }
-    for (const Parameter& p : t.params) {
-      if (MentionsAny(p.value, vars_) || MentionsAny(p.value, level)) return true;
-    }
-    return false;
-  }
-
- private:
-  // The parameters of a define level that the change reaches, with the variables it reaches.
-  const Names& LevelNames(const std::shared_ptr<const internal::DefineLevel>& l) {
-    if (!l) return vars_;
-    auto it = levels_.find(l.get());
-    if (it != levels_.end()) return it->second;
-    Names names = vars_;
-    const Names& outer = LevelNames(l->parent);
-    for (const auto& [param, text] : l->params) {
-      if (MentionsAny(text, outer)) names.insert(param);
-    }
-    return levels_.emplace(l.get(), std::move(names)).first->second;
-  }
-
-  Names vars_;
-  std::map<const internal::DefineLevel*, Names> levels_;
-};
-
-// The model's variables and the parameters of define instances, evaluated as compile does:
-// a define sees its own parameters (evaluated where the instance is written) and the variables.
-// A define's parameters that the change cannot reach (`reach`) keep the values of the last
-// change (`committed`), as they would evaluate to them again: parsing every define's parameters
-// anew would cost most of a retune.
-class Scopes {
- public:
-  Scopes(const std::vector<Variable>& variables, internal::LevelValues* committed,
-         const VariableReach& reach)
-      : committed_(committed), reach_(reach) {
-    for (const Variable& v : variables) {
-      try {
-        root_.Set(v.name, EvaluateNumeric(v.value, root_));
-      } catch (const blocks::ExpressionError& e) {
-        throw ModelError(v.where, "variable '" + v.name + "': " + e.what());
-      }
-    }
-  }
-
-  const Scope& For(const std::shared_ptr<const internal::DefineLevel>& level) {
-    if (!level) return root_;
-    auto it = cache_.find(level.get());
-    if (it != cache_.end()) return *it->second.scope;
-    const Scope& outer = For(level->parent);
-    Level made{std::make_unique<Scope>(&root_), {}};
-    auto before = committed_->find(level.get());
-    for (const auto& [name, text] : level->params) {
-      std::optional<Eigen::MatrixXd> value;
-      if (before != committed_->end() && !reach_.ReachesDefineParam(level.get(), name)) {
-        value = before->second.at(name);
-      } else {
-        try {
-          value = EvaluateNumeric(text, outer);
-        } catch (const blocks::ExpressionError&) {
-          // A word for the blocks inside, as in compile.
-        }
-      }
-      if (value) made.scope->Set(name, *value);
-      made.values.emplace(name, std::move(value));
-    }
-    return *cache_.emplace(level.get(), std::move(made)).first->second.scope;
-  }
-
-  /// After a change that succeeded: the define parameters' values it used are the ones the next
-  /// change starts from.
-  void Commit() {
-    for (auto& [level, made] : cache_) (*committed_)[level] = std::move(made.values);
-  }
-
- private:
-  struct Level {
-    std::unique_ptr<Scope> scope;
-    std::map<std::string, std::optional<Eigen::MatrixXd>> values;  ///< nullopt: a word
-  };
-  Scope root_;
-  std::map<const internal::DefineLevel*, Level> cache_;
-  internal::LevelValues* committed_;
-  const VariableReach& reach_;
-};
 
 // What differs between the compiled block and its rebuilt twin, "" when nothing that the
 // layout depends on.
@@ -297,6 +158,9 @@ struct Rebuilt {
   /// from them).
   std::vector<std::pair<int, std::unique_ptr<blocks::Block>>> elements;
   std::vector<std::pair<int, multibody::RobotModel>> robots;  ///< Tuning::blocks index, model
+  /// The mechanism's model with new numbers, to set in place (PatchMechanism); when it could
+  /// not be patched, the mechanism built again is among `blocks`.
+  std::optional<multibody::MechanismModel> mechanism_numbers;
 };
 
 // The mechanism built again from its elements with `elements` in place of theirs, exactly as
@@ -315,33 +179,42 @@ void RebuildMechanism(const internal::Tuning& data, const System& system,
   auto failure_at = [&](int element) -> const TunableBlock& {
     return element >= 0 ? data.blocks[m.element_tunable[element]] : cause;
   };
+  const blocks::Block& old_mechanism = system.block(m.block.system_index);
   std::unique_ptr<blocks::Block> mechanism;
   try {
-    mechanism = std::make_unique<multibody::Mechanism>(
-        multibody::BuildMechanism(elements, m.num_nodes, "mechanism"));
-    mechanism->Configure(m.block.input_widths);
+    // Most retunes change numbers the tree does not depend on: patched into a copy of the
+    // running mechanism's model, as BuildMechanism would build them, and set in place.
+    out->mechanism_numbers = multibody::PatchMechanism(
+        dynamic_cast<const multibody::Mechanism&>(old_mechanism).model(), m.elements, elements,
+        changed, m.num_nodes);
+    if (!out->mechanism_numbers) {
+      mechanism = std::make_unique<multibody::Mechanism>(
+          multibody::BuildMechanism(elements, m.num_nodes, "mechanism"));
+      mechanism->Configure(m.block.input_widths);
+    }
   } catch (const multibody::NetworkError& e) {
     throw BlockFailure(failure_at(e.element()), e.what());
   } catch (const blocks::BlockError& e) {
     throw BlockFailure(cause, e.what());
   }
-  const blocks::Block& old_mechanism = system.block(m.block.system_index);
-  const std::string change = StructureChange(old_mechanism, *mechanism, m.block);
-  if (!change.empty()) {
-    throw BlockFailure(cause, "the new value changes the mechanism's " +
-                                  change.substr(change.find(' ') + 1) +
-                                  ": only values that keep its coordinates, states and ports are "
-                                  "tunable" +
-                                  kRecompile);
+  if (mechanism) {
+    const std::string change = StructureChange(old_mechanism, *mechanism, m.block);
+    if (!change.empty()) {
+      throw BlockFailure(cause, "the new value changes the mechanism's " +
+                                    change.substr(change.find(' ') + 1) +
+                                    ": only values that keep its coordinates, states and ports "
+                                    "are tunable" +
+                                    kRecompile);
+    }
+    mechanism->SetLayout(m.block.layout);
+    for (int i = 0; i < mechanism->num_inputs(); ++i) {
+      mechanism->SetInputOffset(i, old_mechanism.input_port(i).offset);
+    }
+    for (int i = 0; i < mechanism->num_outputs(); ++i) {
+      mechanism->SetOutputOffset(i, old_mechanism.output_port(i).offset);
+    }
+    out->blocks.emplace_back(m.block.system_index, std::move(mechanism));
   }
-  mechanism->SetLayout(m.block.layout);
-  for (int i = 0; i < mechanism->num_inputs(); ++i) {
-    mechanism->SetInputOffset(i, old_mechanism.input_port(i).offset);
-  }
-  for (int i = 0; i < mechanism->num_outputs(); ++i) {
-    mechanism->SetOutputOffset(i, old_mechanism.output_port(i).offset);
-  }
-  out->blocks.emplace_back(m.block.system_index, std::move(mechanism));
 
   for (const internal::RobotBinding& r : m.robots) {
     bool reached = false;
@@ -442,21 +315,30 @@ void internal::CompiledTuning::SetParameter(System& system, const std::string& b
     }
   }
   if (!written) params.push_back({param, VectorText(values)});
-  VariableReach reach(data_.variables, "");
-  reach.Reaches(*t);  // no define parameter changes: each keeps its value
-  Scopes scopes(data_.variables, &level_values_, reach);
-  blocks::Params evaluated = internal::EvaluateBlockParams(
-      *t->type, t->path, t->where, params, scopes.For(t->level), t->define_texts, t->base_dir);
-  std::vector<ParamChange> changes;
-  changes.push_back({t, std::move(evaluated)});
-  Apply(system, changes);
-  scopes.Commit();
+  VariableReach reach(data_.variables, "", &index_);  // no variable changes
+  scopes_.Begin(data_.variables, &reach);
+  try {
+    blocks::Params evaluated = internal::EvaluateBlockParams(
+        *t->type, t->path, t->where, params, scopes_.For(t->level), t->define_texts, t->base_dir);
+    std::vector<ParamChange> changes;
+    changes.push_back({t, std::move(evaluated)});
+    Apply(system, changes);
+  } catch (...) {
+    scopes_.Undo();
+    throw;
+  }
+  scopes_.Commit();
   t->params = std::move(params);
+  index_.Forget(*t);
 }
 
 void internal::CompiledTuning::Apply(System& system, std::vector<ParamChange>& changes) {
   Rebuilt rebuilt = RebuildAll(data_, system, changes);
   for (auto& [index, block] : rebuilt.blocks) ReplaceBlock(system, index, std::move(block));
+  if (rebuilt.mechanism_numbers) {
+    dynamic_cast<multibody::Mechanism&>(MutableBlock(system, data_.mechanism->block.system_index))
+        .SetNumbers(std::move(*rebuilt.mechanism_numbers));
+  }
   for (auto& [e, block] : rebuilt.elements) {
     data_.mechanism->element_blocks[e] = std::move(block);
     data_.mechanism->elements[e].block = data_.mechanism->element_blocks[e].get();
@@ -482,19 +364,26 @@ std::vector<std::string> internal::CompiledTuning::SetVariable(System& system,
   var->value = VectorText(values);
 
   std::vector<ParamChange> changes;
-  VariableReach reach(variables, name);
-  Scopes scopes(variables, &level_values_, reach);
-  for (TunableBlock& t : data_.blocks) {
-    if (!reach.Reaches(t)) continue;
-    blocks::Params evaluated = internal::EvaluateBlockParams(
-        *t.type, t.path, t.where, t.params, scopes.For(t.level), t.define_texts, t.base_dir);
-    if (SameParams(*t.type, evaluated, t.values)) continue;
-    changes.push_back({&t, std::move(evaluated)});
+  VariableReach reach(variables, name, &index_);
+  scopes_.Begin(variables, &reach);
+  try {
+    for (TunableBlock& t : data_.blocks) {
+      const std::vector<unsigned char> reached = reach.ReachedParams(t);
+      if (reached.empty()) continue;
+      blocks::Params evaluated =
+          internal::ReevaluateBlockParams(*t.type, t.path, t.where, t.params, scopes_.For(t.level),
+                                          t.define_texts, t.values, reached);
+      if (SameParams(*t.type, evaluated, t.values)) continue;
+      changes.push_back({&t, std::move(evaluated)});
+    }
+    Apply(system, changes);
+  } catch (...) {
+    scopes_.Undo();
+    throw;
   }
+  scopes_.Commit();
   std::vector<std::string> rebuilt;
   for (const ParamChange& c : changes) rebuilt.push_back(c.t->path);
-  Apply(system, changes);
-  scopes.Commit();
   data_.variables = std::move(variables);
   return rebuilt;
 }

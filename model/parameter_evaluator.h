@@ -15,6 +15,12 @@ class Scope {
  public:
   explicit Scope(const Scope* parent = nullptr) : parent_(parent) {}
   void Set(const std::string& name, Eigen::MatrixXd value) { values_[name] = std::move(value); }
+  void Erase(const std::string& name) { values_.erase(name); }
+  /// The value of `name` here (not in a parent), or null.
+  const Eigen::MatrixXd* FindHere(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   /// The value of `name` here or in a parent, or null.
   const Eigen::MatrixXd* Find(const std::string& name) const;
   /// Every scalar visible, inner names shadowing outer ones.

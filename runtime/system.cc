@@ -117,6 +117,10 @@ void SystemTuner::ReplaceBlock(System& system, int index, std::unique_ptr<blocks
   system.ReplaceBlock(index, std::move(block));
 }
 
+blocks::Block& SystemTuner::MutableBlock(System& system, int index) {
+  return *system.blocks_.at(index);
+}
+
 void System::SetParameter(const std::string& block_path, const std::string& param, double value) {
   SetParameter(block_path, param, std::vector<double>{value});
 }

@@ -28,6 +28,8 @@ class SystemTuner {
  protected:
   /// Puts `block` in place of block `index` of `system`, in every execution list.
   static void ReplaceBlock(System& system, int index, std::unique_ptr<blocks::Block> block);
+  /// Block `index` of `system`, to change its numbers in place (keeping its structure).
+  static blocks::Block& MutableBlock(System& system, int index);
 };
 
 /// Run settings: the model's `<simulation>` element after evaluation, overridden by the

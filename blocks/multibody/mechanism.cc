@@ -63,6 +63,15 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     for (const MechanismContactShape& b : con.b) contact_shape_frame_.push_back(frame_index(b.at));
     for (const MechanismContactShape& f : con.f) contact_shape_frame_.push_back(frame_index(f.at));
   }
+  FindPassiveJoints();
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.out_torque.connected()) joint_force_ports_.push_back(j.out_torque.index);
+    if (j.out_wrench.connected()) joint_force_ports_.push_back(j.out_wrench.index);
+  }
+}
+
+void Mechanism::FindPassiveJoints() {
+  passive_joints_.clear();
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const MechanismJoint& j = m_.joints[n];
     const auto nonzero = [](const auto& values) {
@@ -73,10 +82,12 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
       passive_joints_.push_back(static_cast<int>(n));
     }
   }
-  for (const MechanismJoint& j : m_.joints) {
-    if (j.out_torque.connected()) joint_force_ports_.push_back(j.out_torque.index);
-    if (j.out_wrench.connected()) joint_force_ports_.push_back(j.out_wrench.index);
-  }
+}
+
+void Mechanism::SetNumbers(MechanismModel model) {
+  // Everything else the constructor and Configure derive is the structure PatchMechanism keeps.
+  m_ = std::move(model);
+  FindPassiveJoints();
 }
 
 void Mechanism::DoConfigure(const std::vector<int>& input_widths) {

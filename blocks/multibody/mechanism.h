@@ -41,6 +41,10 @@ class Mechanism final : public blocks::Block {
   explicit Mechanism(MechanismModel model);
 
   const MechanismModel& model() const { return m_; }
+  /// Takes `model`, this mechanism's model with other numbers (made by PatchMechanism: the same
+  /// tree, coordinates, ports, contacts and drivetrain shape), as if built from it. Between
+  /// runs: a retune of a compiled System.
+  void SetNumbers(MechanismModel model);
   /// The port a model's typed output index names.
   using Block::output_port;
   const OutputPort& output_port(MechanismOutput port) const { return output_port(port.index); }
@@ -255,6 +259,8 @@ class Mechanism final : public blocks::Block {
   /// The Jacobian's exact rows: q' = Q(q) v of the free joints, and the motion filters'.
   void AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const;
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
+  /// The joints with a spring, a damper or a stop, into passive_joints_.
+  void FindPassiveJoints();
 
   MechanismModel m_;
   std::vector<int> x_of_q_;         ///< per tree q coordinate: its state, -1 when prescribed

@@ -17,6 +17,7 @@ namespace twinblocks::multibody {
 using internal::AssembleLoops;
 using internal::BuildContact;
 using internal::FrameTreeBuilder;
+using internal::JointShafts;
 using internal::MakeJointCoupling;
 using internal::MakeLoopConstraint;
 using internal::Quote;
@@ -88,6 +89,16 @@ int FindMasslessJoint(const MechanismModel& m) {
 
 }  // namespace
 
+std::vector<drivetrain::Shaft> internal::JointShafts(const MechanismBuilder& network) {
+  std::vector<drivetrain::Shaft> shafts;
+  for (int e = 0; e < network.num_elements(); ++e) {
+    if (const JointElement* j = network.joint(e); j != nullptr && j->shaft_port >= 0) {
+      shafts.push_back({network.elements()[e].nodes[j->shaft_port], e, e});
+    }
+  }
+  return shafts;
+}
+
 std::string MechanismElement::UnconnectedPortError(const std::string& path, int port) const {
   const PhysicalPort& p = physical_port(port);
   if (p.domain == "frame") {
@@ -156,13 +167,10 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
 
   // Rotational networks first: the drive inertia they reflect onto a joint is part of its
   // body's dynamics (armature).
-  std::vector<drivetrain::Shaft> shafts;
+  const std::vector<drivetrain::Shaft> shafts = JointShafts(network);
   bool has_frames = false;
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     const blocks::Block& b = *elements[e].block;
-    if (const JointElement* j = network.joint(e); j != nullptr && j->shaft_port >= 0) {
-      shafts.push_back({elements[e].nodes[j->shaft_port], e, e});
-    }
     for (int p = 0; p < b.num_physical_ports(); ++p) {
       has_frames = has_frames || b.physical_port(p).domain == "frame";
     }
@@ -222,6 +230,7 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     const JointElement& el = *network.joint(rec.element);
     MechanismJoint j;
     j.name = elements[rec.element].name;
+    j.element = rec.element;
     j.kind = el.kind;
     j.body = rec.body;
     j.first_body = rec.first_body;

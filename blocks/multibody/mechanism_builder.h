@@ -117,6 +117,20 @@ class MechanismBuilder {
 MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int num_nodes,
                               const std::string& name);
 
+/// The mechanism BuildMechanism would build from `after`, made from `built`, the one it built
+/// from `before`, without building it again: the two lists hold the same elements on the same
+/// nodes, those marked in `changed` with other numbers. Only numbers that leave the tree, the
+/// coordinates and the ports as they are can be patched in: a contact's law; a joint's springs,
+/// dampers, stops and motion filter; a spring-damper's constants; a rotational element's
+/// torques and a motor's constants, when no joint's reflected inertia changes.
+/// @returns nullopt for any other change (a mass, a pose, a gear ratio, ...): build it again.
+/// @throws NetworkError as BuildMechanism would for the new numbers.
+std::optional<MechanismModel> PatchMechanism(const MechanismModel& built,
+                                             const std::vector<NetworkElement>& before,
+                                             const std::vector<NetworkElement>& after,
+                                             const std::vector<unsigned char>& changed,
+                                             int num_nodes);
+
 /// The tree of the elements marked in `in_robot`, rooted at the node where they attach to the
 /// rest of the network (or at their World), with `frame` (element index, port index; -1 for
 /// none) as the frame of interest. Gravity is the World's, turned into the base frame when the

@@ -48,6 +48,41 @@ double CurvatureRadius(const contact::Shape& s) {
   }
 }
 
+std::vector<contact::ContactLaw> ContactLaws(int e, const contact::SpatialContactForceElement& el,
+                                             const MechanismContact& c) {
+  std::vector<contact::ContactLaw> laws;
+  for (const MechanismContactShape& b : c.b) {
+    for (const MechanismContactShape& f : c.f) {
+      if (b.shape.type == contact::ShapeType::kPlane &&
+          f.shape.type == contact::ShapeType::kPlane) {
+        throw NetworkError(e, "contact " + Quote(c.name) + " is between two planes (" +
+                                  Quote(b.solid) + " and " + Quote(f.solid) +
+                                  "); a plane is a fixed half-space, it touches other shapes");
+      }
+      contact::ContactLaw law = el.law;
+      if (el.materials) {
+        const contact::HertzMaterials& m = *el.materials;
+        double R = m.radius;
+        if (R == 0.0) {
+          const double rb = CurvatureRadius(b.shape), rf = CurvatureRadius(f.shape);
+          R = 1.0 / (1.0 / rb + 1.0 / rf);
+        }
+        if (!std::isfinite(R)) {
+          throw NetworkError(e, "contact " + Quote(c.name) +
+                                    ": the Hertz stiffness needs a "
+                                    "radius of curvature, and both " +
+                                    Quote(b.solid) + " and " + Quote(f.solid) +
+                                    " are flat; set parameter 'radius'");
+        }
+        law.stiffness = contact::HertzStiffness(m.E[0], m.nu[0], m.E[1], m.nu[1], R);
+        law.damping = contact::HertzDamping(m.gamma, R);
+      }
+      laws.push_back(law);
+    }
+  }
+  return laws;
+}
+
 /// A SpatialContactForce resolved to the shapes on its two sides.
 MechanismContact BuildContact(const MechanismBuilder& network, int e,
                               const contact::SpatialContactForceElement& el,
@@ -84,35 +119,7 @@ MechanismContact BuildContact(const MechanismBuilder& network, int e,
                                 " to the R port of the Solid whose surface it touches");
     }
   }
-  for (const MechanismContactShape& b : c.b) {
-    for (const MechanismContactShape& f : c.f) {
-      if (b.shape.type == contact::ShapeType::kPlane &&
-          f.shape.type == contact::ShapeType::kPlane) {
-        throw NetworkError(e, "contact " + Quote(c.name) + " is between two planes (" +
-                                  Quote(b.solid) + " and " + Quote(f.solid) +
-                                  "); a plane is a fixed half-space, it touches other shapes");
-      }
-      contact::ContactLaw law = el.law;
-      if (el.materials) {
-        const contact::HertzMaterials& m = *el.materials;
-        double R = m.radius;
-        if (R == 0.0) {
-          const double rb = CurvatureRadius(b.shape), rf = CurvatureRadius(f.shape);
-          R = 1.0 / (1.0 / rb + 1.0 / rf);
-        }
-        if (!std::isfinite(R)) {
-          throw NetworkError(e, "contact " + Quote(c.name) +
-                                    ": the Hertz stiffness needs a "
-                                    "radius of curvature, and both " +
-                                    Quote(b.solid) + " and " + Quote(f.solid) +
-                                    " are flat; set parameter 'radius'");
-        }
-        law.stiffness = contact::HertzStiffness(m.E[0], m.nu[0], m.E[1], m.nu[1], R);
-        law.damping = contact::HertzDamping(m.gamma, R);
-      }
-      c.laws.push_back(law);
-    }
-  }
+  c.laws = ContactLaws(e, el, c);
   return c;
 }
 

@@ -43,6 +43,7 @@ struct FrameLocation {
 /// One joint element, resolved to coordinates of the tree.
 struct MechanismJoint {
   std::string name;  ///< the element's path, for messages
+  int element = -1;  ///< the element index BuildMechanism was given
   JointKind kind = JointKind::kRevolute;
   int body = -1;        ///< the tree body the joint moves (the last of a bushing's chain)
   int q_index = 0;      ///< first coordinate in the tree's q

@@ -17,6 +17,7 @@
 #include "blocks/block_registry.h"
 #include "blocks/multibody/mechanism_builder.h"
 #include "blocks/param.h"
+#include "compiler/detail/tuning_scopes.h"
 #include "model/model.h"
 #include "physics/multibody/robot_model.h"
 #include "runtime/system.h"
@@ -80,11 +81,6 @@ struct Tuning {
   std::optional<TunableMechanism> mechanism;  ///< when the model has frame elements
 };
 
-/// The values of every define instance's parameters at the last change (nullopt: a word, not
-/// a number), so that a change evaluates again only those it reaches.
-using LevelValues =
-    std::map<const DefineLevel*, std::map<std::string, std::optional<Eigen::MatrixXd>>>;
-
 /// A block's parameters evaluated anew, waiting to be built.
 struct ParamChange {
   TunableBlock* t;
@@ -107,7 +103,8 @@ class CompiledTuning final : public SystemTuner {
   void Apply(System& system, std::vector<ParamChange>& changes);
 
   Tuning data_;
-  LevelValues level_values_;
+  TextIndex index_;
+  TuningScopes scopes_;
 };
 
 }  // namespace twinblocks::graph::internal

@@ -1,8 +1,10 @@
 // Multibody parameters retuned on a compiled System (masses and inertias, joint springs and
-// dampers, gear ratios, friction, contact laws): the mechanism is built again from its
-// elements, and a run gives bitwise what a recompile with the new values gives.
+// dampers, gear ratios, friction, contact laws): the mechanism is patched with the new numbers
+// or built again from its elements, and a run gives bitwise what a recompile with the new
+// values gives.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,8 +26,9 @@ Model LoadModel(const std::string& relative) {
   return xml::ReadModelFile(std::string(TWINBLOCKS_SOURCE_DIR) + "/" + relative);
 }
 
-// A pendulum on a damped, sprung joint, geared to a motor inertia, with a ball that falls on a
-// floor: a mass, a joint's spring and damper, a gear ratio, a rotor inertia and a contact law.
+// A pendulum on a damped, sprung joint with friction, geared to a motor inertia, held by a
+// spring, with a ball that falls on a floor: a mass, a joint's spring and damper, a gear ratio,
+// a rotor inertia, a friction torque, a spring constant and a contact law.
 const char kPendulum[] = R"(<model name="pendulum" format="1">
   <simulation solver="ode45" t_end="0.6" rtol="1e-8" atol="1e-10" output_interval="0.01"/>
   <var name="k_floor" value="1e4"/>
@@ -42,6 +45,9 @@ const char kPendulum[] = R"(<model name="pendulum" format="1">
   <block type="Solid" name="floor" shape="plane"/>
   <block type="SpatialContactForce" name="contact" stiffness="k_floor" damping="20"
          transition_width="1e-4"/>
+  <block type="RotationalFriction" name="friction" brk_torque="0.03" coulomb_torque="0.02"/>
+  <block type="RotationalReference" name="case"/>
+  <block type="InternalForce" name="spring" mode="spring_damper" k="20" c="0.1" length0="0.2"/>
   <connect from="world.W" to="hinge.B"/>
   <connect from="hinge.F" to="arm.B"/>
   <connect from="arm.F" to="bob.R"/>
@@ -53,6 +59,10 @@ const char kPendulum[] = R"(<model name="pendulum" format="1">
   <connect from="world.W" to="floor.R"/>
   <connect from="floor.R" to="contact.B"/>
   <connect from="ball.R" to="contact.F"/>
+  <connect from="hinge.shaft" to="friction.R"/>
+  <connect from="friction.C" to="case.R"/>
+  <connect from="world.W" to="spring.B"/>
+  <connect from="arm.F" to="spring.F"/>
   <log signal="hinge.q"/>
   <log signal="free.position"/>
   <log signal="contact.fn"/>
@@ -79,6 +89,44 @@ TEST(MechanismTuningTest, ElementParametersEqualRecompile) {
   EXPECT_NE(tuned, before);
   EXPECT_EQ(tuned, RecordedValues(Compile(m)));
 }
+
+struct OneParameter {
+  std::string name, block, param;
+  double value;
+};
+
+void PrintTo(const OneParameter& p, std::ostream* os) { *os << p.name; }
+
+class MechanismParameterTest : public ::testing::TestWithParam<OneParameter> {};
+
+// Each kind of parameter alone: those the mechanism patches in place (a contact's law, a
+// joint's spring and damper, a friction torque, a spring constant) and those it is built again
+// for (a mass, a gear ratio, a rotor inertia), each bitwise like a recompile.
+TEST_P(MechanismParameterTest, RetunedAloneEqualsRecompile) {
+  const OneParameter& p = GetParam();
+  Model m = xml::ReadModelString(kPendulum, "pendulum.xml");
+  System system = Compile(m);
+  const std::vector<double> before = RecordedValues(system);
+  system.SetParameter(p.block, p.param, p.value);
+  m.SetParam(p.block, p.param, p.value);
+  const std::vector<double> tuned = RecordedValues(system);
+  EXPECT_NE(tuned, before);
+  EXPECT_EQ(tuned, RecordedValues(Compile(m)));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pendulum, MechanismParameterTest,
+    ::testing::Values(OneParameter{"ContactStiffness", "contact", "stiffness", 3e4},
+                      OneParameter{"ContactDamping", "contact", "damping", 35.0},
+                      OneParameter{"JointDamping", "hinge", "damping", 0.2},
+                      OneParameter{"JointStiffness", "hinge", "stiffness", 1.5},
+                      OneParameter{"JointStop", "hinge", "lower", 0.3},
+                      OneParameter{"CoulombFriction", "friction", "coulomb_torque", 0.025},
+                      OneParameter{"SpringConstant", "spring", "k", 45.0},
+                      OneParameter{"Mass", "bob", "mass", 2.5},
+                      OneParameter{"GearRatio", "gear", "ratio", 7.0},
+                      OneParameter{"RotorInertia", "rotor", "J", 3e-4}),
+    [](const ::testing::TestParamInfo<OneParameter>& info) { return info.param.name; });
 
 TEST(MechanismTuningTest, VariableReachingAContactEqualsRecompile) {
   Model m = xml::ReadModelString(kPendulum, "pendulum.xml");

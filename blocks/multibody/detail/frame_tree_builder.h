@@ -345,10 +345,19 @@ class FrameTreeBuilder {
   std::shared_ptr<const KinematicTree> tree_;
 };
 
+/// The joints' shafts (actuation=port), in element order (mechanism_builder.cc).
+std::vector<drivetrain::Shaft> JointShafts(const MechanismBuilder& network);
+
 /// A SpatialContactForce resolved to the shapes on its two sides (mechanism_builder_contacts.cc).
 MechanismContact BuildContact(const MechanismBuilder& network, int e,
                               const contact::SpatialContactForceElement& el,
                               const FrameTreeBuilder& builder);
+
+/// The contact law of each pair of shapes of contact `c` (b[i] against f[j] at i * f.size() + j),
+/// made by its element `el`, element `e` (mechanism_builder_contacts.cc).
+/// @throws NetworkError for two planes, or a Hertz law between two flat shapes with no radius.
+std::vector<contact::ContactLaw> ContactLaws(int e, const contact::SpatialContactForceElement& el,
+                                             const MechanismContact& c);
 
 /// The constraint of cut joint `e`, its rows starting at `row` (mechanism_builder_loops.cc).
 /// @throws NetworkError for a joint that cannot close a loop.
