@@ -1,4 +1,4 @@
-// F6 (issue 7): speed of closed-loop mechanisms, whole runs through the Simulator. Each model
+// Closed-loop speed: mechanisms with loops, whole runs through the Simulator. Each model
 // runs over its span with `ida` (the loops as a stabilized index-2 DAE) and with ODE settings
 // that keep F1's accuracy (constraints to 1e-9, energy to 1e-8 relative) at the model's own
 // tolerances (rtol 1e-11, atol 1e-12): cvode-adams is the fastest of them, ode45 close behind

@@ -1,4 +1,4 @@
-// F6 (issue 7): the Stewart platform of models/mechanisms/stewart.xml (6-UPS, six loops cut at
+// Closed-loop speed: the Stewart platform of models/mechanisms/stewart.xml (6-UPS, six loops cut at
 // the balls, 18 constraint rows, legs motion-driven by StewartIK) over its 5 s, wall time and
 // real-time factor with `ida` and with ODE settings.
 //

@@ -78,14 +78,15 @@ std::vector<std::pair<const graph::SimulationSetting*, graph::SettingValue>> Set
       throw UsageError(graph::CommandLineFlag(setting) + ": " + e.what());
     }
   }
-  // Two settings' rule: Simulink's atol auto always scales.
-  const auto atol = texts_.find("atol");
-  const auto scale = texts_.find("auto_scale_atol");
-  if (atol != texts_.end() && atol->second == "auto" && scale != texts_.end() &&
-      scale->second == "off") {
-    throw UsageError(
-        "--auto-scale-atol off cannot go with --atol auto, which always scales (Simulink's "
-        "rule); give --atol a number to keep it fixed");
+  if (const auto conflict = graph::FindSettingConflict(values)) {
+    const auto text = [this](const graph::SimulationSetting& setting) {
+      return *texts_.at(std::string(setting.name));
+    };
+    throw UsageError(graph::CommandLineFlag(*conflict->setting) + " " + text(*conflict->setting) +
+                     " cannot go with " + graph::CommandLineFlag(*conflict->other) + " " +
+                     text(*conflict->other) + ", " + std::string(conflict->why) + "; give " +
+                     graph::CommandLineFlag(*conflict->other) + " " +
+                     std::string(conflict->remedy));
   }
   return values;
 }

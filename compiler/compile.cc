@@ -102,8 +102,7 @@ double Compiler::EvaluateSettingScalar(const std::string& attribute, const std::
 
 void Compiler::EvaluateSettings() {
   SimulationSettingsValues& s = system_.settings_;
-  bool atol_auto = false;
-  bool auto_scale_off = false;  // auto_scale_atol="off" given
+  std::vector<std::pair<const SimulationSetting*, SettingValue>> words;  // for the rules between
   for (const Parameter& a : model_.simulation.attributes) {
     const SimulationSetting* setting = FindSimulationSetting(a.name);
     if (setting == nullptr) {
@@ -122,13 +121,11 @@ void Compiler::EvaluateSettings() {
     } else if (setting->kind == SettingKind::kSwitch || setting->kind == SettingKind::kWord ||
                (!setting->words.empty() && a.value == setting->words)) {
       try {
-        setting->set(s, ParseSettingText(*setting, a.value));
+        words.emplace_back(setting, ParseSettingText(*setting, a.value));
+        setting->set(s, words.back().second);
       } catch (const std::invalid_argument& e) {
         FailAt(model_.simulation.where, std::string("simulation attribute ") + e.what());
       }
-      // Simulink's default atol="auto": starts from rtol and scales with the states.
-      atol_auto = atol_auto || setting->kind == SettingKind::kNumber;
-      auto_scale_off = auto_scale_off || (a.name == "auto_scale_atol" && a.value == "off");
     } else {
       const double v = EvaluateSettingScalar(a.name, a.value);
       // Found here, with the file's line, rather than when the run starts.
@@ -143,13 +140,18 @@ void Compiler::EvaluateSettings() {
       setting->set(s, v);
     }
   }
-  if (atol_auto) {
-    if (auto_scale_off) {
-      FailAt(model_.simulation.where,
-             "simulation attribute 'auto_scale_atol' cannot be off with atol=\"auto\", which "
-             "always scales (Simulink's rule); give atol a number to keep it fixed");
-    }
-    s.auto_scale_atol = true;
+  if (const auto conflict = FindSettingConflict(words)) {
+    const auto text = [this](const SimulationSetting& setting) {
+      for (const Parameter& a : model_.simulation.attributes) {
+        if (a.name == setting.name) return a.value;
+      }
+      return std::string();
+    };
+    FailAt(model_.simulation.where,
+           "simulation attribute '" + std::string(conflict->setting->name) + "' cannot be " +
+               text(*conflict->setting) + " with " + std::string(conflict->other->name) + "=\"" +
+               text(*conflict->other) + "\", " + std::string(conflict->why) + "; give " +
+               std::string(conflict->other->name) + " " + std::string(conflict->remedy));
   }
   // Only an end the file gives: a start after the default end may await --t-end.
   const bool end_given =

@@ -255,6 +255,23 @@ SettingValue ParseSettingText(const SimulationSetting& setting, const std::strin
   return *v;
 }
 
+std::optional<SettingConflict> FindSettingConflict(
+    std::span<const std::pair<const SimulationSetting*, SettingValue>> given) {
+  const std::pair<const SimulationSetting*, SettingValue>* atol_auto = nullptr;
+  const std::pair<const SimulationSetting*, SettingValue>* scale_off = nullptr;
+  for (const auto& g : given) {
+    if (g.first->name == "atol" && std::holds_alternative<std::string>(g.second)) atol_auto = &g;
+    if (g.first->name == "auto_scale_atol" && std::holds_alternative<bool>(g.second) &&
+        !std::get<bool>(g.second)) {
+      scale_off = &g;
+    }
+  }
+  if (atol_auto == nullptr || scale_off == nullptr) return std::nullopt;
+  return SettingConflict{scale_off->first, scale_off->second, atol_auto->first,
+                         atol_auto->second, "which always scales (Simulink's rule)",
+                         "a number to keep it fixed"};
+}
+
 void CheckSettingRanges(const SimulationSettingsValues& settings) {
   for (const SimulationSetting& s : kSettings) {
     if (s.kind != SettingKind::kNumber && s.kind != SettingKind::kCount) continue;

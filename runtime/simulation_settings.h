@@ -6,9 +6,11 @@
 // `sweep`, the Python module) and the simulator's validation go through it, and the docs'
 // table is printed from it (`twinblocks settings`).
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -84,6 +86,25 @@ SettingValue ParseSettingText(const SimulationSetting& setting, const std::strin
 /// set): the one place a setting's range is enforced before a run starts.
 /// @throws std::invalid_argument "NAME must be REQUIREMENT, got VALUE".
 void CheckSettingRanges(const SimulationSettingsValues& settings);
+
+/// A setting given together with another that it contradicts, whatever the values' source:
+/// `setting` given `value` against `other` given `other_value`, `why` (", which ..."), and
+/// the remedy for `other` ("give OTHER " + remedy). Each reader words it in its own terms.
+struct SettingConflict {
+  const SimulationSetting* setting;
+  SettingValue value;
+  const SimulationSetting* other;
+  SettingValue other_value;
+  std::string_view why;
+  std::string_view remedy;
+};
+
+/// The settings given together (each once), checked against the rules between settings: the
+/// one place such a rule is written. So far one: Simulink's atol `auto` always scales, so
+/// auto_scale_atol cannot be off with it.
+/// @returns the first conflict, or nullopt.
+std::optional<SettingConflict> FindSettingConflict(
+    std::span<const std::pair<const SimulationSetting*, SettingValue>> given);
 
 /// The docs' table of the settings (Markdown): name, type, default, unit, description.
 std::string SimulationSettingsTable();

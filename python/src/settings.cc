@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/suggest.h"
+
 namespace py = pybind11;
 
 namespace twinblocks::python {
@@ -90,8 +92,26 @@ graph::SettingValue SettingFromPython(const graph::SimulationSetting& setting, p
   return v;
 }
 
+void RefuseSettingConflicts(
+    std::span<const std::pair<const graph::SimulationSetting*, graph::SettingValue>> given) {
+  const auto conflict = graph::FindSettingConflict(given);
+  if (!conflict) return;
+  const auto python = [](const graph::SettingValue& v) -> std::string {
+    if (std::holds_alternative<bool>(v)) return std::get<bool>(v) ? "True" : "False";
+    if (std::holds_alternative<std::string>(v)) return "'" + std::get<std::string>(v) + "'";
+    if (std::holds_alternative<double>(v)) return graph::FormatNumber(std::get<double>(v));
+    return "None";
+  };
+  throw py::value_error("setting '" + std::string(conflict->setting->name) + "': cannot be " +
+                        python(conflict->value) + " with " + std::string(conflict->other->name) +
+                        "=" + python(conflict->other_value) + ", " + std::string(conflict->why) +
+                        "; give " + std::string(conflict->other->name) + " " +
+                        std::string(conflict->remedy));
+}
+
 graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
                                               const py::kwargs& settings) {
+  std::vector<std::pair<const graph::SimulationSetting*, graph::SettingValue>> given;
   for (auto [key, value] : settings) {
     const std::string name = key.cast<std::string>();
     const graph::SimulationSetting* setting = graph::FindSimulationSetting(name);
@@ -102,8 +122,11 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues s,
       }
       throw py::type_error("unknown simulation setting '" + name + "'; expected one of: " + names);
     }
-    setting->set(s, SettingFromPython(*setting, value, /*allow_none=*/true));
+    given.emplace_back(setting, SettingFromPython(*setting, value, /*allow_none=*/true));
   }
+  // All read before any is set: a conflict is refused whatever the keywords' order.
+  RefuseSettingConflicts(given);
+  for (const auto& [setting, value] : given) setting->set(s, value);
   return s;
 }
 

@@ -5,6 +5,9 @@
 
 #include <pybind11/pybind11.h>
 
+#include <span>
+#include <utility>
+
 #include "runtime/simulation_settings.h"
 #include "runtime/system.h"
 
@@ -22,6 +25,11 @@ graph::SimulationSettingsValues ApplySettings(graph::SimulationSettingsValues de
 /// @throws pybind11::type_error or pybind11::value_error "setting 'NAME': expected ...".
 graph::SettingValue SettingFromPython(const graph::SimulationSetting& setting,
                                       pybind11::handle value, bool allow_none);
+
+/// Refuses settings given together that contradict each other (graph::FindSettingConflict).
+/// @throws pybind11::value_error naming both, in Python's terms.
+void RefuseSettingConflicts(
+    std::span<const std::pair<const graph::SimulationSetting*, graph::SettingValue>> given);
 
 /// Every setting by name; unset optional ones are None.
 pybind11::dict SettingsDict(const graph::SimulationSettingsValues& settings);

@@ -92,19 +92,7 @@ sweep::RunSettingsOverrides Overrides(const py::kwargs& settings) {
     }
     o.values.emplace_back(setting, SettingFromPython(*setting, value, /*allow_none=*/false));
   }
-  // Two settings' rule: Simulink's atol `auto` always scales.
-  bool atol_auto = false, scale_off = false;
-  for (const auto& [setting, v] : o.values) {
-    atol_auto = atol_auto || (setting->kind == graph::SettingKind::kNumber &&
-                              std::holds_alternative<std::string>(v));
-    scale_off = scale_off || (setting->kind == graph::SettingKind::kSwitch &&
-                              setting->name == "auto_scale_atol" && !std::get<bool>(v));
-  }
-  if (atol_auto && scale_off) {
-    throw py::value_error(
-        "setting 'auto_scale_atol': cannot be False with atol='auto', which always scales "
-        "(Simulink's rule); give atol a number to keep it fixed");
-  }
+  RefuseSettingConflicts(o.values);
   return o;
 }
 

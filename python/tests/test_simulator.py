@@ -113,6 +113,11 @@ def test_atol_auto_and_auto_scale(decay):
         tb.Simulator(system, atol="automatic")
     with pytest.raises(TypeError, match="'auto_scale_atol': expected True or False"):
         tb.Simulator(system, auto_scale_atol="on")
+    # auto always scales: turning scaling off contradicts it, in either keyword order.
+    for kwargs in ({"atol": "auto", "auto_scale_atol": False},
+                   {"auto_scale_atol": False, "atol": "auto"}):
+        with pytest.raises(ValueError, match="cannot be False with atol='auto'"):
+            tb.Simulator(system, **kwargs)
 
 
 def test_setting_errors(decay):

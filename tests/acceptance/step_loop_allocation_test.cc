@@ -213,7 +213,7 @@ TEST_P(NoAllocation, CoSimulationStepApiAllocatesNothing) {
 }
 
 TEST_P(NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
-  // Multipliers of the loops every evaluation, projections at major steps (issue 7) or, with
+  // Multipliers of the loops every evaluation, projections at major steps (docs/loops.md) or, with
   // cvode-bdf, in every step (CVODE's projection); joint couplers, a motor on a loop, the
   // Stewart platform's six loops and its StewartIK.
   for (const char* file :

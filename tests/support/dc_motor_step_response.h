@@ -1,7 +1,7 @@
 #pragma once
 
 // The closed-form step response of a DC motor driving its rotor (and a rigidly coupled
-// load), shared by the model tests and the block tests of issue 4, C3.
+// load), shared by the motor model tests and the motor block tests.
 
 #include <Eigen/Core>
 #include <complex>

@@ -1,4 +1,4 @@
-// DCMotor and PMSM as blocks of a rotational network (issue 4, C3): their electrical states
+// DCMotor and PMSM as blocks of a rotational network: their electrical states
 // run inside the mechanism and their rotor inertia reflects like an Inertia's. Wrong wiring
 // (C6) is checked through the CLI in tests/acceptance/bad_models_test.cc.
 #include <gtest/gtest.h>

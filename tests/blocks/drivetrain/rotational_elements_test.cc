@@ -1,5 +1,5 @@
-// The drivetrain blocks as elements: parameters, ports, and what they refuse. They join the
-// catalog when rotational networks compile (issue 4); until then they are built directly.
+// The drivetrain blocks as elements: parameters, ports, and what they refuse, built directly
+// (their networks are tested in tests/blocks/multibody/mechanism_drivetrain_test.cc).
 #include "blocks/drivetrain/rotational_elements.h"
 
 #include <gtest/gtest.h>

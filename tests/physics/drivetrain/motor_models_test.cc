@@ -1,4 +1,4 @@
-// The DC motor and PMSM models (issue 4, C3) integrated here with ode45 on their own, the
+// The DC motor and PMSM models integrated here with ode45 on their own, the
 // rotor's motion either solved alongside (DC motor) or held at a constant speed (PMSM):
 // against closed forms derived by hand, the FOC's bandwidth, current and voltage limits, and
 // the dq equations' steady state.
