@@ -3,8 +3,10 @@
 // layout). A block is rebuilt from what the compiler kept of it (compiler/detail/tuning.h) and
 // must come out with the same ports, sizes, states and sample time, so that the layout, the
 // execution order and every other block stay valid. A frame element (a Solid's mass, a joint's
-// damping, a contact's stiffness) never runs: the mechanism is built again from all elements,
-// as compile builds it, and must keep its coordinates, states and ports.
+// damping, a contact's stiffness) never runs: its new numbers are patched into the mechanism,
+// or, when they change its tree, the mechanism is built again from all elements, as compile
+// builds it, and must keep its coordinates, states and ports. Which parameters a change reaches,
+// and the values they see, are tuning_scopes.cc's.
 #include <map>
 #include <memory>
 #include <optional>
@@ -163,9 +165,11 @@ struct Rebuilt {
   std::optional<multibody::MechanismModel> mechanism_numbers;
 };
 
-// The mechanism built again from its elements with `elements` in place of theirs, exactly as
-// compile builds it, then checked and laid out like any rebuilt block; and every block bound
-// to a robot that holds a changed element, bound to the robot built again.
+// The mechanism with the changed elements (`out->elements`) in place of theirs: their numbers
+// patched into a copy of its model when they leave its tree as it is (out->mechanism_numbers),
+// else the mechanism built again, exactly as compile builds it, then checked and laid out like
+// any rebuilt block; and every block bound to a robot that holds a changed element, bound to
+// the robot built again.
 void RebuildMechanism(const internal::Tuning& data, const System& system,
                       const std::map<const TunableBlock*, const blocks::Params*>& new_values,
                       const TunableBlock& cause, Rebuilt* out) {

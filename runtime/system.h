@@ -194,7 +194,8 @@ class System {
   /// block_path() lists it) to `value`, as if the model said so and were compiled again.
   /// A vector parameter takes `values`; a scalar one `value` (or `values` of one element).
   /// A multibody element (a Solid, a joint, a gear, friction, a contact), compiled into the
-  /// mechanism, has the mechanism built again from all its elements.
+  /// mechanism, has its numbers patched into the mechanism, or the mechanism built again from
+  /// all its elements when they change its tree (a mass, a pose, a gear ratio).
   /// @throws ModelError naming block and parameter when there is no such block (with a
   ///   suggestion), the parameter is unknown or a word/text, the value is rejected by the
   ///   block, or the change would alter the block's ports, sizes, states or sample time, or
