@@ -2,12 +2,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli/commands.h"
 #include "common/suggest.h"
 #include "compiler/compile.h"
 #include "io/summary.h"
+#include "runtime/simulation_settings.h"
 #include "runtime/simulator.h"
 
 namespace twinblocks::cli {
@@ -30,6 +32,27 @@ std::string RateText(const blocks::SampleTime& st) {
   return "";
 }
 
+// The run's settings, in the schema's order: each one set, with its unit.
+std::string SettingsLine(const graph::SimulationSettingsValues& s) {
+  std::string line;
+  for (const graph::SimulationSetting& setting : graph::SimulationSettingsSchema()) {
+    const graph::SettingValue v = setting.get(s);
+    std::string text;
+    if (const double* x = std::get_if<double>(&v)) {
+      text = graph::FormatNumber(*x);
+    } else if (const bool* b = std::get_if<bool>(&v)) {
+      text = *b ? "on" : "off";
+    } else if (const std::string* w = std::get_if<std::string>(&v)) {
+      text = *w;
+    } else {
+      continue;  // unset: the solver's own default
+    }
+    line += (line.empty() ? "" : ", ") + std::string(setting.name) + " " + text;
+    if (!setting.unit.empty()) line += " " + std::string(setting.unit);
+  }
+  return line;
+}
+
 int Check(const std::string& path, const std::vector<std::string>& sets) {
   const graph::Model model = LoadModel(path, sets);
   const graph::System sys = graph::Compile(model);
@@ -42,12 +65,7 @@ int Check(const std::string& path, const std::vector<std::string>& sets) {
   std::printf("sample times:");
   if (sys.rates().empty()) std::printf(" none discrete");
   for (const blocks::SampleTime& r : sys.rates()) std::printf(" [%s]", RateText(r).c_str());
-  std::printf("\nsolver: %s, t = [%g, %g] s", s.solver.c_str(), s.t_start, s.t_end);
-  if (s.step) std::printf(", step %g", *s.step);
-  if (s.rtol) std::printf(", rtol %g", *s.rtol);
-  if (s.atol) std::printf(", atol %g", *s.atol);
-  if (!s.atol && s.auto_scale_atol) std::printf(", atol auto");
-  if (s.atol && s.auto_scale_atol) std::printf(" (auto-scaled)");
+  std::printf("\nsettings: %s", SettingsLine(s).c_str());
   std::printf("\n\nexecution order (path, type, sample time, states):\n");
   for (const graph::ExecutionEntry& e : sys.major_order()) {
     const int i = e.block->index();
@@ -93,7 +111,7 @@ Runner AddCheckCommand(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   auto sets = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
-      "check", "Compile a model without running it: blocks, states, sample times, solver");
+      "check", "Compile a model without running it: blocks, states, sample times, settings");
   cmd->add_option("model", *path, "Model file (.xml)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--set", *sets, "Override a variable or parameter, as for run");
   return [path, sets] { return Check(*path, *sets); };

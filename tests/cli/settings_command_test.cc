@@ -37,4 +37,22 @@ TEST(CliSettings, ListsEverySolverOfTheTable) {
   }
 }
 
+// `check` prints the settings a run would take from the schema: each one set, with its unit,
+// a new setting included without a line of its own.
+TEST(CliSettings, CheckPrintsTheSettingsOfTheSchema) {
+  const auto dir = twinblocks::testing::FreshDirectory("tb_settings_", "check");
+  twinblocks::testing::WriteText(dir / "m.xml", R"(<model name="m" format="1">
+  <simulation solver="ode23" t_end="2" rtol="1e-4" atol="auto" max_wall_time="30"/>
+  <block type="Constant" name="c" value="1"/>
+</model>)");
+  const twinblocks::testing::CliResult r =
+      RunCli("check " + (dir / "m.xml").string(), /*with_stdout=*/true);
+  ASSERT_EQ(r.status, 0) << r.text;
+  EXPECT_NE(r.text.find("settings: solver ode23, t_start 0 s, t_end 2 s, rtol 1e-04, atol auto, "
+                        "auto_scale_atol on, "),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find(", max_wall_time 30 s"), std::string::npos) << r.text;
+}
+
 }  // namespace
