@@ -112,7 +112,7 @@ graph::Model G2(const fs::path& out) {
   g2.SetSimulation("output_interval", "1e-4");
   g2.AddBlock("", "World", "world", {{"gravity", "[0, 0, 0]"}});
   g2.AddBlock("", "Gripper4", "hand",
-              {{"rate", "2"},
+              {{"rate", "1.25"},
                {"filter_tc", "1e-3"},
                {"stiffness", "1e6"},
                {"damping", "1e3"},
@@ -123,7 +123,7 @@ graph::Model G2(const fs::path& out) {
                {"threshold", "0.1"},
                {"Ts", "1e-4"}});
   g2.AddBlock("", "FreeSphere", "object",
-              {{"position", "[-0.005, 0, 0.06]"}, {"radius", "0.03"}, {"density", "1000"}});
+              {{"position", "[-0.010, 0, 0.031]"}, {"radius", "0.03"}, {"density", "1000"}});
   g2.AddBlock("", "ContactTimes", "set_times",
               {{"Ts", "1e-4"}, {"unset", "[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]"}});
   g2.Connect("", "world.W", "hand.base");

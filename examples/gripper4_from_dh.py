@@ -76,7 +76,7 @@ HAND_PARAMS = ["rate", "filter_tc", "stiffness", "damping", "transition_width",
 FRICTION = "smooth_stick_slip"
 
 # Pozzi et al. 2022 Table 2 and section 2.2.3, as G2 sets them (text, as a model file holds it).
-G2_HAND_SETTINGS = {"rate": "2", "filter_tc": "1e-3", "stiffness": "1e6", "damping": "1e3",
+G2_HAND_SETTINGS = {"rate": "1.25", "filter_tc": "1e-3", "stiffness": "1e6", "damping": "1e3",
                     "transition_width": "1e-4", "mu_s": "0.5", "mu_d": "0.3",
                     "v_crit": "1e-3", "threshold": "0.1", "Ts": "1e-4"}
 
@@ -205,7 +205,7 @@ def build_g2(out_dir):
     g2.set_simulation(solver="ode3", step="1e-5", t_end="0.5", output_interval="1e-4")
     g2.add_block("", "World", "world", gravity=[0, 0, 0])
     g2.add_block("", "Gripper4", "hand", **G2_HAND_SETTINGS)
-    g2.add_block("", "FreeSphere", "object", position=[-0.005, 0, 0.06], radius=0.03,
+    g2.add_block("", "FreeSphere", "object", position="[-0.010, 0, 0.031]", radius=0.03,
                  density=1000)
     n_contacts = len(contact_names())
     g2.add_block("", "ContactTimes", "set_times", Ts="1e-4", unset=[-1] * n_contacts)
