@@ -123,7 +123,7 @@ graph::Model G2(const fs::path& out) {
                {"threshold", "0.1"},
                {"Ts", "1e-4"}});
   g2.AddBlock("", "FreeSphere", "object",
-              {{"position", "[-0.010, 0, 0.031]"}, {"radius", "0.03"}, {"density", "1000"}});
+              {{"position", "[-0.01, 0, 0.031]"}, {"radius", "0.03"}, {"density", "1000"}});
   g2.AddBlock("", "ContactTimes", "set_times",
               {{"Ts", "1e-4"}, {"unset", "[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]"}});
   g2.Connect("", "world.W", "hand.base");

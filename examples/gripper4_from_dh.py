@@ -205,7 +205,7 @@ def build_g2(out_dir):
     g2.set_simulation(solver="ode3", step="1e-5", t_end="0.5", output_interval="1e-4")
     g2.add_block("", "World", "world", gravity=[0, 0, 0])
     g2.add_block("", "Gripper4", "hand", **G2_HAND_SETTINGS)
-    g2.add_block("", "FreeSphere", "object", position="[-0.010, 0, 0.031]", radius=0.03,
+    g2.add_block("", "FreeSphere", "object", position=[-0.01, 0, 0.031], radius=0.03,
                  density=1000)
     n_contacts = len(contact_names())
     g2.add_block("", "ContactTimes", "set_times", Ts="1e-4", unset=[-1] * n_contacts)

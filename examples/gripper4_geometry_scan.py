@@ -3,10 +3,11 @@
 
 docs/grasp.md fixes the gripper and the sphere, and quotes Pozzi et al. 2022,
 "Modeling and Simulation of Robotic Grasping in Simulink Through Simscape Multibody" (Fig. 11 and 12): in the power grasp the sphere first moves down, then back up, and
-in the density sweep the denser sphere ends less far down. With the fixed geometry it does
-neither: the fingers stand at y = +-0.025 m, inside the sphere's radius, their middle and
-distal phalanges touch the sphere's upper flanks first and press it onto the palm, where every
-density ends (docs/grasp.md, "What the runs show").
+in the density sweep the denser sphere ends less far down. With the first reference set-up (the
+sphere at (-0.005, 0, 0.060) m) it did neither: the fingers stand at y = +-0.025 m, inside the
+sphere's radius, their middle and distal phalanges touched the sphere's upper flanks first and
+pressed it onto the palm, where every density ended (docs/grasp.md, "The earlier set-up"). The
+reference now starts the sphere 1 mm above the palm at (-0.010, 0, 0.031) m.
 
 This script asks whether that is a property of the one geometry or of the hand. It edits
 models/gripper4/g2_power.xml with the Python API (the hand's define expanded into a plain
@@ -52,7 +53,7 @@ FINGER_X = 0.045  # m, |x| of every finger base
 FINGER_Y = 0.025  # m, |y| of every finger base
 FINGER_RADIUS = 0.008  # m
 FINGER_LENGTH = 0.040 + 0.030 + 0.025  # m, straight up at q = 0
-SPHERE = {"radius": 0.030, "x": -0.005, "z": 0.060}  # m
+SPHERE = {"radius": 0.030, "x": -0.010, "z": 0.031}  # m
 DENSITIES = [160, 700, 2300, 7860, 19250]  # kg/m^3, G3
 
 # The grid around it: finger bases from the mid-plane (y = 0, the fingers of a side coincide:

@@ -1,7 +1,7 @@
 """examples/gripper4_geometry_scan.py: the G2 model it edits is the reference model where the
 geometry is the reference one, each finger base moves only in |y| and keeps its side, the
 start-clearance test rejects what overlaps, and its measurements read a run as the acceptance
-test does (the first contacts of G2 at 0.0668 s, docs/grasp.md)."""
+test does (the first contacts of G2 at 0.1529 s, docs/grasp.md)."""
 
 import pytest
 
@@ -49,7 +49,7 @@ def test_fits_rejects_spheres_in_the_palm_or_a_finger(scan):
 def test_measures_the_first_contacts_of_g2(scan):
     model = scan.g2_model(scan.FINGER_Y, scan.SPHERE["radius"], scan.SPHERE["x"],
                           scan.SPHERE["z"], 1000.0)
-    m = scan.measure(scan.run(model, False, t_end=0.08))
-    assert scan.first_contacts(m["first"]) == "F2P3+F4P3@0.0668"
+    m = scan.measure(scan.run(model, False, t_end=0.17))
+    assert scan.first_contacts(m["first"]) == "F2P1+F4P1@0.1529"
     assert m["y_max"] < 1e-6
     assert m["dx"] > 0.0 and m["down"] > 0.0
