@@ -53,6 +53,7 @@ struct Network {
   }
 };
 
+// One parameter of one element set to another value.
 struct PatchCase {
   std::string name;
   int element;
@@ -61,22 +62,36 @@ struct PatchCase {
 
 void PrintTo(const PatchCase& c, std::ostream* os) { *os << c.name; }
 
-class PatchMechanismTest : public ::testing::TestWithParam<PatchCase> {};
+// The network before and after the case's change, the mechanism built from the first, and
+// what PatchMechanism makes of it.
+class PatchMechanismTest : public ::testing::TestWithParam<PatchCase> {
+ protected:
+  void SetUp() override {
+    const PatchCase& c = GetParam();
+    after_network_.params[c.element][c.param] = c.value;
+    before_ = before_network_.Elements();
+    after_ = after_network_.Elements();
+    built_ = multibody::BuildMechanism(before_, 4, "m");
+    std::vector<unsigned char> changed(before_.size(), 0);
+    changed[c.element] = 1;
+    patched_ = multibody::PatchMechanism(built_, before_, after_, changed, 4);
+  }
+
+  Network before_network_, after_network_;
+  std::vector<NetworkElement> before_, after_;
+  MechanismModel built_;
+  std::optional<MechanismModel> patched_;
+};
+
+using PatchMechanismPatches = PatchMechanismTest;
+using PatchMechanismDeclines = PatchMechanismTest;
 
 // Patched, the numbers are bitwise those of a mechanism built from the new elements.
-TEST_P(PatchMechanismTest, EqualsWhatBuildMechanismBuilds) {
-  const PatchCase& c = GetParam();
-  Network before_network, after_network;
-  after_network.params[c.element][c.param] = c.value;
-  const std::vector<NetworkElement> before = before_network.Elements();
-  const std::vector<NetworkElement> after = after_network.Elements();
-  const MechanismModel built = multibody::BuildMechanism(before, 4, "m");
-  const MechanismModel rebuilt = multibody::BuildMechanism(after, 4, "m");
-  std::vector<unsigned char> changed(before.size(), 0);
-  changed[c.element] = 1;
-  const std::optional<MechanismModel> patched =
-      multibody::PatchMechanism(built, before, after, changed, 4);
-  ASSERT_TRUE(patched.has_value());
+TEST_P(PatchMechanismPatches, WhatBuildMechanismBuilds) {
+  ASSERT_TRUE(patched_.has_value());
+  const MechanismModel& built = built_;
+  const MechanismModel rebuilt = multibody::BuildMechanism(after_, 4, "m");
+  const std::optional<MechanismModel>& patched = patched_;
 
   const auto& law = patched->contacts.at(0).laws.at(0);
   const auto& law_rebuilt = rebuilt.contacts.at(0).laws.at(0);
@@ -107,7 +122,7 @@ TEST_P(PatchMechanismTest, EqualsWhatBuildMechanismBuilds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    NumbersOnly, PatchMechanismTest,
+    NumbersOnly, PatchMechanismPatches,
     ::testing::Values(PatchCase{"ContactStiffness", 4, "stiffness", "3e4"},
                       PatchCase{"ContactDamping", 4, "damping", "35"},
                       PatchCase{"JointDamping", 1, "damping", "0.2"},
@@ -117,36 +132,16 @@ INSTANTIATE_TEST_SUITE_P(
                       PatchCase{"CoulombFriction", 6, "coulomb_torque", "0.35"}),
     [](const ::testing::TestParamInfo<PatchCase>& info) { return info.param.name; });
 
-struct DeclineCase {
-  std::string name;
-  int element;
-  std::string param, value;
-};
-
-void PrintTo(const DeclineCase& c, std::ostream* os) { *os << c.name; }
-
-class PatchMechanismDeclines : public ::testing::TestWithParam<DeclineCase> {};
-
 // A change the tree or the coordinates depend on is declined: the caller builds again.
-TEST_P(PatchMechanismDeclines, WhatChangesTheTree) {
-  const DeclineCase& c = GetParam();
-  Network before_network, after_network;
-  after_network.params[c.element][c.param] = c.value;
-  const std::vector<NetworkElement> before = before_network.Elements();
-  const std::vector<NetworkElement> after = after_network.Elements();
-  const MechanismModel built = multibody::BuildMechanism(before, 4, "m");
-  std::vector<unsigned char> changed(before.size(), 0);
-  changed[c.element] = 1;
-  EXPECT_FALSE(multibody::PatchMechanism(built, before, after, changed, 4).has_value());
-}
+TEST_P(PatchMechanismDeclines, WhatChangesTheTree) { EXPECT_FALSE(patched_.has_value()); }
 
 INSTANTIATE_TEST_SUITE_P(
     Structure, PatchMechanismDeclines,
-    ::testing::Values(DeclineCase{"Mass", 2, "mass", "2.5"},
-                      DeclineCase{"JointStart", 1, "q0", "0.4"},
-                      DeclineCase{"ShapeRadius", 2, "radius", "0.06"},
-                      DeclineCase{"SpringBecomesInput", 5, "mode", "input"}),
-    [](const ::testing::TestParamInfo<DeclineCase>& info) { return info.param.name; });
+    ::testing::Values(PatchCase{"Mass", 2, "mass", "2.5"},
+                      PatchCase{"JointStart", 1, "q0", "0.4"},
+                      PatchCase{"ShapeRadius", 2, "radius", "0.06"},
+                      PatchCase{"SpringBecomesInput", 5, "mode", "input"}),
+    [](const ::testing::TestParamInfo<PatchCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace twinblocks::blocks
