@@ -98,6 +98,7 @@ SpatialContactForceElement::SpatialContactForceElement(const Params& p) {
   out_ff = DeclareOutput("ff", 1, 0);
   out_point = DeclareOutput("point", 3, 0);
   out_normal = DeclareOutput("normal", 3, 0);
+  out_force = DeclareOutput("force", 3, 0);
 }
 
 BlockType SpatialContactForceType() {
@@ -131,7 +132,7 @@ BlockType SpatialContactForceType() {
       "does). Outputs: distance (signed: gap > 0, deepest penetration < 0), fn and ff (total "
       "normal and friction force magnitudes, N), point (W: where the force acts, the "
       "force-weighted mean of the contact points, or the midpoint of the nearest points when "
-      "apart), normal (W, unit, from B's shape to F's). With a variable-step solver the onset "
+      "apart), normal (W, unit, from B's shape to F's), force (W: the total force on F's side, normal and friction, the sum over the contact points; B takes its opposite; what a grasp analysis needs of a contact). With a variable-step solver the onset "
       "of contact is located as a zero crossing of the distance, and the force is switched on "
       "at it (a mode held within steps, as Simulink does), so that steps stay long while bodies "
       "rest in contact.";
@@ -166,7 +167,9 @@ BlockType SpatialContactForceType() {
                {"fn", "normal force magnitude, N"},
                {"ff", "friction force magnitude, N"},
                {"point", "[x, y, z] in W, m: where the force acts"},
-               {"normal", "[x, y, z] in W: unit normal from B's shape to F's"}};
+               {"normal", "[x, y, z] in W: unit normal from B's shape to F's"},
+               {"force", "[x, y, z] in W, N: the total contact force on F's side (normal and "
+                         "friction; B takes its opposite)"}};
   t.physical_ports = {{"B", "frame: at the Solid(s) of one side"},
                       {"F", "frame: at the Solid(s) of the other side"}};
   t.create = [](const Params& p) { return std::make_unique<SpatialContactForceElement>(p); };

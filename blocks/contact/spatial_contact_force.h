@@ -29,7 +29,7 @@ class SpatialContactForceElement final : public multibody::FrameElement {
   void Contribute(multibody::MechanismBuilder& builder) const override;
   ContactLaw law;
   std::optional<HertzMaterials> materials;
-  int out_distance, out_fn, out_ff, out_point, out_normal;
+  int out_distance, out_fn, out_ff, out_point, out_normal, out_force;
 };
 
 blocks::BlockType SpatialContactForceType();

@@ -178,6 +178,7 @@ class Mechanism final : public blocks::Block {
     Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
     double fn = 0.0, ff = 0.0;
+    Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< the total on F's side, W
   };
   /// One contact point's force: `force` (W) on body_f at `point`, its opposite on body_b;
   /// and what its derivative with respect to the sliding velocity needs (the stiff Jacobian).

@@ -319,6 +319,7 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     contact.out_ff = out(e, sc->out_ff);
     contact.out_point = out(e, sc->out_point);
     contact.out_normal = out(e, sc->out_normal);
+    contact.out_force = out(e, sc->out_force);
     m.contacts.push_back(std::move(contact));
   }
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {

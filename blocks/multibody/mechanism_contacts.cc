@@ -148,6 +148,7 @@ void Mechanism::EvaluateContacts(Context& c, Workspace& ws) const {
     for (int i = first_force; i < ws.num_contact_forces; ++i) {
       const PointForce& pf = ws.contact_forces[i];
       r.fn += pf.normal_force;
+      r.force += pf.force;
       friction += pf.force - pf.normal_force * r.normal;
       moment_point += pf.normal_force * pf.point;
     }

@@ -148,7 +148,7 @@ struct MechanismContact {
   std::string name;
   std::vector<MechanismContactShape> b, f;
   std::vector<contact::ContactLaw> laws;  ///< per pair: laws[i * f.size() + j] for b[i], f[j]
-  MechanismOutput out_distance, out_fn, out_ff, out_point, out_normal;
+  MechanismOutput out_distance, out_fn, out_ff, out_point, out_normal, out_force;
 };
 
 /// A Solid as a viewer draws it: its shape, given in the Solid's frame R as solid_geometry.h

@@ -148,6 +148,8 @@ void Mechanism::WriteKinematicOutputs(Context& c, Workspace& ws) const {
     const ContactResult& r = ws.contact[k];
     out(c, con.out_fn)[0] = r.fn;
     out(c, con.out_ff)[0] = r.ff;
+    double* force = out(c, con.out_force);
+    for (int i = 0; i < 3; ++i) force[i] = r.force[i];
     if (ws.geometry_deferred[k] != 0) continue;  // not read in this evaluation
     out(c, con.out_distance)[0] = r.distance;
     // Element by element: std::copy_n of three doubles is a call to memmove.
