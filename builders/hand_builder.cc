@@ -100,9 +100,19 @@ struct PalmTexts {
   std::string length, width, thickness;
 };
 
+// The contact's point, normal and total force (W) as one signal, `touch`: 9 values for a
+// grasp analysis of the object (the Mux "touch" is in the body already).
+void AddTouch(Diagram* d) {
+  d->connections.push_back({"contact.point", "touch.u1", {}});
+  d->connections.push_back({"contact.normal", "touch.u2", {}});
+  d->connections.push_back({"contact.force", "touch.u3", {}});
+  d->connections.push_back({"touch.y", ".touch", {}});
+}
+
 Diagram PalmBody(const PalmTexts& palm, const PhalanxTexts& t) {
   Diagram d;
-  d.ports = {Frame("base"), Frame("object"), Outport("contact"), Outport("fn")};
+  d.ports = {Frame("base"), Frame("object"), Outport("contact"), Outport("fn"),
+             Outport("touch")};
   d.blocks.push_back(
       Block("RigidTransform", "centre", {{"translation", "[0, 0, -" + palm.thickness + "/2]"}}));
   d.blocks.push_back(
@@ -112,10 +122,12 @@ Diagram PalmBody(const PalmTexts& palm, const PhalanxTexts& t) {
   d.blocks.push_back(Block("SpatialContactForce", "contact", ContactParams(t)));
   d.blocks.push_back(
       Block("ContactDetector", "detector", {{"threshold", t.threshold}, {"Ts", t.Ts}}));
+  d.blocks.push_back(Block("Mux", "touch", {{"inputs", "3"}}));
   d.connections = {{".base", "centre.B", {}},         {"centre.F", "solid.R", {}},
                    {"centre.F", "contact.B", {}},     {".object", "contact.F", {}},
                    {"contact.fn", "detector.fn", {}}, {"detector.contact", ".contact", {}},
                    {"contact.fn", ".fn", {}}};
+  AddTouch(&d);
   return d;
 }
 
@@ -179,9 +191,13 @@ void AddPhalanges(Model& model, const std::string& finger_path, const FingerSpec
       model.SetCommented(path + "/link", true);  // the body's placement goes with it
       model.SetCommented(path + "/solid", true);
       model.SetCommented(path + "/contact", true);
+      model.SetCommented(path + "/touch", true);
       model.AddBlock(path, "Constant", "no_contact", {{"value", "0"}});
       model.Connect(path, "no_contact.y", "detector.fn");
       model.Connect(path, "no_contact.y", ".fn");
+      // Nothing to touch: no point, normal or force.
+      model.AddBlock(path, "Constant", "no_touch", {{"value", "[0, 0, 0, 0, 0, 0, 0, 0, 0]"}});
+      model.Connect(path, "no_touch.y", ".touch");
       out->bodiless.push_back(path);
     }
     paths.push_back(path);
@@ -199,7 +215,8 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
   out.subsystem = JoinPath(diagram_path, spec.name);
   const std::string& hand = out.subsystem;
   model.AddSubsystem(diagram_path, spec.name).ports = {
-      Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tips")};
+      Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tips"),
+      Outport("touches")};
   std::vector<Parameter> palm{{"length", FormatNumber(spec.palm.length)},
                               {"width", FormatNumber(spec.palm.width)},
                               {"thickness", FormatNumber(spec.palm.thickness)}};
@@ -214,7 +231,8 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     const std::string finger_name = Indexed("finger", k);
     const std::string path = hand + "/" + finger_name;
     model.AddSubsystem(hand, finger_name).ports = {
-        Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tip")};
+        Frame("base"), Frame("object"), Outport("contacts"), Outport("q"), Outport("tip"),
+        Outport("touches")};
     model.AddBlock(path, "RigidTransform", "mount",
                    {{"translation", Vector3Text(finger.base_position)},
                     {"rotation", "matrix"},
@@ -225,6 +243,7 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     model.AddBlock(path, "Constant", "beyond_tip", {{"value", "0"}});
     model.AddBlock(path, "Mux", "contacts", {{"inputs", std::to_string(n)}});
     model.AddBlock(path, "Mux", "angles", {{"inputs", std::to_string(n)}});
+    model.AddBlock(path, "Mux", "touches", {{"inputs", std::to_string(n)}});
 
     // The chain of frames, each phalanx against the object, then the closure logic: a joint
     // holds while its phalanx or a more distal one touches (each `hold` feeds the previous
@@ -248,9 +267,13 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
     for (size_t j = 0; j < n; ++j) {
       model.Connect(path, Indexed("phalanx", j) + ".q", Indexed("angles.u", j));
     }
+    for (size_t j = 0; j < n; ++j) {
+      model.Connect(path, Indexed("phalanx", j) + ".touch", Indexed("touches.u", j));
+    }
     model.Connect(path, "contacts.y", ".contacts");
     model.Connect(path, "angles.y", ".q");
     model.Connect(path, "fingertip.position", ".tip");
+    model.Connect(path, "touches.y", ".touches");
   }
   out.contact_names.push_back("palm");
   out.contact_signals.push_back(hand + "/palm.contact");
@@ -258,6 +281,7 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
   model.AddBlock(hand, "Mux", "contacts", {{"inputs", std::to_string(num_fingers + 1)}});
   model.AddBlock(hand, "Mux", "angles", {{"inputs", std::to_string(num_fingers)}});
   model.AddBlock(hand, "Mux", "tips", {{"inputs", std::to_string(num_fingers)}});
+  model.AddBlock(hand, "Mux", "touches", {{"inputs", std::to_string(num_fingers + 1)}});
   model.Connect(hand, ".base", "palm.base");
   model.Connect(hand, ".object", "palm.object");
   for (size_t k = 0; k < num_fingers; ++k) {
@@ -274,9 +298,14 @@ Hand BuildHand(Model& model, std::string_view diagram_path, const HandSpec& spec
   for (size_t k = 0; k < num_fingers; ++k) {
     model.Connect(hand, Indexed("finger", k) + ".tip", Indexed("tips.u", k));
   }
+  for (size_t k = 0; k < num_fingers; ++k) {
+    model.Connect(hand, Indexed("finger", k) + ".touches", Indexed("touches.u", k));
+  }
+  model.Connect(hand, "palm.touch", Indexed("touches.u", num_fingers));
   model.Connect(hand, "contacts.y", ".contacts");
   model.Connect(hand, "angles.y", ".q");
   model.Connect(hand, "tips.y", ".tips");
+  model.Connect(hand, "touches.y", ".touches");
   return out;
 }
 
@@ -294,7 +323,8 @@ void CheckShape(const HandSpec& spec) {
 Diagram PhalanxBody(const PhalanxTexts& t) {
   Diagram d;
   d.ports = {Frame("B"),         Frame("F"),      Frame("object"), Inport("distal"),
-             Outport("contact"), Outport("hold"), Outport("q"),    Outport("fn")};
+             Outport("contact"), Outport("hold"), Outport("q"),    Outport("fn"),
+             Outport("touch")};
   d.blocks.push_back(
       Block("RigidTransform", "pre",
             {{"rotation", "axis_angle"}, {"axis", "[0, 0, 1]"}, {"angle", t.offset}}));
@@ -340,6 +370,8 @@ Diagram PhalanxBody(const PhalanxTexts& t) {
                    {"closure.hold", ".hold", {}},
                    {"joint.q", ".q", {}},
                    {"contact.fn", ".fn", {}}};
+  d.blocks.push_back(Block("Mux", "touch", {{"inputs", "3"}}));
+  AddTouch(&d);
   return d;
 }
 

@@ -105,13 +105,15 @@ def settings_as_params():
 
 def add_finger(model, hand, k, finger):
     """Finger k: a mount to its DH frame 0, one Phalanx per DH row chained frame to frame, a
-    fingertip sensor, and its contact signals and joint angles gathered in Muxes."""
+    fingertip sensor, and its contact signals, joint angles and contacts' point, normal and
+    force gathered in Muxes."""
     f = model.add_subsystem(hand, f"finger{k}")
     model.add_port(f, "base", "frame")
     model.add_port(f, "object", "frame")
     model.add_outport(f, "contacts")
     model.add_outport(f, "q")
     model.add_outport(f, "tip")
+    model.add_outport(f, "touches")
     model.add_block(f, "RigidTransform", "mount", translation=list(finger["base"]),
                     rotation="matrix", matrix=mount_rotation(finger["closes_towards_x"]))
     n = len(DH_ROWS)
@@ -124,6 +126,7 @@ def add_finger(model, hand, k, finger):
     model.add_block(f, "Constant", "beyond_tip", value=0)  # nothing is distal to the tip
     model.add_block(f, "Mux", "contacts", inputs=n)
     model.add_block(f, "Mux", "angles", inputs=n)
+    model.add_block(f, "Mux", "touches", inputs=n)
 
     # The kinematic chain: palm -> DH frame 0 -> frame 1 -> ... -> frame n.
     model.connect(f, ".base", "mount.B")
@@ -144,9 +147,12 @@ def add_finger(model, hand, k, finger):
         model.connect(f, f"phalanx{j}.contact", f"contacts.u{j}")
     for j in range(1, n + 1):
         model.connect(f, f"phalanx{j}.q", f"angles.u{j}")
+    for j in range(1, n + 1):
+        model.connect(f, f"phalanx{j}.touch", f"touches.u{j}")
     model.connect(f, "contacts.y", ".contacts")
     model.connect(f, "angles.y", ".q")
     model.connect(f, "fingertip.position", ".tip")
+    model.connect(f, "touches.y", ".touches")
 
 
 def build_hand_body(model, hand):
@@ -157,6 +163,7 @@ def build_hand_body(model, hand):
     model.add_outport(hand, "contacts")
     model.add_outport(hand, "q")
     model.add_outport(hand, "tips")
+    model.add_outport(hand, "touches")
     model.add_block(hand, "Palm", "palm", **PALM, **settings_as_params())
     for k, finger in enumerate(FINGERS, start=1):
         add_finger(model, hand, k, finger)
@@ -164,6 +171,7 @@ def build_hand_body(model, hand):
     model.add_block(hand, "Mux", "contacts", inputs=nf + 1)  # the fingers', then the palm's
     model.add_block(hand, "Mux", "angles", inputs=nf)
     model.add_block(hand, "Mux", "tips", inputs=nf)
+    model.add_block(hand, "Mux", "touches", inputs=nf + 1)  # the fingers', then the palm's
     model.connect(hand, ".base", "palm.base")
     model.connect(hand, ".object", "palm.object")
     for k in range(1, nf + 1):
@@ -176,9 +184,13 @@ def build_hand_body(model, hand):
         model.connect(hand, f"finger{k}.q", f"angles.u{k}")
     for k in range(1, nf + 1):
         model.connect(hand, f"finger{k}.tip", f"tips.u{k}")
+    for k in range(1, nf + 1):
+        model.connect(hand, f"finger{k}.touches", f"touches.u{k}")
+    model.connect(hand, "palm.touch", f"touches.u{nf + 1}")
     model.connect(hand, "contacts.y", ".contacts")
     model.connect(hand, "angles.y", ".q")
     model.connect(hand, "tips.y", ".tips")
+    model.connect(hand, "touches.y", ".touches")
 
 
 def build_hand_library(out_dir):

@@ -63,7 +63,7 @@ def test_the_built_hand_follows_the_dh_description(written):
     _, lib, _, example = written
     body = lib.defines[0].body
     assert [b.name for b in body.blocks] == ["palm", "finger1", "finger2", "finger3", "finger4",
-                                             "contacts", "angles", "tips"]
+                                             "contacts", "angles", "tips", "touches"]
     f1 = body.find("finger1").body
     assert f1.find("mount").params["translation"] == "[0.045, 0.025, 0]"
     assert f1.find("mount").params["matrix"] == "[[0, -1, 0], [0, 0, -1], [1, 0, 0]]"
