@@ -198,8 +198,6 @@ TEST(GraspQualityTest, EpsilonMatchesIndependentFacetCheck) {
     EXPECT_GE(sampled, q.epsilon * (1.0 - 1e-12));
   }
   EXPECT_EQ(checked, 24);
-  RecordProperty("worst_relative_epsilon_error", std::to_string(worst));
-  RecordProperty("worst_ray_exit_error_over_scale", std::to_string(worst_ray));
   std::printf("epsilon vs facets: worst relative error %.3g; ray exits: worst %.3g of |W|\n", worst,
               worst_ray);
 }
