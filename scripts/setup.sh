@@ -14,6 +14,7 @@ packages=(
   liburdfdom-dev  # `twinblocks import robot.urdf` (docs/urdf.md)
   libgraphviz-dev graphviz  # diagram pictures (`twinblocks graph MODEL --svg`)
   librsvg2-dev  # PNG plots (`twinblocks plot RESULTS x -o x.png`)
+  libglpk-dev libqhull-dev  # grasp analysis: its linear programs (GLPK) and wrench hulls (qhull)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 # The HTML report's page is bundled from npm packages at build time (web/): node and npm, from

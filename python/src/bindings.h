@@ -28,5 +28,7 @@ void BindResults(pybind11::module_& m);
 void BindSimulator(pybind11::module_& m);
 /// sweep(): batch runs over parameter values (the sweep library).
 void BindSweep(pybind11::module_& m);
+/// twinblocks.grasp: the grasp analysis library (grasp_bindings.cc).
+void BindGrasp(pybind11::module_& m);
 
 }  // namespace twinblocks::python

@@ -17,4 +17,5 @@ PYBIND11_MODULE(_twinblocks, m) {
   tp::BindResults(m);
   tp::BindSimulator(m);
   tp::BindSweep(m);
+  tp::BindGrasp(m);
 }
