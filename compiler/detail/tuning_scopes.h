@@ -50,8 +50,7 @@ class TextIndex {
 class VariableReach {
  public:
   /// What a change of variable `name` reaches; "" for a change of no variable.
-  VariableReach(const std::vector<Variable>& variables, const std::string& name,
-                TextIndex* index);
+  VariableReach(const std::vector<Variable>& variables, const std::string& name, TextIndex* index);
 
   /// True when variable `name` may change.
   bool ReachesVariable(const std::string& name) const { return vars_.count(name) > 0; }
@@ -102,8 +101,8 @@ class TuningScopes {
   /// A define instance's scope: its own parameters over the variables.
   std::map<const DefineLevel*, std::unique_ptr<Scope>> levels_;
   VariableReach* reach_ = nullptr;
-  std::set<const DefineLevel*> fresh_;     ///< levels brought up to date in this change
-  std::vector<const DefineLevel*> made_;   ///< levels first evaluated in this change
+  std::set<const DefineLevel*> fresh_;    ///< levels brought up to date in this change
+  std::vector<const DefineLevel*> made_;  ///< levels first evaluated in this change
   std::vector<Change> undo_;
 };
 

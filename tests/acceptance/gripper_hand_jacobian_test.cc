@@ -19,8 +19,7 @@
 namespace twinblocks::testing {
 namespace {
 
-multibody::Pose BodyPose(const multibody::KinematicTree& tree, const Eigen::VectorXd& q,
-                         int body) {
+multibody::Pose BodyPose(const multibody::KinematicTree& tree, const Eigen::VectorXd& q, int body) {
   multibody::KinematicTreeData data(tree);
   multibody::ForwardKinematics(tree, &data, q);
   return data.X_WB[body];

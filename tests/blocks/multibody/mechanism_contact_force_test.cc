@@ -48,8 +48,7 @@ TEST(ContactForceOutput, AtRestIsTheNormalForce) {
 // Sliding along +x with Coulomb friction: the friction part opposes the slip, -mu_d fn along
 // x, and the total is normal plus friction, its parts matching fn and ff.
 TEST(ContactForceOutput, SlidingAddsTheFrictionOpposingTheSlip) {
-  const ContactOutputs c =
-      AtTheStart("[0.5, 0, 0]", R"(friction="coulomb" mu_s="0.3" mu_d="0.3")");
+  const ContactOutputs c = AtTheStart("[0.5, 0, 0]", R"(friction="coulomb" mu_s="0.3" mu_d="0.3")");
   ASSERT_GT(c.fn, 0.0);
   EXPECT_NEAR(c.force.dot(c.normal), c.fn, 1e-9 * c.fn);
   const Eigen::Vector3d friction = c.force - c.force.dot(c.normal) * c.normal;

@@ -24,10 +24,15 @@ using testing::ParamTexts;
 // A hinge with a bob, a spring from the world to the bob, a ball-on-floor contact and friction
 // on the hinge's shaft: one element of each kind PatchMechanism patches.
 struct Network {
-  std::vector<std::string> types = {"World",        "RevoluteJoint",       "Solid",
-                                    "Solid",        "SpatialContactForce", "InternalForce",
-                                    "RotationalFriction", "RotationalReference"};
-  std::vector<std::string> names = {"world", "hinge", "bob",    "floor",
+  std::vector<std::string> types = {"World",
+                                    "RevoluteJoint",
+                                    "Solid",
+                                    "Solid",
+                                    "SpatialContactForce",
+                                    "InternalForce",
+                                    "RotationalFriction",
+                                    "RotationalReference"};
+  std::vector<std::string> names = {"world",   "hinge",  "bob",      "floor",
                                     "contact", "spring", "friction", "case"};
   std::vector<ParamTexts> params = {
       {},
@@ -135,13 +140,14 @@ INSTANTIATE_TEST_SUITE_P(
 // A change the tree or the coordinates depend on is declined: the caller builds again.
 TEST_P(PatchMechanismDeclines, WhatChangesTheTree) { EXPECT_FALSE(patched_.has_value()); }
 
-INSTANTIATE_TEST_SUITE_P(
-    Structure, PatchMechanismDeclines,
-    ::testing::Values(PatchCase{"Mass", 2, "mass", "2.5"},
-                      PatchCase{"JointStart", 1, "q0", "0.4"},
-                      PatchCase{"ShapeRadius", 2, "radius", "0.06"},
-                      PatchCase{"SpringBecomesInput", 5, "mode", "input"}),
-    [](const ::testing::TestParamInfo<PatchCase>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Structure, PatchMechanismDeclines,
+                         ::testing::Values(PatchCase{"Mass", 2, "mass", "2.5"},
+                                           PatchCase{"JointStart", 1, "q0", "0.4"},
+                                           PatchCase{"ShapeRadius", 2, "radius", "0.06"},
+                                           PatchCase{"SpringBecomesInput", 5, "mode", "input"}),
+                         [](const ::testing::TestParamInfo<PatchCase>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace twinblocks::blocks

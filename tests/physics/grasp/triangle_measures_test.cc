@@ -63,6 +63,33 @@ TEST(TriangleMeasuresTest, AlgorithmOneChoosesCentredEquilateral) {
   EXPECT_FALSE(ChooseGraspTriangle(line, Eigen::Vector3d::Zero()).found);
 }
 
+// Algorithm 1 where the equilateral triangle is not the answer: an exactly equilateral
+// triangle far from the object's centre (Q1 = 0, Q2 = 2) and a near-equilateral one about it,
+// on the unit circle at 0, 125 and 235 degrees (angles 55, 62.5, 62.5 degrees: Q1 =
+// 3/(2 pi) * 10 degrees = 0.0833 <= 0.3; centroid (-0.0491, 0, 0), Q2 = 0.0491). Algorithm 1
+// keeps both in Psi and chooses the centred one; no triangle mixing the two sets is near
+// enough equilateral and centred to win. Tolerances: round-off, 1e-12.
+TEST(TriangleMeasuresTest, AlgorithmOnePrefersCentredOverEquilateral) {
+  const double deg = std::numbers::pi / 180.0;
+  Eigen::Matrix3Xd points(3, 6);
+  for (int i = 0; i < 3; ++i) {  // the equilateral triangle about (2, 0, 0)
+    const double a = 120.0 * deg * i;
+    points.col(i) << 2.0 + std::cos(a), std::sin(a), 0.0;
+  }
+  const double near[] = {0.0, 125.0, 235.0};
+  for (int i = 0; i < 3; ++i)
+    points.col(3 + i) << std::cos(near[i] * deg), std::sin(near[i] * deg), 0.0;
+  const GraspTriangle chosen = ChooseGraspTriangle(points, Eigen::Vector3d::Zero());
+  ASSERT_TRUE(chosen.found);
+  EXPECT_EQ(chosen.indices, (std::array<int, 3>{3, 4, 5}));
+  EXPECT_NEAR(chosen.q1, 3.0 / (2.0 * std::numbers::pi) * 10.0 * deg, 1e-12);
+  EXPECT_NEAR(chosen.q2, (2.0 * std::cos(125.0 * deg) + 1.0) / -3.0, 1e-12);
+  EXPECT_GE(chosen.num_near_equilateral, 2);
+  EXPECT_NEAR(CalcQ1(points.col(0), points.col(1), points.col(2)), 0.0, 1e-12);
+  EXPECT_NEAR(CalcQ2(points.col(0), points.col(1), points.col(2), Eigen::Vector3d::Zero()), 2.0,
+              1e-12);
+}
+
 TEST(TriangleMeasuresTest, BadInputThrows) {
   const Eigen::Vector3d nan(std::nan(""), 0, 0);
   EXPECT_THROW(CalcQ1(nan, {1, 0, 0}, {0, 1, 0}), std::invalid_argument);
