@@ -12,18 +12,12 @@
 #include "compiler/compile.h"
 #include "physics/grasp/grasp_matrix.h"
 #include "physics/grasp/hand_jacobian.h"
-#include "physics/multibody/algorithms.h"
+#include "tests/physics/grasp/grasp_test_helpers.h"
 #include "tests/support/acceptance_helpers.h"
 #include "xml/model_reader.h"
 
 namespace twinblocks::testing {
 namespace {
-
-multibody::Pose BodyPose(const multibody::KinematicTree& tree, const Eigen::VectorXd& q, int body) {
-  multibody::KinematicTreeData data(tree);
-  multibody::ForwardKinematics(tree, &data, q);
-  return data.X_WB[body];
-}
 
 // At a closing pose (every joint between 0.1 and 0.4 rad, as the fingers are when they touch),
 // one contact per phalanx, 0.008 m (the phalanx radius) off its body's origin: hard fingers,
@@ -49,7 +43,7 @@ TEST(GripperHandJacobian, MatchesFiniteDifferencesAtEveryPhalanx) {
   for (const multibody::MechanismJoint& j : m.joints) {
     if (j.name.find("/phalanx") == std::string::npos || j.nq != 1) continue;
     const Eigen::Vector3d p_B(0.01, 0.008, 0.0);
-    const multibody::Pose X_WB = BodyPose(tree, q, j.body);
+    const multibody::Pose X_WB = grasp::testing::BodyPoseAt(tree, q, j.body);
     grasp::HandContact c;
     c.body = j.body;
     c.p_W = X_WB.TransformPoint(p_B);
@@ -68,14 +62,10 @@ TEST(GripperHandJacobian, MatchesFiniteDifferencesAtEveryPhalanx) {
   const double h = 1e-6;
   double worst = 0.0;
   for (int k = 0; k < tree.nv(); ++k) {
-    Eigen::VectorXd qp = q, qm = q;
-    qp[k] += h;
-    qm[k] -= h;
     for (size_t i = 0; i < contacts.size(); ++i) {
       const auto& [body, p_B] = points[i];
-      const Eigen::Vector3d v = (BodyPose(tree, qp, body).TransformPoint(p_B) -
-                                 BodyPose(tree, qm, body).TransformPoint(p_B)) /
-                                (2 * h);
+      const Eigen::Vector3d v =
+          grasp::testing::PointVelocityByDifferences(tree, q, k, body, p_B, h);
       const Eigen::Vector3d expected = contacts[i].R_WC.transpose() * v;
       const double error = (J.block<3, 1>(3 * i, k) - expected).cwiseAbs().maxCoeff();
       EXPECT_LT(error, 1e-7) << "contact " << i << ", coordinate " << k;

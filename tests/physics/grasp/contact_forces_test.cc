@@ -113,12 +113,8 @@ TEST(ContactForcesTest, RandomGraspsBalanceInsideCones) {
   int solved = 0;
   for (int trial = 0; trial < 30; ++trial) {
     const int nc = 3 + trial % 3;
-    Eigen::Matrix3Xd p(3, nc), n(3, nc);
-    for (int i = 0; i < nc; ++i) {
-      const Eigen::Vector3d u = Eigen::Vector3d(normal(rng), normal(rng), normal(rng)).normalized();
-      p.col(i) = kSphereRadius * u;
-      n.col(i) = -u;
-    }
+    Eigen::Matrix3Xd p, n;
+    testing::RandomSphereGrasp(nc, kSphereRadius, &rng, &p, &n);
     const ContactModel model = trial % 2 ? ContactModel::kHardFinger : ContactModel::kSoftFinger;
     const FrictionCone cone{0.6, 0.002, 8};
     const GraspMatrix grasp = CalcGraspMatrix(p, n, Eigen::Vector3d::Zero(), model);

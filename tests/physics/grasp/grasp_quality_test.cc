@@ -134,12 +134,8 @@ TEST(GraspQualityTest, EpsilonMatchesIndependentFacetCheck) {
   double worst_ray = 0.0;
   for (int trial = 0; trial < 200 && checked < 24; ++trial) {
     const int nc = 3 + trial % 3;
-    Eigen::Matrix3Xd p(3, nc), n(3, nc);
-    for (int i = 0; i < nc; ++i) {
-      const Eigen::Vector3d u = Eigen::Vector3d(normal(rng), normal(rng), normal(rng)).normalized();
-      p.col(i) = kSphereRadius * u;
-      n.col(i) = -u;
-    }
+    Eigen::Matrix3Xd p, n;
+    testing::RandomSphereGrasp(nc, kSphereRadius, &rng, &p, &n);
     const Eigen::Vector3d c(0.004 * normal(rng), 0.004 * normal(rng), 0.004 * normal(rng));
     const double mu = uniform(rng);
     QualityOptions options;

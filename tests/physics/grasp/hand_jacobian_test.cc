@@ -7,6 +7,7 @@
 
 #include "physics/grasp/grasp_matrix.h"
 #include "physics/multibody/algorithms.h"
+#include "tests/physics/grasp/grasp_test_helpers.h"
 
 namespace twinblocks::grasp {
 namespace {
@@ -41,13 +42,6 @@ KinematicTree GraspTestHand() {
   return KinematicTree(bodies, Eigen::Vector3d(0.0, 0.0, -9.81));
 }
 
-// The world position of a point fixed in `body` at p_B, and the body's rotation, at q.
-Pose GraspTestBodyPose(const KinematicTree& tree, const Eigen::VectorXd& q, int body) {
-  multibody::KinematicTreeData data(tree);
-  multibody::ForwardKinematics(tree, &data, q);
-  return data.X_WB[body];
-}
-
 // H3. J_h against central differences of the contact points over the joint angles: for
 // revolute joints v = qdot, so column k of contact i's rows is
 //   [n t1 t2]^T (p_i(q + h e_k) - p_i(q - h e_k)) / 2h
@@ -71,7 +65,7 @@ TEST(HandJacobianTest, MatchesFiniteDifferences) {
     for (const auto& [body, p_B] : points) {
       HandContact contact;
       contact.body = body;
-      contact.p_W = GraspTestBodyPose(tree, q, body).TransformPoint(p_B);
+      contact.p_W = testing::BodyPoseAt(tree, q, body).TransformPoint(p_B);
       contact.R_WC =
           CalcContactFrame(Eigen::Vector3d(angle(rng), angle(rng), angle(rng) + 2.0).normalized());
       contacts.push_back(contact);
@@ -87,10 +81,11 @@ TEST(HandJacobianTest, MatchesFiniteDifferences) {
       qm[k] -= h;
       for (size_t i = 0; i < contacts.size(); ++i) {
         const auto& [body, p_B] = points[i];
-        const Pose Xp = GraspTestBodyPose(tree, qp, body), Xm = GraspTestBodyPose(tree, qm, body);
+        const Pose Xp = testing::BodyPoseAt(tree, qp, body),
+                   Xm = testing::BodyPoseAt(tree, qm, body);
         const Eigen::Vector3d v = (Xp.TransformPoint(p_B) - Xm.TransformPoint(p_B)) / (2 * h);
         const Eigen::Matrix3d W = (Xp.rotation - Xm.rotation) / (2 * h) *
-                                  GraspTestBodyPose(tree, q, body).rotation.transpose();
+                                  testing::BodyPoseAt(tree, q, body).rotation.transpose();
         const Eigen::Vector3d w(W(2, 1), W(0, 2), W(1, 0));
         Eigen::Vector4d expected;
         expected << contacts[i].R_WC.transpose() * v, contacts[i].R_WC.col(0).dot(w);
