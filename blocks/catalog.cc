@@ -1,6 +1,7 @@
 #include "blocks/block_registry.h"
 #include "blocks/discrete/register_discrete_blocks.h"
 #include "blocks/drivetrain/register_drivetrain_blocks.h"
+#include "blocks/grasp/register_grasp_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
@@ -20,6 +21,7 @@ const BlockRegistry& Catalog() {
     RegisterMultibodyBlocks(r);
     RegisterDrivetrainBlocks(r);
     RegisterRoboticsBlocks(r);
+    RegisterGraspBlocks(r);
     return r;
   }();
   return registry;

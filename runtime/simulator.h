@@ -263,6 +263,8 @@ class Simulator {
   double NextStop() const;
   /// The earliest next sample hit of any rate (+inf without discrete rates).
   double NextSampleHit() const;
+  /// Hit k of rate r: offset + (k m_r) T_r on the grid of its base rate (rate_grid_).
+  double HitTime(size_t r, long long k) const;
   /// With SampleHits::kStepOver: the major steps of the sample hits strictly inside the
   /// solver step just taken, in time order, each at the solver's interpolated state. The
   /// first hit that changes what the solver reads cuts the step there: the solver restarts
@@ -343,6 +345,15 @@ class Simulator {
   double next_breakpoint_ = 0.0;
   double next_output_ = 0.0;
   long output_index_ = 0;
+  /// Per rate: the period T of the fastest rate whose whole multiple it is, and the multiple
+  /// m (period = m T). Hits are counted on that grid, as Simulink counts every rate in ticks
+  /// of the base rate, so that a 1e-3 s rate hits at the very times of a 1e-4 s one: k 1e-3
+  /// and 10 k 1e-4 differ in the last bit, and would be two major steps.
+  struct RateGrid {
+    double period = 0.0;
+    long long multiple = 1;
+  };
+  std::vector<RateGrid> rate_grid_;
   Eigen::VectorXd x_interp_;        ///< nx (+ nz): interpolated states for output rows
   bool interpolate_rows_ = false;   ///< output rows come from dense output, not stops
   std::vector<double> zc_scratch_;  ///< 2 nzc: crossings of models without states

@@ -38,6 +38,20 @@ void Simulator::Initialize() {
   minor_outputs_current_ = false;
   st.rate_hits.assign(sys.rates().size(), 0);
   st.rate_k.assign(sys.rates().size(), 0);
+  rate_grid_.assign(sys.rates().size(), RateGrid{});
+  for (size_t r = 0; r < sys.rates().size(); ++r) {
+    const double period = sys.rates()[r].period;
+    rate_grid_[r] = {period, 1};
+    // Rates are sorted by period: the first whose whole multiple this one is is its base.
+    for (size_t b = 0; b < r; ++b) {
+      const double base = sys.rates()[b].period;
+      const double m = std::round(period / base);
+      if (m >= 1.0 && m < 1e12 && std::abs(m * base - period) <= 1e-9 * period) {
+        rate_grid_[r] = {base, static_cast<long long>(m)};
+        break;
+      }
+    }
+  }
   for (size_t r = 0; r < sys.rates().size(); ++r) {
     const blocks::SampleTime& rate = sys.rates()[r];
     st.rate_k[r] =
@@ -110,8 +124,7 @@ void Simulator::MajorStep(bool first) {
   c.states_projected = false;
   bool any_hit = false;
   for (size_t r = 0; r < sys.rates().size(); ++r) {
-    const blocks::SampleTime& rate = sys.rates()[r];
-    const double hit = rate.offset + static_cast<double>(st.rate_k[r]) * rate.period;
+    const double hit = HitTime(r, st.rate_k[r]);
     st.rate_hits[r] = st.t == hit ? 1 : 0;
     any_hit = any_hit || st.rate_hits[r];
   }
@@ -184,10 +197,14 @@ void Simulator::MajorStep(bool first) {
 double Simulator::NextSampleHit() const {
   double hit = kNoStop;
   for (size_t r = 0; r < system_.rates().size(); ++r) {
-    const blocks::SampleTime& rate = system_.rates()[r];
-    hit = std::min(hit, rate.offset + static_cast<double>(state_.rate_k[r]) * rate.period);
+    hit = std::min(hit, HitTime(r, state_.rate_k[r]));
   }
   return hit;
+}
+
+double Simulator::HitTime(size_t r, long long k) const {
+  return system_.rates()[r].offset +
+         static_cast<double>(k * rate_grid_[r].multiple) * rate_grid_[r].period;
 }
 
 double Simulator::NextStop() const {

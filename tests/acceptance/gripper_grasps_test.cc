@@ -5,6 +5,7 @@
 //      distal phalanges sets at a reported time and stays in contact to the end.
 //   D4 G2 (power grasp, free sphere, the paper's Fig. 11): the sphere moves towards +x, first
 //      down then back up, stays at y = 0 within 1e-6 m and turns about y only.
+//   H5 (issue 41) G1, G2: the GraspAnalysis block finds the closed grasp force closure, epsilon > 0.
 //   D5 G3 (density sweep, Fig. 12): the final downward displacement of the sphere decreases
 //      strictly with its density over 160, 700, 2300, 7860, 19250 kg/m^3.
 // Measured figures go to the test's properties (RecordProperty) and a printed table.
@@ -95,6 +96,40 @@ std::vector<SetTimes> CheckContactSignals(const RunOutput& out, const std::strin
   return times;
 }
 
+// H5 of issue 41: the GraspAnalysis block of the model (evaluated every Ts) says the grasp
+// is force closure, with epsilon > 0, at every sample from one sample after the last contact
+// signal first sets (the grasp closed) to the end of the run. Prints the grasp's measures.
+void CheckGraspClosedToTheEnd(const RunOutput& out, const std::vector<SetTimes>& times,
+                              double Ts, const std::string& experiment) {
+  double closed = 0.0;
+  for (const SetTimes& s : times) closed = std::max(closed, s.first);
+  closed += Ts;
+  const std::vector<double> t = Times(out.recording);
+  const std::vector<double> closure = Column(out.recording, "grasp.closure");
+  const std::vector<double> epsilon = Column(out.recording, "grasp.epsilon");
+  const std::vector<double> active = Column(out.recording, "grasp.n_active");
+  const std::vector<double> internal = Column(out.recording, "grasp.internal_force");
+  const std::vector<double> slip = Column(out.recording, "grasp.slip");
+  ASSERT_EQ(closure.size(), t.size());
+  double epsilon_min = 1e300;
+  int checked = 0;
+  for (size_t r = 0; r < t.size(); ++r) {
+    if (t[r] < closed) continue;
+    ASSERT_EQ(closure[r], 1.0) << experiment << ": not force closure at t = " << t[r];
+    ASSERT_GT(epsilon[r], 0.0) << experiment << ": epsilon 0 at t = " << t[r];
+    epsilon_min = std::min(epsilon_min, epsilon[r]);
+    ++checked;
+  }
+  EXPECT_GT(checked, 100) << "the grasp closes too late to check";
+  std::printf(
+      "%s grasp (GraspAnalysis): closed from %.4f s; at t_end %g active contacts, epsilon %.4g "
+      "(smallest since closed %.4g), internal force %.4g N, slip margin %.3g\n",
+      experiment.c_str(), closed, active.back(), epsilon.back(), epsilon_min, internal.back(),
+      slip.back());
+  ::testing::Test::RecordProperty(experiment + "_grasp_closed_from_s", Figure(closed));
+  ::testing::Test::RecordProperty(experiment + "_epsilon_final", Figure(epsilon.back()));
+}
+
 TEST(GripperGrasp, G1PrecisionGraspEndsWithEveryFingertipInStableContact) {
   double wall = 0.0;
   const RunOutput out = TimedRun("models/gripper4/g1_precision.xml", &wall);
@@ -121,6 +156,7 @@ TEST(GripperGrasp, G1PrecisionGraspEndsWithEveryFingertipInStableContact) {
     // Stable: held for at least the last 0.1 s, not a touch just before the end.
     EXPECT_LT(times[i].last, t_end - 0.1) << names[i];
   }
+  CheckGraspClosedToTheEnd(out, times, 1e-3, "G1");
 }
 
 // Item 5 of the issue, "steps are not forced tiny while bodies rest in contact": once every
@@ -233,6 +269,7 @@ TEST(GripperGrasp, G2ProximalPhalangesTouchFirstAndDragTheSphereTowardsPlusX) {
   RecordProperty("phi_max_abs_rad", Figure(phi_max));
   RecordProperty("psi_max_abs_rad", Figure(psi_max));
   RecordProperty("theta_max_abs_rad", Figure(theta_max));
+  CheckGraspClosedToTheEnd(out, times, 1e-3, "G2");
 }
 
 // G3 as gripper4.md restates it, over the five densities of Pozzi et al. 2022 Fig. 12: the
