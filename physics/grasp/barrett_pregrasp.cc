@@ -1,0 +1,257 @@
+#include "physics/grasp/barrett_pregrasp.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "physics/grasp/barrett_finger_ik.h"
+#include "physics/grasp/barrett_hand.h"
+#include "physics/grasp/detail/text.h"
+#include "physics/grasp/triangle_measures.h"
+
+namespace twinblocks::grasp {
+namespace {
+
+constexpr double kPregraspPi = std::numbers::pi;
+// Below this |n . z| a triangle counts as vertical for the sign rule of n.
+constexpr double kPregraspVerticalTolerance = 1e-9;
+
+void CheckPregraspInput(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
+                        const Eigen::Vector3d& p_OC, const BarrettPregraspOptions& options) {
+  if (p_O.cols() != n_O.cols()) {
+    throw std::invalid_argument("grasp: pregrasp has " + std::to_string(p_O.cols()) +
+                                " candidate points but " + std::to_string(n_O.cols()) + " normals");
+  }
+  for (Eigen::Index i = 0; i < n_O.cols(); ++i) {
+    if (!n_O.col(i).allFinite() || std::abs(n_O.col(i).norm() - 1.0) > 1e-6) {
+      throw std::invalid_argument("grasp: pregrasp normal " + std::to_string(i) + " " +
+                                  detail::VectorText(n_O.col(i)) + " is not a finite unit vector");
+    }
+  }
+  if (!p_OC.allFinite()) {
+    throw std::invalid_argument("grasp: pregrasp object centre " + detail::VectorText(p_OC) +
+                                " is not finite");
+  }
+  const bool steps_ok = std::isfinite(options.l_step) && options.l_step > 0.0 &&
+                        std::isfinite(options.l_max) && options.l_max >= 0.0 &&
+                        options.l_max / options.l_step <= 1e6;
+  if (!steps_ok || !std::isfinite(options.max_miss_deg) || options.max_miss_deg <= 0.0) {
+    throw std::invalid_argument(
+        "grasp: pregrasp options max_miss_deg " + detail::NumberText(options.max_miss_deg) +
+        ", l_step " + detail::NumberText(options.l_step) + ", l_max " +
+        detail::NumberText(options.l_max) +
+        "; expected max_miss_deg > 0, l_step > 0, l_max >= 0 and l_max / l_step <= 1e6");
+  }
+}
+
+// The triangle's unit normal, signed by the rule at the top of the header.
+Eigen::Vector3d PregraspSignedNormal(const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                                     const Eigen::Vector3d& c) {
+  Eigen::Vector3d n = (b - a).cross(c - a).normalized();
+  const double key = std::abs(n.z()) > kPregraspVerticalTolerance   ? n.z()
+                     : std::abs(n.x()) > kPregraspVerticalTolerance ? -n.x()
+                                                                    : -n.y();
+  return key < 0.0 ? Eigen::Vector3d(-n) : n;
+}
+
+// The hand's orientation about the TCP line: the columns x_W, y_W, z_W in O for roll psi
+// (rad), measured from a fixed direction e1 normal to z_W.
+class PregraspRollFrame {
+ public:
+  explicit PregraspRollFrame(const Eigen::Vector3d& z_W) : z_(z_W) {
+    const Eigen::Vector3d a =
+        std::abs(z_W.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+    e1_ = (a - a.dot(z_W) * z_W).normalized();
+    e2_ = z_W.cross(e1_);
+  }
+  Eigen::Matrix3d Rotation(double psi) const {
+    const Eigen::Vector3d x = std::cos(psi) * e1_ + std::sin(psi) * e2_;
+    Eigen::Matrix3d R;
+    R << x, z_.cross(x), z_;
+    return R;
+  }
+
+ private:
+  Eigen::Vector3d z_, e1_, e2_;
+};
+
+// The roll and spread fit of step 4: the targets' offsets from C_T in O, per finger.
+struct PregraspPlaneFit {
+  std::array<Eigen::Vector3d, 3> d_O;  // target - C_T, for F1, F2, F3
+  const PregraspRollFrame* frame;
+
+  // Sum of squared plane distances (m^2); infinity when a target is not ahead of its knuckle
+  // (the plane would hold it behind the finger).
+  double Cost(double psi, double spread) const {
+    const Eigen::Matrix3d R = frame->Rotation(psi);
+    double cost = 0.0;
+    for (int f = 0; f < kBarrettNumFingers; ++f) {
+      const Eigen::Vector3d p = R.transpose() * d_O[f];
+      const int r = kBarrettSpreadSign[f];
+      const double angle = r * spread - kBarrettQuarterTurns[f] * kPregraspPi / 2.0;
+      const Eigen::Vector2d along(std::cos(angle), std::sin(angle));  // x of the knuckle frame
+      const Eigen::Vector2d across(-along.y(), along.x());            // y: the plane's normal
+      const Eigen::Vector2d q(p.x() - r * kBarrettAw, p.y());
+      if (q.dot(along) <= 0.0) {
+        return std::numeric_limits<double>::infinity();
+      }
+      cost += q.dot(across) * q.dot(across);
+    }
+    return cost;
+  }
+};
+
+struct PregraspFitResult {
+  double cost = std::numeric_limits<double>::infinity();
+  double psi = 0.0;
+  double spread = 0.0;
+};
+
+// A 1 deg grid over the roll (360 deg) and the spread (0 to 180 deg), then a compass search
+// from the best node down to steps of 1e-12 rad; the spread stays within its range.
+PregraspFitResult FitRollAndSpread(const PregraspPlaneFit& fit) {
+  PregraspFitResult best;
+  for (int i = 0; i < 360; ++i) {
+    for (int k = 0; k <= 180; ++k) {
+      const double cost = fit.Cost(i * kBarrettRadPerDeg, k * kBarrettRadPerDeg);
+      if (cost < best.cost) {
+        best = {cost, i * kBarrettRadPerDeg, k * kBarrettRadPerDeg};
+      }
+    }
+  }
+  if (!std::isfinite(best.cost)) {
+    return best;
+  }
+  for (double h = kBarrettRadPerDeg; h > 1e-12;) {
+    bool moved = false;
+    const double moves[4][2] = {{h, 0.0}, {-h, 0.0}, {0.0, h}, {0.0, -h}};
+    for (const auto& m : moves) {
+      const double psi = best.psi + m[0];
+      const double spread = std::clamp(best.spread + m[1], 0.0, kPregraspPi);
+      const double cost = fit.Cost(psi, spread);
+      if (cost < best.cost) {
+        best = {cost, psi, spread};
+        moved = true;
+      }
+    }
+    if (!moved) {
+      h *= 0.5;
+    }
+  }
+  best.psi = std::remainder(best.psi, 2.0 * kPregraspPi);
+  return best;
+}
+
+}  // namespace
+
+BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
+                                    const Eigen::Vector3d& p_OC,
+                                    const BarrettPregraspOptions& options) {
+  CheckPregraspInput(p_O, n_O, p_OC, options);
+  BarrettPregrasp plan;
+  const GraspTriangle chosen = ChooseGraspTriangle(p_O, p_OC, options.q1_max);
+  if (!chosen.found) {
+    plan.message = "no triangle of the " + std::to_string(p_O.cols()) +
+                   " candidate points has Q1 <= " + detail::NumberText(options.q1_max);
+    return plan;
+  }
+  plan.triangle = chosen.indices;
+  plan.q1 = chosen.q1;
+  plan.q2 = chosen.q2;
+  std::array<Eigen::Vector3d, 3> v;
+  for (int i = 0; i < 3; ++i) {
+    v[i] = p_O.col(chosen.indices[i]);
+  }
+  plan.p_OT = (v[0] + v[1] + v[2]) / 3.0;
+  plan.n_O = PregraspSignedNormal(v[0], v[1], v[2]);
+
+  // F3 opposite the shortest edge (the first on a tie).
+  int f3 = 0;
+  double shortest = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 3; ++i) {
+    const double edge = (v[(i + 1) % 3] - v[(i + 2) % 3]).norm();
+    if (edge < shortest) {
+      shortest = edge;
+      f3 = i;
+    }
+  }
+  const PregraspRollFrame roll(-plan.n_O);
+  PregraspFitResult best;
+  for (const bool swap : {false, true}) {
+    std::array<int, 3> assign = {(f3 + 1) % 3, (f3 + 2) % 3, f3};
+    if (swap) {
+      std::swap(assign[0], assign[1]);
+    }
+    PregraspPlaneFit fit{{}, &roll};
+    for (int f = 0; f < 3; ++f) {
+      const int column = chosen.indices[assign[f]];
+      fit.d_O[f] = CalcBarrettTipTarget(p_O.col(column), n_O.col(column)) - plan.p_OT;
+    }
+    const PregraspFitResult result = FitRollAndSpread(fit);
+    if (result.cost < best.cost) {
+      best = result;
+      for (int f = 0; f < 3; ++f) {
+        plan.finger_vertex[f] = chosen.indices[assign[f]];
+        plan.p_OG[f] = fit.d_O[f] + plan.p_OT;
+      }
+    }
+  }
+  if (!std::isfinite(best.cost)) {
+    plan.message = "no roll and spread puts every vertex ahead of its finger's knuckle";
+    return plan;
+  }
+  plan.plane_residual = best.cost;
+  plan.spread = best.spread;
+  const Eigen::Matrix3d R_OW = roll.Rotation(best.psi);
+
+  // Step 5: the palm moves out along the TCP line until every finger reaches.
+  const int max_steps = static_cast<int>(std::floor(options.l_max / options.l_step + 1e-9));
+  double least_worst = std::numeric_limits<double>::infinity();
+  double least_worst_l = 0.0;
+  for (int k = 0; k <= max_steps; ++k) {
+    const double l = k * options.l_step;
+    const multibody::Pose X_OW(R_OW, plan.p_OT + (kBarrettDw + l) * plan.n_O);
+    const multibody::Pose X_WO = X_OW.Inverse();
+    std::array<BarrettFingerIk, 3> ik;
+    double worst = 0.0;
+    for (int f = 0; f < 3; ++f) {
+      ik[f] = SolveBarrettFingerIk(f, plan.spread, X_WO.TransformPoint(plan.p_OG[f]));
+      worst = std::max(worst, ik[f].miss_deg);
+    }
+    if (worst < least_worst) {
+      least_worst = worst;
+      least_worst_l = l;
+    }
+    if (worst > options.max_miss_deg) {
+      continue;
+    }
+    plan.found = true;
+    plan.palm_distance = l;
+    plan.num_l_steps = k;
+    plan.X_OW = X_OW;
+    for (int f = 0; f < 3; ++f) {
+      plan.theta2[f] = ik[f].theta2;
+      plan.theta3[f] = ik[f].theta3;
+      plan.miss_deg[f] = ik[f].miss_deg;
+      plan.tip_distance[f] = ik[f].distance;
+      plan.p_OS[f] = X_OW.TransformPoint(ik[f].p_WS_W);
+    }
+    plan.q_M = CalcBarrettEncoderCounts(plan.spread, plan.theta2);
+    double furthest = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index i = 0; i < p_O.cols(); ++i) {
+      furthest = std::max(furthest, (p_O.col(i) - plan.p_OT).dot(plan.n_O));
+    }
+    plan.palm_clearance = l - furthest;
+    return plan;
+  }
+  plan.message = "no palm distance L in [0, " + detail::NumberText(options.l_max) +
+                 "] m brings every finger within " + detail::NumberText(options.max_miss_deg) +
+                 " deg of its target; the least worst miss is " + detail::NumberText(least_worst) +
+                 " deg at L = " + detail::NumberText(least_worst_l) + " m";
+  return plan;
+}
+
+}  // namespace twinblocks::grasp
