@@ -126,10 +126,15 @@ graph::Model G2(const fs::path& out) {
               {{"position", "[-0.01, 0, 0.031]"}, {"radius", "0.03"}, {"density", "1000"}});
   g2.AddBlock("", "ContactTimes", "set_times",
               {{"Ts", "1e-4"}, {"unset", "[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]"}});
+  // The grasp's measures along the run: the hand's 13 contacts about the sphere's centre.
+  g2.AddBlock("", "GraspAnalysis", "grasp",
+              {{"mu", "0.5"}, {"edges", "8"}, {"torque_length", "0.03"}, {"Ts", "1e-3"}});
   g2.Connect("", "world.W", "hand.base");
   g2.Connect("", "world.W", "object.world");
   g2.Connect("", "object.body", "hand.object");
   g2.Connect("", "hand.contacts", "set_times.contact");
+  g2.Connect("", "hand.touches", "grasp.contacts");
+  g2.Connect("", "object.position", "grasp.center");
 
   std::vector<std::string> contacts;
   for (const std::string& k : kFingers) {
@@ -146,6 +151,10 @@ graph::Model G2(const fs::path& out) {
     }
   }
   g2.AddLog("object.position", "object_position");
+  for (const char* measure :
+       {"n_active", "closure", "epsilon", "sigma_min", "internal_force", "slip"}) {
+    g2.AddLog(std::string("grasp.") + measure);
+  }
   g2.AddLog("object.euler_zyx", "object_euler_zyx");
 
   auto plot = [&](const std::string& file, const std::string& title, const std::string& ylabel,
@@ -181,6 +190,15 @@ graph::Model G2(const fs::path& out) {
        "G2: sphere ZYX Euler angles phi (about z), theta (about y), psi (about x) (paper Fig. "
        "11B)",
        "rad", {"object.euler_zyx"});
+  plot("g2_grasp_quality.svg",
+       "G2: force closure (0/1) and epsilon quality of the grasp (GraspAnalysis)", "1, N/N",
+       {"grasp.closure", "grasp.epsilon"});
+  plot("g2_grasp_contacts.svg", "G2: active contacts (GraspAnalysis)", "contacts",
+       {"grasp.n_active"});
+  plot("g2_grasp_forces.svg", "G2: internal force of the grasp (GraspAnalysis)", "N",
+       {"grasp.internal_force"});
+  plot("g2_grasp_slip.svg", "G2: slip margin max |f_t| / (mu f_n) (GraspAnalysis; 1: on the cone)",
+       "1", {"grasp.slip"});
 
   auto summary = [&](std::vector<std::string> signals, graph::SummaryOp op,
                      const std::string& label) {
@@ -201,6 +219,8 @@ graph::Model G2(const fs::path& out) {
   summary({"object.euler_zyx"}, graph::SummaryOp::kMaxAbs,
           "sphere Euler angle, largest |value|, rad (about z, y, x)");
   summary(contacts, graph::SummaryOp::kFinal, "contact signal at t_end (1: in contact)");
+  summary({"grasp.closure", "grasp.epsilon", "grasp.n_active"}, graph::SummaryOp::kFinal,
+          "grasp at t_end: force closure (1), epsilon (N/N), active contacts");
   return g2;
 }
 

@@ -221,10 +221,15 @@ def build_g2(out_dir):
                  density=1000)
     n_contacts = len(contact_names())
     g2.add_block("", "ContactTimes", "set_times", Ts="1e-4", unset=[-1] * n_contacts)
+    # The grasp's measures along the run: the hand's 13 contacts about the sphere's centre.
+    g2.add_block("", "GraspAnalysis", "grasp", mu="0.5", edges="8", torque_length="0.03",
+                 Ts="1e-3")
     g2.connect("", "world.W", "hand.base")
     g2.connect("", "world.W", "object.world")
     g2.connect("", "object.body", "hand.object")
     g2.connect("", "hand.contacts", "set_times.contact")
+    g2.connect("", "hand.touches", "grasp.contacts")
+    g2.connect("", "object.position", "grasp.center")
 
     fingers = range(1, len(FINGERS) + 1)
     phalanges = range(1, len(DH_ROWS) + 1)
@@ -237,6 +242,8 @@ def build_g2(out_dir):
         for j in phalanges:
             g2.add_log(f"hand/finger{k}/phalanx{j}.q", f"q{k}{j}")
     g2.add_log("object.position", "object_position")
+    for measure in ("n_active", "closure", "epsilon", "sigma_min", "internal_force", "slip"):
+        g2.add_log(f"grasp.{measure}")
     g2.add_log("object.euler_zyx", "object_euler_zyx")
 
     for k in fingers:
@@ -257,6 +264,16 @@ def build_g2(out_dir):
                 title="G2: sphere ZYX Euler angles phi (about z), theta (about y), psi (about x) "
                       "(paper Fig. 11B)",
                 ylabel="rad")
+    g2.add_plot("g2_grasp_quality.svg", ["grasp.closure", "grasp.epsilon"],
+                title="G2: force closure (0/1) and epsilon quality of the grasp (GraspAnalysis)",
+                ylabel="1, N/N")
+    g2.add_plot("g2_grasp_contacts.svg", ["grasp.n_active"],
+                title="G2: active contacts (GraspAnalysis)", ylabel="contacts")
+    g2.add_plot("g2_grasp_forces.svg", ["grasp.internal_force"],
+                title="G2: internal force of the grasp (GraspAnalysis)", ylabel="N")
+    g2.add_plot("g2_grasp_slip.svg", ["grasp.slip"],
+                title="G2: slip margin max |f_t| / (mu f_n) (GraspAnalysis; 1: on the cone)",
+                ylabel="1")
 
     order = "F1P1 ... F4P3, palm; -1: never"
     g2.add_summary(["set_times.first"], "final",
@@ -268,6 +285,8 @@ def build_g2(out_dir):
     g2.add_summary(["object.euler_zyx"], "max_abs",
                    "sphere Euler angle, largest |value|, rad (about z, y, x)")
     g2.add_summary(list(contact.values()), "final", "contact signal at t_end (1: in contact)")
+    g2.add_summary(["grasp.closure", "grasp.epsilon", "grasp.n_active"], "final",
+                   "grasp at t_end: force closure (1), epsilon (N/N), active contacts")
     return g2
 
 

@@ -370,6 +370,7 @@ TEST(HandBuilderTest, HandBuiltInCodeRunsAsTheWrittenOne) {
   std::rotate(built.root.blocks.begin() + 1, built.root.blocks.end() - 1, built.root.blocks.end());
   ASSERT_EQ(built.root.blocks[1].name, "hand");
   built.Connect("", "hand.contacts", "set_times.contact");
+  built.Connect("", "hand.touches", "grasp.contacts");
   EXPECT_TRUE(built.defines.empty()) << "the defines come from the model's includes";
 
   const double t_end = 0.25;

@@ -71,8 +71,9 @@ TEST(UnitDelayTable, GivesWhatTheDelayBlocksGiveAtEveryHitAndRate) {
   const int u = rec.FindColumn("u"), chain = rec.FindColumn("chain"), ring = rec.FindColumn("ring"),
             slow = rec.FindColumn("slow"), counter = rec.FindColumn("counter"),
             area = rec.FindColumn("area");
-  // The last hit of a rate at or before t, as the simulator times hits: k Ts. (0.3 s hits are
-  // not 0.1 s ones: 3 * 0.1 = 0.30000000000000004 > 0.3.)
+  // The last hit of the 0.1 s rate at or before t: k 0.1. The 0.3 s rate is counted on the
+  // 0.1 s grid, as Simulink counts rates in base-rate ticks: its hit j is the 0.1 s hit 3 j,
+  // at the very same time (not j 0.3, which differs from (3 j) 0.1 in the last bit).
   const auto hits_by = [](double t, double Ts) {
     int k = 0;
     while (static_cast<double>(k + 1) * Ts <= t) ++k;
@@ -90,8 +91,8 @@ TEST(UnitDelayTable, GivesWhatTheDelayBlocksGiveAtEveryHitAndRate) {
     EXPECT_EQ(rec.value(row, chain), chain_at(k));
     EXPECT_EQ(rec.value(row, ring), rec.value(row, chain));
     // The slow delay gives at its hit j what the chain's end was at its hit j - 1.
-    const int j = hits_by(t, 0.3);
-    EXPECT_EQ(rec.value(row, slow), j == 0 ? -7.0 : chain_at(hits_by((j - 1) * 0.3, 0.1)));
+    const int j = k / 3;
+    EXPECT_EQ(rec.value(row, slow), j == 0 ? -7.0 : chain_at(3 * (j - 1)));
     // The counter: k at hit k; the integrator sums 0.1 i over the intervals before.
     EXPECT_EQ(rec.value(row, counter), k);
     const double area_expected = 0.1 * k * (k - 1) / 2.0 + k * (t - 0.1 * k);
