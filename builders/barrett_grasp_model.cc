@@ -1,0 +1,139 @@
+#include "builders/barrett_grasp_model.h"
+
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace twinblocks::graph {
+
+namespace {
+
+// Numbers as the model file shows them: enough digits to give the same double back.
+std::string Num(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
+std::string Vec(const Eigen::Vector3d& v) {
+  return "[" + Num(v.x()) + ", " + Num(v.y()) + ", " + Num(v.z()) + "]";
+}
+
+// The object's body: a frame welded to the world at its centre, and its Solid.
+void AddObject(Model& m, const GraspedObject& o) {
+  m.AddBlock("", "RigidTransform", "object", {{"translation", Vec(o.centre)}});
+  switch (o.shape) {
+    case GraspedObject::Shape::kSphere:
+      m.AddBlock("", "Solid", "object_solid",
+                 {{"shape", "sphere"}, {"radius", Num(o.size.x())}, {"density", "100"}});
+      break;
+    case GraspedObject::Shape::kBox:
+      m.AddBlock("", "Solid", "object_solid",
+                 {{"shape", "box"}, {"size", Vec(o.size)}, {"density", "100"}});
+      break;
+    case GraspedObject::Shape::kCylinder:
+      m.AddBlock("", "Solid", "object_solid",
+                 {{"shape", "cylinder"},
+                  {"radius", Num(o.size.x())},
+                  {"length", Num(o.size.y())},
+                  {"density", "100"}});
+      break;
+  }
+  m.AddBlock("", "Constant", "object_centre", {{"value", Vec(o.centre)}});
+}
+
+}  // namespace
+
+Model BarrettGraspModel(const BarrettGraspSpec& spec, const std::string& file,
+                        const std::function<Model(const std::string& path)>& read_file) {
+  const GraspedObject& o = spec.object;
+  Model m;
+  m.name = "barrett_" + o.name;
+  m.file = file;
+  m.AddInclude(spec.hand_library, read_file);
+  m.AddInclude(spec.arm_library, read_file);
+  m.SetSimulation("solver", "ode45");
+  m.SetSimulation("t_end", Num(spec.t_end));
+  m.SetSimulation("rtol", "1e-6");
+  m.SetSimulation("atol", "1e-8");
+  m.SetSimulation("output_interval", "0.01");
+  // The reference arm's modified DH table (models/robot6dof/arm.xml), for its inverse
+  // kinematics.
+  m.SetVariable("dh",
+                "[[0, 0, 0.5, 0], [-pi/2, 0.15, 0, 0], [0, 0.4, 0, 0], [-pi/2, 0.1, 0.54, 0], "
+                "[pi/2, 0, 0, 0], [-pi/2, 0, 0.1, 0]]");
+
+  m.AddBlock("", "World", "world", {{"gravity", "[0, 0, -9.81]"}});
+  m.AddBlock("", "Robot6DofMotion", "arm", {});
+  m.AddBlock("", "InverseKinematics", "ik", {{"dh", "dh"}, {"derivatives", "on"}});
+  // The arm's frame 6 where W, moved back along z_W by the wrist offset, must be.
+  const Eigen::Matrix3d& R = spec.X_WW.rotation;
+  const Eigen::Vector3d p6 = spec.X_WW.translation - spec.wrist_offset * R.col(2);
+  std::string rotation = "[";
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) rotation += (r + c ? ", " : "") + Num(R(r, c));
+  }
+  rotation += "]";
+  m.AddBlock("", "Constant", "frame6_position", {{"value", Vec(p6)}});
+  m.AddBlock("", "Constant", "frame6_rotation", {{"value", rotation}});
+  m.AddBlock("", "Constant", "at_rest", {{"value", "[0, 0, 0, 0, 0, 0]"}});
+  m.AddBlock("", "RigidTransform", "wrist",
+             {{"translation", "[0, 0, " + Num(spec.wrist_offset) + "]"}});
+  m.AddBlock("", "BarrettHand", "hand",
+             {{"q_M4", Num(spec.spread_counts)},
+              {"f_target", Num(spec.target_force)},
+              {"E_obj", Num(o.young_modulus)},
+              {"nu_obj", Num(o.poisson_ratio)},
+              {"mu", Num(spec.mu)}});
+  AddObject(m, o);
+  m.AddBlock("", "GraspAnalysis", "grasp",
+             {{"mu", Num(spec.mu)}, {"torque_length", Num(spec.torque_length)}, {"Ts", "0.01"}});
+
+  const std::vector<std::pair<const char*, const char*>> lines = {
+      {"world.W", "arm.base"},
+      {"frame6_position.y", "ik.position"},
+      {"frame6_rotation.y", "ik.rotation"},
+      {"at_rest.y", "ik.velocity"},
+      {"at_rest.y", "ik.acceleration"},
+      {"ik.motion", "arm.motion"},
+      {"arm.tool", "wrist.B"},
+      {"wrist.F", "hand.wrist"},
+      {"world.W", "object.B"},
+      {"object.F", "object_solid.R"},
+      {"object.F", "hand.object"},
+      {"hand.touches", "grasp.contacts"},
+      {"object_centre.y", "grasp.center"}};
+  for (const auto& [from, to] : lines) m.Connect("", from, to);
+
+  for (const char* signal :
+       {"hand.fn", "hand.q_M", "hand.touches", "ik.reachable", "grasp.n_active", "grasp.closure",
+        "grasp.epsilon", "grasp.sigma_min", "grasp.slip"}) {
+    m.AddLog(signal);
+  }
+  PlotSpec forces;
+  forces.file = m.name + "_forces.svg";
+  forces.title = "Barrett hand on the " + o.name + ": fingertip normal forces F1, F2, F3";
+  forces.ylabel = "N";
+  forces.signals = {"hand.fn"};
+  m.AddPlot(forces);
+  PlotSpec quality;
+  quality.file = m.name + "_quality.svg";
+  quality.title = "Barrett hand on the " + o.name + ": force closure (0/1) and epsilon";
+  quality.ylabel = "1, N/N";
+  quality.signals = {"grasp.closure", "grasp.epsilon"};
+  m.AddPlot(quality);
+  SummarySpec final_forces;
+  final_forces.signals = {"hand.fn"};
+  final_forces.op = SummaryOp::kFinal;
+  final_forces.label = "fingertip normal forces at t_end, N: F1 F2 F3";
+  m.AddSummary(final_forces);
+  SummarySpec final_quality;
+  final_quality.signals = {"grasp.closure", "grasp.epsilon"};
+  final_quality.op = SummaryOp::kFinal;
+  final_quality.label = "force closure, epsilon at t_end";
+  m.AddSummary(final_quality);
+  return m;
+}
+
+}  // namespace twinblocks::graph
