@@ -51,7 +51,7 @@ const char* EpsilonStatusName(EpsilonStatus status) {
   return "unknown";
 }
 
-int EpsilonSolver::DefaultMaxFacets(int max_points) { return 1024 + 64 * max_points; }
+int EpsilonSolver::DefaultMaxFacets(int max_points) { return 2048 + 64 * max_points; }
 
 EpsilonSolver::EpsilonSolver(int max_points, int max_facets)
     : max_points_(max_points),
@@ -73,8 +73,8 @@ void EpsilonSolver::Push(double offset, int facet) {
   if (queue_size_ == static_cast<int>(queue_.size())) {
     // Full of stale entries: keep one per queued facet (at most half the room).
     queue_size_ = 0;
-    for (int f = 0; f < hull_.capacity(); ++f) {
-      if (queued_[f]) {
+    for (int f = 0; f < hull_.slots_used(); ++f) {
+      if (queued_[f] && hull_.facet(f).alive) {
         queue_[queue_size_++] = {queue_offset_[f], f, hull_.facet(f).generation};
       }
     }
@@ -167,7 +167,6 @@ EpsilonResult EpsilonSolver::Solve(
   std::fill(in_polytope_.begin(), in_polytope_.begin() + n, 0);
   for (const int v : simplex) in_polytope_[v] = 1;
   queue_size_ = 0;
-  std::fill(queued_.begin(), queued_.end(), 0);
   hull_.StartSimplex(points, simplex);
   QueueNewFacets();
   QueueEntry nearest;
@@ -185,6 +184,7 @@ EpsilonResult EpsilonSolver::Solve(
     }
     result.peak_facets = hull_.peak_facets();
     result.plane_fallbacks = hull_.num_plane_fallbacks();
+    result.facets_made = hull_.num_facets_made();
     // Every point lies within `inside` of a hyperplane through the origin or behind it: the
     // origin is not strictly inside, whatever the nearest facet turns out to be.
     if (support <= inside) {

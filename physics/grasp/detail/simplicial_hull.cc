@@ -49,12 +49,14 @@ SimplicialHull::SimplicialHull(int max_facets) {
 }
 
 int SimplicialHull::TakeSlot() {
-  const int f = free_[--num_free_];
+  // A freed slot first (warm in the cache), else one never used since StartSimplex.
+  const int f = num_free_ > 0 ? free_[--num_free_] : num_used_++;
   Facet& facet = facets_[f];
   facet.alive = true;
   facet.visible = false;
   facet.visit = round_;
   ++num_alive_;
+  ++num_made_;
   peak_alive_ = std::max(peak_alive_, num_alive_);
   return f;
 }
@@ -122,7 +124,10 @@ bool SimplicialHull::PairByTable(int num_ridges) {
   // Open addressing with linear probing; a slot's key 0 means empty (four distinct vertices
   // never pack to 0), facet -1 that the slot's pair was found. Only the slots used are
   // cleared afterwards.
-  const std::size_t mask = ridge_table_.size() - 1;
+  // The smallest power of two at least twice the ridges: a small table stays in the cache.
+  std::size_t size = 64;
+  while (size < 2 * static_cast<std::size_t>(num_ridges)) size *= 2;
+  const std::size_t mask = size - 1;
   int num_used = 0;
   bool closed = true;
   for (int r = 0; r < num_ridges && closed; ++r) {
@@ -153,15 +158,13 @@ bool SimplicialHull::PairByTable(int num_ridges) {
 
 SimplicialHull::Growth SimplicialHull::StartSimplex(const Points& points,
                                                     const std::array<int, 7>& simplex) {
-  const int n = capacity();
-  for (int f = 0; f < n; ++f) {
-    facets_[f].alive = false;
-    free_[f] = n - 1 - f;  // slot 0 is taken first
-  }
-  num_free_ = n;
+  // Slots are handed out from 0 up: those of an earlier call are never looked at again.
+  num_free_ = 0;
+  num_used_ = 0;
   num_alive_ = 0;
   peak_alive_ = 0;
   num_plane_fallbacks_ = 0;
+  num_made_ = 0;
   interior_.setZero();
   for (const int v : simplex) {
     interior_ += points.col(v);
@@ -227,7 +230,7 @@ SimplicialHull::Growth SimplicialHull::AddPoint(const Points& points, int point,
   if (num_horizon == 0) {
     return Growth::kBrokenHorizon;  // p sees every facet: only rounding can do that
   }
-  if (num_horizon > num_free_) {
+  if (num_horizon > num_free_ + (capacity() - num_used_)) {
     return Growth::kPoolExhausted;
   }
   // Each rim ridge and p make a new facet: vertices 0..4 the ridge's (in the visible facet's

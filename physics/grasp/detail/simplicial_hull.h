@@ -60,11 +60,16 @@ class SimplicialHull {
   const Facet& facet(int f) const { return facets_[f]; }
   /// Slots 0 .. capacity() - 1, alive or not.
   int capacity() const { return static_cast<int>(facets_.size()); }
+  /// The slots taken since StartSimplex are 0 .. slots_used() - 1 (alive or freed); the others
+  /// hold facets of earlier hulls.
+  int slots_used() const { return num_used_; }
   /// The facets the last StartSimplex or AddPoint made.
   std::span<const int> new_facets() const { return {new_facets_.data(), num_new_}; }
   int num_facets() const { return num_alive_; }
   int peak_facets() const { return peak_alive_; }
-  /// New facets whose plane needed QR since the last StartSimplex (diagnostics).
+  /// Facets made since the last StartSimplex (its 7 included), the measure of the work.
+  int num_facets_made() const { return num_made_; }
+  /// Of them, those whose plane needed QR (diagnostics).
   int num_plane_fallbacks() const { return num_plane_fallbacks_; }
 
   /// How far x lies beyond facet f's hyperplane (negative: on the inner side).
@@ -97,10 +102,12 @@ class SimplicialHull {
   std::vector<Facet> facets_;
   std::vector<int> free_;  // a stack of free slots, free_[0 .. num_free_)
   int num_free_ = 0;
+  int num_used_ = 0;  // slots num_used_ .. capacity() - 1 were never taken since StartSimplex
   int num_alive_ = 0;
   int peak_alive_ = 0;
   int round_ = 0;
   int num_plane_fallbacks_ = 0;
+  int num_made_ = 0;
   Vector6d interior_ = Vector6d::Zero();
   // Scratch of AddPoint.
   std::vector<int> stack_;

@@ -52,7 +52,7 @@ TEST(EpsilonSolverTest, AgreesWithQhullOnRandomGrasps) {
   const ContactModel models[] = {ContactModel::kHardFinger, ContactModel::kSoftFinger,
                                  ContactModel::kPointWithoutFriction};
   int closed = 0, open = 0, flat = 0;
-  double worst = 0.0;
+  double worst = 0.0, peak = 0.0;
   QualityOptions qhull;
   qhull.keep_facets = true;
   for (int trial = 0; trial < 360; ++trial) {
@@ -73,6 +73,13 @@ TEST(EpsilonSolverTest, AgreesWithQhullOnRandomGrasps) {
     SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(nc) + " contacts, mu " +
                  std::to_string(cone.mu) + ", status " + EpsilonStatusName(r.status));
     ASSERT_TRUE(r.status == EpsilonStatus::kSolved || r.status == EpsilonStatus::kFlat);
+    peak = std::max(peak, static_cast<double>(r.peak_facets) /
+                              EpsilonSolver::DefaultMaxFacets(static_cast<int>(q.points.cols())));
+    // The solver behind CalcGraspQuality's L1 epsilon when the facets are not kept.
+    const GraspQuality fast = CalcGraspQuality(p, n, Eigen::Vector3d::Zero(), model, cone);
+    EXPECT_EQ(fast.force_closure, q.force_closure);
+    EXPECT_NEAR(fast.epsilon, q.epsilon, 1e-9 * q.epsilon);
+    EXPECT_EQ(fast.message, q.message);
     EXPECT_EQ(r.force_closure, q.force_closure) << q.message;
     if (q.force_closure && r.force_closure) {
       const double error = std::abs(r.epsilon - q.epsilon) / q.epsilon;
@@ -89,8 +96,8 @@ TEST(EpsilonSolverTest, AgreesWithQhullOnRandomGrasps) {
   }
   std::printf(
       "[ info ] %d force closure (epsilon within %.2g relative of qhull's), %d not, "
-      "%d flat\n",
-      closed, worst, open, flat);
+      "%d flat; peak facets %.2g of the default pool\n",
+      closed, worst, open, flat, peak);
   EXPECT_GE(closed, 100);
   EXPECT_GE(open, 20);
   EXPECT_GE(flat, 20);
