@@ -42,4 +42,21 @@ Eigen::MatrixXd CalcPrimitiveWrenches(const Eigen::Matrix3Xd& p_W, const Eigen::
                                       const FrictionCone& cone, double torque_length,
                                       std::vector<int>* contact_of = nullptr);
 
+/// The number of generators of one contact's cone, g (the columns of CalcConeGenerators): 1
+/// for a point without friction or mu = 0 (hard finger), k for a hard finger, 2k for a soft
+/// finger with torsional friction (k without).
+/// @throws std::invalid_argument on a bad cone (CheckFrictionCone).
+int NumConeGenerators(ContactModel model, const FrictionCone& cone);
+
+/// CalcPrimitiveWrenches into the first nc g columns of W, without touching the heap once W
+/// exists (for simulation loops; CalcPrimitiveWrenches is this into a new matrix).
+/// @param W  (6 x N), N >= nc g; the columns after the first nc g are left as they are.
+/// @returns nc g, the number of columns written.
+/// @throws std::invalid_argument as CalcPrimitiveWrenches, or if W has fewer than nc g
+///         columns.
+int FillPrimitiveWrenches(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
+                          const Eigen::Vector3d& p_WO, ContactModel model, const FrictionCone& cone,
+                          double torque_length,
+                          Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> W);
+
 }  // namespace twinblocks::grasp

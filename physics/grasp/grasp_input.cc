@@ -46,17 +46,20 @@ void CheckContacts(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
     FailInput("grasp: the object's reference point " + VectorText(p_WO) + " is not finite");
   }
   for (Eigen::Index i = 0; i < nc; ++i) {
-    const std::string name = "grasp: contact " + std::to_string(i);
+    // The name is made only on failure: a valid grasp is checked without touching the heap
+    // (FillPrimitiveWrenches runs in simulation loops).
+    const auto name = [i] { return "grasp: contact " + std::to_string(i); };
     if (!p_W.col(i).allFinite()) {
-      FailInput(name + ": point " + VectorText(p_W.col(i)) + " is not finite");
+      FailInput(name() + ": point " + VectorText(p_W.col(i)) + " is not finite");
     }
     if (!n_W.col(i).allFinite()) {
-      FailInput(name + ": normal " + VectorText(n_W.col(i)) + " is not finite");
+      FailInput(name() + ": normal " + VectorText(n_W.col(i)) + " is not finite");
     }
     const double length = n_W.col(i).norm();
     if (std::abs(length - 1.0) > kUnitNormalTolerance) {
-      FailInput(name + ": normal " + VectorText(n_W.col(i)) + " has length " + NumberText(length) +
-                "; expected a unit vector (to " + NumberText(kUnitNormalTolerance) + ")");
+      FailInput(name() + ": normal " + VectorText(n_W.col(i)) + " has length " +
+                NumberText(length) + "; expected a unit vector (to " +
+                NumberText(kUnitNormalTolerance) + ")");
     }
   }
 }

@@ -2,9 +2,10 @@
 
 // Force closure and the Ferrari-Canny epsilon quality (Ferrari & Canny 1992, "Planning
 // optimal grasps"): the radius of the largest ball about the origin of wrench space inside the
-// set of wrenches the contacts can apply with a unit budget of normal force. The hulls are
-// computed by qhull (Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for convex
-// hulls").
+// set of wrenches the contacts can apply with a unit budget of normal force. The L1 epsilon
+// alone is computed by EpsilonSolver (epsilon_solver.h), whole hulls (keep_facets, the
+// L-infinity norm) by qhull (Barber, Dobkin & Huhdanpaa 1996, "The Quickhull algorithm for
+// convex hulls"); the two agree to about 1e-13.
 //
 // The wrenches are the primitive wrenches of friction_cone.h: for each contact and each edge
 // of its linearized cone, [force; torque / L] (N), the torque about the reference point divided

@@ -5,40 +5,13 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 
 #include "physics/multibody/dh.h"
+#include "tests/physics/malloc_count.h"
 #include "tests/support/test_trees.h"
-
-// Counts heap allocations while g_count_allocations is set, to check that the algorithms do
-// not allocate once their data exists. Eigen allocates with malloc, not operator new, so this
-// interposes malloc itself (glibc only; not under sanitizers, which own malloc).
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#define TB_COUNT_MALLOC 1
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#undef TB_COUNT_MALLOC
-#endif
-#endif
-
-namespace {
-std::atomic<bool> g_count_allocations{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-#ifdef TB_COUNT_MALLOC
-extern "C" void* __libc_malloc(std::size_t size);
-extern "C" void* malloc(std::size_t size) {
-  if (g_count_allocations.load(std::memory_order_relaxed)) ++g_allocations;
-  return __libc_malloc(size);
-}
-#endif
 
 namespace twinblocks::multibody {
 namespace {
@@ -235,23 +208,21 @@ TEST(AlgorithmsTest, ForwardKinematicsMatchesDhProductAtRandomConfigurations) {
 }
 
 TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
-#ifndef TB_COUNT_MALLOC
-  GTEST_SKIP() << "malloc is not interposed in this build";
-#endif
+  if (!twinblocks::testing::kMallocCounted) {
+    GTEST_SKIP() << "malloc is not interposed in this build";
+  }
   const KinematicTree tree = RandomTree(12, 9, /*branched=*/true);
   KinematicTreeData data(tree);
   std::mt19937 rng(6);
   const Eigen::VectorXd q = RandomVector(rng, tree.nq(), 1.0), v = RandomVector(rng, 12, 1.0);
   const Eigen::VectorXd a = RandomVector(rng, 12, 1.0);
-  g_allocations = 0;
-  g_count_allocations = true;
+  twinblocks::testing::StartCountingAllocations();
   ForwardKinematics(tree, &data, q, v);
   Rnea(tree, &data, q, v, a);
   NonlinearEffects(tree, &data, q, v);
   Crba(tree, &data, q);
   Aba(tree, &data, q, v, a);
-  g_count_allocations = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(twinblocks::testing::StopCountingAllocations(), 0);
 
   // Multi-DOF joints, external forces, the hybrid ABA and the configuration helpers.
   const KinematicTree mixed = testing::RandomMixedTree(12, 9, /*branched=*/true);
@@ -264,8 +235,7 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   for (int i = 0; i < mixed.num_bodies(); i += 2) prescribed[i] = 1;
   Eigen::VectorXd qdot(mixed.nq()), qm_copy = qm;
   const std::vector<bool> all_bodies(mixed.num_bodies(), true);
-  g_allocations = 0;
-  g_count_allocations = true;
+  twinblocks::testing::StartCountingAllocations();
   ForwardKinematics(mixed, &mixed_data, qm, vm);
   Rnea(mixed, &mixed_data, qm, vm, am, &f_ext);
   Crba(mixed, &mixed_data, qm);
@@ -277,8 +247,7 @@ TEST(AlgorithmsTest, AlgorithmsDoNotAllocate) {
   CalcQDot(mixed, qm, vm, qdot);
   NormalizeQuaternions(mixed, qm_copy);
   NeutralConfiguration(mixed, qm_copy);
-  g_count_allocations = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(twinblocks::testing::StopCountingAllocations(), 0);
 }
 
 // The restricted CRBA gives exactly the full CRBA's rows and columns of the joints in the
