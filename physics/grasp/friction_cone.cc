@@ -85,7 +85,8 @@ Eigen::MatrixXd CalcConeFacets(ContactModel model, const FrictionCone& cone) {
   return A;
 }
 
-int FillPrimitiveWrenches(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
+int FillPrimitiveWrenches(const Eigen::Ref<const Eigen::Matrix3Xd>& p_W,
+                          const Eigen::Ref<const Eigen::Matrix3Xd>& n_W,
                           const Eigen::Vector3d& p_WO, ContactModel model, const FrictionCone& cone,
                           double torque_length,
                           Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> W) {

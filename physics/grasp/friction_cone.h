@@ -54,7 +54,8 @@ int NumConeGenerators(ContactModel model, const FrictionCone& cone);
 /// @returns nc g, the number of columns written.
 /// @throws std::invalid_argument as CalcPrimitiveWrenches, or if W has fewer than nc g
 ///         columns.
-int FillPrimitiveWrenches(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
+int FillPrimitiveWrenches(const Eigen::Ref<const Eigen::Matrix3Xd>& p_W,
+                          const Eigen::Ref<const Eigen::Matrix3Xd>& n_W,
                           const Eigen::Vector3d& p_WO, ContactModel model, const FrictionCone& cone,
                           double torque_length,
                           Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> W);

@@ -28,8 +28,8 @@ int NumContactComponents(ContactModel model) {
   FailInput("grasp: unknown contact model");
 }
 
-void CheckContacts(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
-                   const Eigen::Vector3d& p_WO) {
+void CheckContacts(const Eigen::Ref<const Eigen::Matrix3Xd>& p_W,
+                   const Eigen::Ref<const Eigen::Matrix3Xd>& n_W, const Eigen::Vector3d& p_WO) {
   const Eigen::Index nc = p_W.cols();
   if (n_W.cols() != nc) {
     FailInput("grasp: " + std::to_string(nc) + " contact points but " + std::to_string(n_W.cols()) +

@@ -47,8 +47,8 @@ struct FrictionCone {
 /// @throws std::invalid_argument (one line naming the contact and what was expected) if
 ///         nc < 2 or nc > kMaxContacts, the sizes differ, a value is not finite, or a normal's
 ///         length differs from 1 by more than kUnitNormalTolerance.
-void CheckContacts(const Eigen::Matrix3Xd& p_W, const Eigen::Matrix3Xd& n_W,
-                   const Eigen::Vector3d& p_WO);
+void CheckContacts(const Eigen::Ref<const Eigen::Matrix3Xd>& p_W,
+                   const Eigen::Ref<const Eigen::Matrix3Xd>& n_W, const Eigen::Vector3d& p_WO);
 
 /// Checks a friction cone: mu and torsional_mu finite and >= 0, edges in [3, kMaxConeEdges].
 /// @throws std::invalid_argument naming the value and its valid range.

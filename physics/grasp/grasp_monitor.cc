@@ -7,7 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "physics/grasp/grasp_quality.h"
+#include "physics/grasp/epsilon_solver.h"
+#include "physics/grasp/friction_cone.h"
 
 namespace twinblocks::grasp {
 
@@ -48,6 +49,10 @@ GraspMonitor::GraspMonitor(int max_contacts, const GraspMonitorOptions& options)
   p_.resize(3, max_contacts);
   n_.resize(3, max_contacts);
   f_.resize(3, max_contacts);
+  const int max_points = max_contacts * NumConeGenerators(options.model, options.cone);
+  wrenches_.resize(6, max_points);
+  // The solver needs room for at least a simplex; a grasp with fewer points is flat anyway.
+  epsilon_solver_ = std::make_unique<EpsilonSolver>(std::max(max_points, 7));
 }
 
 GraspMonitor::~GraspMonitor() = default;
@@ -189,12 +194,21 @@ void GraspMonitor::CalcSlip() {
 void GraspMonitor::CalcEpsilon(const Eigen::Vector3d& p_WO) {
   const int k = measures_.num_active;
   if (k < 2) return;
-  QualityOptions q;
-  q.torque_length = options_.torque_length;
-  const GraspQuality quality =
-      CalcGraspQuality(p_.leftCols(k), n_.leftCols(k), p_WO, options_.model, options_.cone, q);
-  measures_.force_closure = quality.force_closure;
-  measures_.epsilon = quality.epsilon;
+  double L = options_.torque_length;
+  if (L == 0.0) {
+    for (int i = 0; i < k; ++i) L = std::max(L, (p_.col(i) - p_WO).norm());
+    if (!(L > 0.0)) return;  // every contact at the reference point: no torque, no closure
+  }
+  // Blocks of the preallocated columns: contiguous, so the Refs below copy nothing.
+  const int n = FillPrimitiveWrenches(p_.leftCols(k), n_.leftCols(k), p_WO, options_.model,
+                                      options_.cone, L, wrenches_);
+  const EpsilonResult r = epsilon_solver_->Solve(wrenches_.leftCols(n));
+  if (r.status != EpsilonStatus::kSolved && r.status != EpsilonStatus::kFlat) {
+    throw std::runtime_error(std::string("the epsilon of ") + std::to_string(k) +
+                             " active contacts has no answer: " + EpsilonStatusName(r.status));
+  }
+  measures_.force_closure = r.force_closure;
+  measures_.epsilon = r.epsilon;
 }
 
 }  // namespace twinblocks::grasp

@@ -10,10 +10,13 @@
 // evaluation allocates nothing: it runs inside a simulation's step loop.
 
 #include <Eigen/Core>
+#include <memory>
 
 #include "physics/grasp/grasp_input.h"
 
 namespace twinblocks::grasp {
+
+class EpsilonSolver;
 
 /// The values of one measured contact, as SpatialContactForce outputs them: point (m, world),
 /// unit normal from the hand into the object, total force on the object (N, world).
@@ -57,7 +60,8 @@ class GraspMonitor {
   /// reference point p_WO.
   /// @throws std::runtime_error (one line naming the contact) when an active contact's
   ///         values are not finite or its normal is not a unit vector, when p_WO is not
-  ///         finite, or when the epsilon solver runs out of room (an error, never a guess).
+  ///         finite, or when the epsilon solver gives no answer (its facet pool exhausted,
+  ///         rounding): an error, never a guess.
   const GraspMeasures& Evaluate(const double* contacts, int num_contacts,
                                 const Eigen::Vector3d& p_WO);
 
@@ -75,6 +79,8 @@ class GraspMonitor {
   int max_contacts_;
   GraspMonitorOptions options_;
   Eigen::Matrix3Xd p_, n_, f_;  // active contacts: points, normals, forces (3 x max)
+  Eigen::Matrix<double, 6, Eigen::Dynamic> wrenches_;  // primitive wrenches (6 x max points)
+  std::unique_ptr<EpsilonSolver> epsilon_solver_;
   GraspMeasures measures_;
 };
 

@@ -15,6 +15,7 @@
 #include "physics/grasp/grasp_matrix.h"
 #include "physics/grasp/grasp_quality.h"
 #include "tests/physics/grasp/grasp_test_helpers.h"
+#include "tests/physics/malloc_count.h"
 
 namespace twinblocks::grasp {
 namespace {
@@ -135,6 +136,33 @@ TEST(GraspMonitorTest, RandomGraspsAgreeWithTheQuasiStaticLibrary) {
       EXPECT_EQ(m.force_closure, q.force_closure) << trial;
       EXPECT_NEAR(m.epsilon, q.epsilon, 1e-9 * std::max(q.epsilon, 1e-3)) << trial;
     }
+  }
+}
+
+// The monitor runs in a simulation's step loop: once made, an evaluation allocates nothing
+// (malloc, calloc and realloc counted), with every contact model and 13 contacts, active or
+// not, force closure or not.
+TEST(GraspMonitorTest, AnEvaluationDoesNotAllocate) {
+  if (!twinblocks::testing::kMallocCounted) GTEST_SKIP() << "allocations are not counted here";
+  std::mt19937 rng(7);
+  for (ContactModel model : {ContactModel::kHardFinger, ContactModel::kSoftFinger,
+                             ContactModel::kPointWithoutFriction}) {
+    const int nc = 13;
+    Eigen::Matrix3Xd p, n;
+    RandomSphereGrasp(nc, kSphereRadius, &rng, &p, &n);
+    Eigen::Matrix3Xd f = 2.0 * n;
+    f.col(4).setZero();  // one inactive contact
+    const std::vector<double> all = Measured(p, n, f);
+    std::vector<double> two = all;
+    for (size_t k = 18; k < two.size(); ++k) two[k] = 0.0;  // only contacts 1 and 2 active
+    GraspMonitor monitor(nc, Options(model, 0.5));
+    twinblocks::testing::StartCountingAllocations();
+    const GraspMeasures& m = monitor.Evaluate(all.data(), nc, Eigen::Vector3d::Zero());
+    const bool closure = m.force_closure;
+    monitor.Evaluate(two.data(), nc, Eigen::Vector3d::Zero());
+    const long allocations = twinblocks::testing::StopCountingAllocations();
+    EXPECT_EQ(allocations, 0) << static_cast<int>(model);
+    EXPECT_EQ(closure, model != ContactModel::kPointWithoutFriction || closure);
   }
 }
 
