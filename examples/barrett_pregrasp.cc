@@ -3,8 +3,10 @@
 // Hand + Arm Systems": each object's surface is sampled (the stand-in for its mesh's surface
 // nodes), Algorithm 1 chooses the grasp triangle and Algorithm 2 places the hand
 // (physics/grasp/barrett_pregrasp.h, docs/grasp-analysis.md). Prints, per object, the triangle,
-// Q1, Q2, the palm distance L, the wrist pose, the spread, Theta2, the encoder counts and the
-// misses of the three fingers.
+// Q1, Q2, the palm distance L, the wrist pose, the spread and, per finger, the exact planar IK
+// (Theta2, Theta3), its coupling error |Theta3 - Theta2 / 3| and out-of-plane distance, and the
+// coupled closing angle Theta2c the encoder counts set, with its tip's distance from the target;
+// when no palm distance meets the 2 deg, the nearest miss.
 //
 // Usage: build/bin/barrett_pregrasp [SPACING_M]   (default 0.012)
 // Exit status: 0 when every object has a pregrasp, 1 otherwise, 2 on bad input.
@@ -30,7 +32,10 @@ void Print(ReferenceObject object, int num_points, const BarrettPregrasp& plan) 
               num_points);
   if (!plan.found) {
     std::printf("  no pregrasp: %s\n", plan.message.c_str());
-    return;
+    if (!plan.has_hand) {
+      return;
+    }
+    std::printf("  the nearest miss:\n");
   }
   std::printf("  triangle (%d, %d, %d), F1/F2/F3 at %d/%d/%d, Q1 %.4f, Q2 %.5f m\n",
               plan.triangle[0], plan.triangle[1], plan.triangle[2], plan.finger_vertex[0],
@@ -46,12 +51,15 @@ void Print(ReferenceObject object, int num_points, const BarrettPregrasp& plan) 
       " z_W (%.4f, %.4f, %.4f)\n",
       p.x(), p.y(), p.z(), R(0, 0), R(1, 0), R(2, 0), R(0, 1), R(1, 1), R(2, 1), R(0, 2), R(1, 2),
       R(2, 2));
-  std::printf("  spread %.3f deg, q_M (%.1f, %.1f, %.1f, %.1f)\n", plan.spread * kToDeg,
-              plan.q_M[0], plan.q_M[1], plan.q_M[2], plan.q_M[3]);
+  std::printf("  spread %.3f deg, q_M (%.1f, %.1f, %.1f, %.1f) (of Theta2c)\n",
+              plan.spread * kToDeg, plan.q_M[0], plan.q_M[1], plan.q_M[2], plan.q_M[3]);
   for (int f = 0; f < 3; ++f) {
-    std::printf("  F%d: Theta2 %.3f deg, Theta3 %.3f deg, miss %.3f deg, tip %.2f mm off\n", f + 1,
-                plan.theta2[f] * kToDeg, plan.theta3[f] * kToDeg, plan.miss_deg[f],
-                plan.tip_distance[f] * 1e3);
+    std::printf(
+        "  F%d: exact Theta2 %.3f deg, Theta3 %.3f deg, coupling error %.3f deg, %.2g m off its "
+        "plane; coupled Theta2c %.3f deg, tip %.2f mm off\n",
+        f + 1, plan.theta2[f] * kToDeg, plan.theta3[f] * kToDeg, plan.coupling_error_deg[f],
+        plan.plane_distance[f], plan.coupled_theta2[f] * kToDeg,
+        plan.coupled_tip_distance[f] * 1e3);
   }
 }
 

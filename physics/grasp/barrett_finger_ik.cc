@@ -12,8 +12,9 @@
 namespace twinblocks::grasp {
 namespace {
 
-constexpr double kIkMaxTheta2 =
-    kBarrettMaxFingerCounts / kBarrettProximalCountsPerDeg * kBarrettRadPerDeg;
+constexpr double kIkMaxTheta2 = kBarrettMaxTheta2;
+// Theta2 this far outside [0, 140] deg (rounding) still counts as within the range.
+constexpr double kIkLimitSlack = 1e-12;
 constexpr int kIkScanIntervals = 280;                         // 0.5 deg steps over [0, 140] deg
 constexpr double kIkTipArm = kBarrettA3 - kBarrettTipRadius;  // distal joint to sphere centre (m)
 
@@ -95,6 +96,13 @@ double IkGoldenSection(double lo, double hi, const Eigen::Vector2d& t) {
   return 0.5 * (lo + hi);
 }
 
+void CheckIkTarget(const Eigen::Vector3d& p_WG_W) {
+  if (!p_WG_W.allFinite()) {
+    throw std::invalid_argument("grasp: Barrett finger IK target " + detail::VectorText(p_WG_W) +
+                                " is not finite");
+  }
+}
+
 }  // namespace
 
 Eigen::Vector3d CalcBarrettTipTarget(const Eigen::Vector3d& p_W, const Eigen::Vector3d& n_W) {
@@ -112,10 +120,44 @@ Eigen::Vector3d CalcBarrettTipTarget(const Eigen::Vector3d& p_W, const Eigen::Ve
 }
 
 BarrettFingerIk SolveBarrettFingerIk(int finger, double spread, const Eigen::Vector3d& p_WG_W) {
-  if (!p_WG_W.allFinite()) {
-    throw std::invalid_argument("grasp: Barrett finger IK target " + detail::VectorText(p_WG_W) +
-                                " is not finite");
-  }
+  CheckIkTarget(p_WG_W);
+  const multibody::Pose X_WB = CalcBarrettProximalBase(finger, spread);
+  const Eigen::Vector3d p_BG = X_WB.Inverse().TransformPoint(p_WG_W);
+  const Eigen::Vector2d t = p_BG.head<2>();
+  const double a2 = kBarrettA2;
+  const double l = kIkTipArm;
+  const double rho = t.norm();
+
+  BarrettFingerIk ik;
+  ik.plane_distance = std::abs(p_BG.z());
+  ik.reach_excess = std::max({0.0, rho - (a2 + l), std::abs(a2 - l) - rho});
+  ik.reachable = ik.reach_excess == 0.0;
+  // Law of cosines for the distal joint's angle b = Theta3 + Phi3 in [0, pi]; out of reach the
+  // cosine is clamped (the chain stretched or folded along the projection).
+  const double c = std::clamp((rho * rho - a2 * a2 - l * l) / (2.0 * a2 * l), -1.0, 1.0);
+  const double b = std::atan2(std::sqrt(std::max(0.0, 1.0 - c * c)), c);
+  // The proximal link's angle a = Theta2 + Phi2: the direction to the target less the angle
+  // the distal link adds at the proximal joint.
+  const double a = std::atan2(t.y(), t.x()) - std::atan2(l * std::sin(b), a2 + l * std::cos(b));
+  ik.theta2 = std::remainder(a - kBarrettPhi2, 2.0 * std::numbers::pi);
+  ik.theta3 = b - kBarrettPhi3;
+  ik.coupling_error_deg = std::abs(ik.theta3 - ik.theta2 / 3.0) / kBarrettRadPerDeg;
+  const Eigen::Vector2d tip = a2 * Eigen::Vector2d(std::cos(a), std::sin(a)) +
+                              l * Eigen::Vector2d(std::cos(a + b), std::sin(a + b));
+  ik.p_WS_W = X_WB.TransformPoint({tip.x(), tip.y(), 0.0});
+  return ik;
+}
+
+bool BarrettFingerMeets(const BarrettFingerIk& ik, const BarrettFingerTolerance& tolerance) {
+  return ik.reachable && ik.theta2 >= -kIkLimitSlack &&
+         ik.theta2 <= kBarrettMaxTheta2 + kIkLimitSlack &&
+         ik.coupling_error_deg <= tolerance.max_coupling_error_deg &&
+         ik.plane_distance <= tolerance.max_plane_distance;
+}
+
+BarrettCoupledFinger SolveBarrettCoupledFinger(int finger, double spread,
+                                               const Eigen::Vector3d& p_WG_W) {
+  CheckIkTarget(p_WG_W);
   const multibody::Pose X_WB = CalcBarrettProximalBase(finger, spread);
   const Eigen::Vector3d p_BG = X_WB.Inverse().TransformPoint(p_WG_W);
   // The out-of-plane part p_BG.z() adds the same amount to every squared distance, so the
@@ -141,19 +183,13 @@ BarrettFingerIk SolveBarrettFingerIk(int finger, double spread, const Eigen::Vec
     theta2 = best_k * step;
   }
 
-  BarrettFingerIk ik;
-  ik.theta2 = theta2;
-  ik.theta3 = theta2 / 3.0;
+  BarrettCoupledFinger coupled;
+  coupled.theta2 = theta2;
+  coupled.theta3 = theta2 / 3.0;
   const Eigen::Vector2d tip = IkTipAt(theta2).p;
-  ik.p_WS_W = X_WB.TransformPoint({tip.x(), tip.y(), 0.0});
-  ik.distance = (ik.p_WS_W - p_WG_W).norm();
-  const Eigen::Vector3d to_target = p_BG;
-  const Eigen::Vector3d to_tip(tip.x(), tip.y(), 0.0);
-  ik.miss_deg =
-      to_target.squaredNorm() == 0.0
-          ? 180.0
-          : std::atan2(to_target.cross(to_tip).norm(), to_target.dot(to_tip)) / kBarrettRadPerDeg;
-  return ik;
+  coupled.p_WS_W = X_WB.TransformPoint({tip.x(), tip.y(), 0.0});
+  coupled.distance = (coupled.p_WS_W - p_WG_W).norm();
+  return coupled;
 }
 
 }  // namespace twinblocks::grasp

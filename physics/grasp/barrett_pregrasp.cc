@@ -6,10 +6,12 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 #include "physics/grasp/barrett_finger_ik.h"
 #include "physics/grasp/barrett_hand.h"
 #include "physics/grasp/detail/text.h"
+#include "physics/grasp/grasp_input.h"
 #include "physics/grasp/triangle_measures.h"
 
 namespace twinblocks::grasp {
@@ -21,29 +23,56 @@ constexpr double kPregraspVerticalTolerance = 1e-9;
 
 void CheckPregraspInput(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
                         const Eigen::Vector3d& p_OC, const BarrettPregraspOptions& options) {
-  if (p_O.cols() != n_O.cols()) {
-    throw std::invalid_argument("grasp: pregrasp has " + std::to_string(p_O.cols()) +
-                                " candidate points but " + std::to_string(n_O.cols()) + " normals");
+  using detail::NumberText;
+  using detail::VectorText;
+  const Eigen::Index n = p_O.cols();
+  if (n_O.cols() != n) {
+    throw std::invalid_argument("grasp: pregrasp has " + std::to_string(n) +
+                                " candidate points but " + std::to_string(n_O.cols()) +
+                                " normals; expected one normal per point");
   }
-  for (Eigen::Index i = 0; i < n_O.cols(); ++i) {
-    if (!n_O.col(i).allFinite() || std::abs(n_O.col(i).norm() - 1.0) > 1e-6) {
-      throw std::invalid_argument("grasp: pregrasp normal " + std::to_string(i) + " " +
-                                  detail::VectorText(n_O.col(i)) + " is not a finite unit vector");
+  if (n < 3 || n > kMaxTrianglePoints) {
+    throw std::invalid_argument("grasp: pregrasp has " + std::to_string(n) +
+                                " candidate points; expected 3 to " +
+                                std::to_string(kMaxTrianglePoints));
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const std::string name = "grasp: pregrasp candidate point " + std::to_string(i);
+    if (!p_O.col(i).allFinite()) {
+      throw std::invalid_argument(name + " " + VectorText(p_O.col(i)) + " is not finite");
+    }
+    if (!n_O.col(i).allFinite()) {
+      throw std::invalid_argument(name + ": normal " + VectorText(n_O.col(i)) + " is not finite");
+    }
+    const double length = n_O.col(i).norm();
+    if (std::abs(length - 1.0) > kUnitNormalTolerance) {
+      throw std::invalid_argument(name + ": normal " + VectorText(n_O.col(i)) + " has length " +
+                                  NumberText(length) + "; expected a unit vector (to " +
+                                  NumberText(kUnitNormalTolerance) + ")");
     }
   }
   if (!p_OC.allFinite()) {
-    throw std::invalid_argument("grasp: pregrasp object centre " + detail::VectorText(p_OC) +
+    throw std::invalid_argument("grasp: pregrasp object centre " + VectorText(p_OC) +
                                 " is not finite");
+  }
+  if (!(options.q1_max >= 0.0 && options.q1_max <= 2.0)) {
+    throw std::invalid_argument("grasp: pregrasp option q1_max " + NumberText(options.q1_max) +
+                                "; expected a value in [0, 2]");
   }
   const bool steps_ok = std::isfinite(options.l_step) && options.l_step > 0.0 &&
                         std::isfinite(options.l_max) && options.l_max >= 0.0 &&
                         options.l_max / options.l_step <= 1e6;
-  if (!steps_ok || !std::isfinite(options.max_miss_deg) || options.max_miss_deg <= 0.0) {
+  const bool tolerances_ok =
+      std::isfinite(options.max_coupling_error_deg) && options.max_coupling_error_deg > 0.0 &&
+      std::isfinite(options.max_plane_distance) && options.max_plane_distance > 0.0;
+  if (!steps_ok || !tolerances_ok) {
     throw std::invalid_argument(
-        "grasp: pregrasp options max_miss_deg " + detail::NumberText(options.max_miss_deg) +
-        ", l_step " + detail::NumberText(options.l_step) + ", l_max " +
-        detail::NumberText(options.l_max) +
-        "; expected max_miss_deg > 0, l_step > 0, l_max >= 0 and l_max / l_step <= 1e6");
+        "grasp: pregrasp options max_coupling_error_deg " +
+        NumberText(options.max_coupling_error_deg) + ", max_plane_distance " +
+        NumberText(options.max_plane_distance) + ", l_step " + NumberText(options.l_step) +
+        ", l_max " + NumberText(options.l_max) +
+        "; expected finite values, tolerances > 0, l_step > 0, l_max >= 0 and l_max / l_step "
+        "<= 1e6");
   }
 }
 
@@ -145,6 +174,23 @@ PregraspFitResult FitRollAndSpread(const PregraspPlaneFit& fit) {
   return best;
 }
 
+// The hand at palm distance l and the exact IK of each finger for its target.
+struct PregraspFingers {
+  multibody::Pose X_OW;
+  std::array<BarrettFingerIk, 3> ik;
+};
+
+PregraspFingers SolvePregraspFingers(const BarrettPregrasp& plan, const Eigen::Matrix3d& R_OW,
+                                     double l) {
+  PregraspFingers fingers;
+  fingers.X_OW = multibody::Pose(R_OW, plan.p_OT + (kBarrettDw + l) * plan.n_O);
+  const multibody::Pose X_WO = fingers.X_OW.Inverse();
+  for (int f = 0; f < 3; ++f) {
+    fingers.ik[f] = SolveBarrettFingerIk(f, plan.spread, X_WO.TransformPoint(plan.p_OG[f]));
+  }
+  return fingers;
+}
+
 }  // namespace
 
 BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
@@ -207,50 +253,74 @@ BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Ma
   plan.spread = best.spread;
   const Eigen::Matrix3d R_OW = roll.Rotation(best.psi);
 
-  // Step 5: the palm moves out along the TCP line until every finger reaches.
+  // Step 5: the palm moves out along the TCP line until every finger meets its target.
+  const BarrettFingerTolerance tolerance{options.max_coupling_error_deg,
+                                         options.max_plane_distance};
+  // Reachable with Theta2 in range, whatever the coupling error and the plane distance.
+  BarrettFingerTolerance in_reach;
+  in_reach.max_coupling_error_deg = std::numeric_limits<double>::infinity();
+  in_reach.max_plane_distance = std::numeric_limits<double>::infinity();
   const int max_steps = static_cast<int>(std::floor(options.l_max / options.l_step + 1e-9));
+  // The step with the least worst coupling error among those where every target is in reach.
   double least_worst = std::numeric_limits<double>::infinity();
-  double least_worst_l = 0.0;
-  for (int k = 0; k <= max_steps; ++k) {
-    const double l = k * options.l_step;
-    const multibody::Pose X_OW(R_OW, plan.p_OT + (kBarrettDw + l) * plan.n_O);
-    const multibody::Pose X_WO = X_OW.Inverse();
-    std::array<BarrettFingerIk, 3> ik;
+  int least_worst_k = -1;
+  int found_k = -1;
+  for (int k = 0; k <= max_steps && found_k < 0; ++k) {
+    const PregraspFingers fingers = SolvePregraspFingers(plan, R_OW, k * options.l_step);
+    bool all_meet = true;
+    bool all_in_reach = true;
     double worst = 0.0;
     for (int f = 0; f < 3; ++f) {
-      ik[f] = SolveBarrettFingerIk(f, plan.spread, X_WO.TransformPoint(plan.p_OG[f]));
-      worst = std::max(worst, ik[f].miss_deg);
+      all_meet = all_meet && BarrettFingerMeets(fingers.ik[f], tolerance);
+      all_in_reach = all_in_reach && BarrettFingerMeets(fingers.ik[f], in_reach);
+      worst = std::max(worst, fingers.ik[f].coupling_error_deg);
     }
-    if (worst < least_worst) {
+    if (all_in_reach && worst < least_worst) {
       least_worst = worst;
-      least_worst_l = l;
+      least_worst_k = k;
     }
-    if (worst > options.max_miss_deg) {
-      continue;
-    }
-    plan.found = true;
-    plan.palm_distance = l;
-    plan.num_l_steps = k;
-    plan.X_OW = X_OW;
-    for (int f = 0; f < 3; ++f) {
-      plan.theta2[f] = ik[f].theta2;
-      plan.theta3[f] = ik[f].theta3;
-      plan.miss_deg[f] = ik[f].miss_deg;
-      plan.tip_distance[f] = ik[f].distance;
-      plan.p_OS[f] = X_OW.TransformPoint(ik[f].p_WS_W);
-    }
-    plan.q_M = CalcBarrettEncoderCounts(plan.spread, plan.theta2);
-    double furthest = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index i = 0; i < p_O.cols(); ++i) {
-      furthest = std::max(furthest, (p_O.col(i) - plan.p_OT).dot(plan.n_O));
-    }
-    plan.palm_clearance = l - furthest;
-    return plan;
+    found_k = all_meet ? k : -1;
   }
-  plan.message = "no palm distance L in [0, " + detail::NumberText(options.l_max) +
-                 "] m brings every finger within " + detail::NumberText(options.max_miss_deg) +
-                 " deg of its target; the least worst miss is " + detail::NumberText(least_worst) +
-                 " deg at L = " + detail::NumberText(least_worst_l) + " m";
+  if (found_k < 0) {
+    plan.message = "no palm distance L in [0, " + detail::NumberText(options.l_max) +
+                   "] m lets every finger meet its target (reachable, Theta2 in [0, 140] deg, "
+                   "coupling error <= " +
+                   detail::NumberText(options.max_coupling_error_deg) +
+                   " deg, <= " + detail::NumberText(options.max_plane_distance) +
+                   " m off its plane); ";
+    if (least_worst_k < 0) {
+      plan.message += "no L has every target reachable with Theta2 in range";
+      return plan;
+    }
+    plan.message += "the least worst coupling error is " + detail::NumberText(least_worst) +
+                    " deg at L = " + detail::NumberText(least_worst_k * options.l_step) + " m";
+  }
+  // The pregrasp found, or the nearest miss.
+  plan.found = found_k >= 0;
+  plan.has_hand = true;
+  plan.num_l_steps = plan.found ? found_k : least_worst_k;
+  plan.palm_distance = plan.num_l_steps * options.l_step;
+  const PregraspFingers fingers = SolvePregraspFingers(plan, R_OW, plan.palm_distance);
+  plan.X_OW = fingers.X_OW;
+  for (int f = 0; f < 3; ++f) {
+    const BarrettFingerIk& ik = fingers.ik[f];
+    plan.theta2[f] = ik.theta2;
+    plan.theta3[f] = ik.theta3;
+    plan.coupling_error_deg[f] = ik.coupling_error_deg;
+    plan.plane_distance[f] = ik.plane_distance;
+    plan.p_OS[f] = fingers.X_OW.TransformPoint(ik.p_WS_W);
+    const BarrettCoupledFinger coupled = SolveBarrettCoupledFinger(
+        f, plan.spread, fingers.X_OW.Inverse().TransformPoint(plan.p_OG[f]));
+    plan.coupled_theta2[f] = coupled.theta2;
+    plan.coupled_tip_distance[f] = coupled.distance;
+    plan.coupled_p_OS[f] = fingers.X_OW.TransformPoint(coupled.p_WS_W);
+  }
+  plan.q_M = CalcBarrettEncoderCounts(plan.spread, plan.coupled_theta2);
+  double furthest = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < p_O.cols(); ++i) {
+    furthest = std::max(furthest, (p_O.col(i) - plan.p_OT).dot(plan.n_O));
+  }
+  plan.palm_clearance = plan.palm_distance - furthest;
   return plan;
 }
 

@@ -13,10 +13,15 @@
 //      planes, with each target ahead of its knuckle; the planes contain z_W, so the distance L
 //      does not change them. Both ways of giving the two other vertices to F1 and F2 are tried.
 //   5. L is the distance along the TCP line from C_T to the palm's face (the knuckle plane
-//      z_W = Dw): W = C_T + (Dw + L) n. It grows from 0 in steps of 1 mm until the coupled IK
-//      (Theta3 = Theta2 / 3, SolveBarrettFingerIk) of every finger misses its target by at most
-//      2 deg (the paper's tolerance).
-// The encoder counts then follow from the inverse of eq. 3.
+//      z_W = Dw): W = C_T + (Dw + L) n. It grows from 0 in steps of 1 mm until every finger
+//      meets its target "within 2 deg" (the paper's tolerance), read as: the exact planar IK
+//      of the finger (SolveBarrettFingerIk, Theta2 and Theta3 free) reaches the target's
+//      projection onto the finger's plane with Theta2 in [0, 140] deg, a coupling error
+//      |Theta3 - Theta2 / 3| of at most 2 deg, and the target at most 1 mm off the plane
+//      (BarrettFingerMeets).
+// The motor sets the coupled finger only: per finger, the coupled closing angle Theta2c
+// (SolveBarrettCoupledFinger, Theta3 = Theta2c / 3, nearest the target) and its tip's distance
+// from the target are reported, and the encoder counts are the inverse of eq. 3 of Theta2c.
 
 #include <Eigen/Core>
 #include <array>
@@ -28,17 +33,24 @@ namespace twinblocks::grasp {
 
 /// The tolerances and the search range of PlanBarrettPregrasp.
 struct BarrettPregraspOptions {
-  double q1_max = 0.3;        ///< Algorithm 1's margin on Q1, in [0, 2]
-  double max_miss_deg = 2.0;  ///< the IK miss accepted for every finger (deg), > 0
-  double l_step = 0.001;      ///< step of the palm distance L (m), > 0
-  double l_max = 0.3;         ///< the largest L tried (m), >= 0; at most 1e6 steps
+  double q1_max = 0.3;                  ///< Algorithm 1's margin on Q1, in [0, 2]
+  double max_coupling_error_deg = 2.0;  ///< |Theta3 - Theta2 / 3| accepted (deg), > 0
+  double max_plane_distance = 0.001;    ///< a target's distance from its plane (m), > 0
+  double l_step = 0.001;                ///< step of the palm distance L (m), > 0
+  double l_max = 0.3;                   ///< the largest L tried (m), >= 0; at most 1e6 steps
 };
 
 /// The pregrasp found (or why none was). Positions and directions are in the frame O the
 /// candidate points are given in (the object's or the world frame, z up).
+/// When no L lets every finger meet its target but some L has every target reachable with
+/// Theta2 in range, found is false and the fields from palm_distance on describe the nearest
+/// miss: the first such L with the least worst coupling error (the plane distance is not
+/// ranked, only reported).
 struct BarrettPregrasp {
   bool found = false;
   std::string message;  ///< why nothing was found; empty when found
+  /// Whether the fields from palm_distance on are filled: found, or the nearest miss.
+  bool has_hand = false;
 
   std::array<int, 3> triangle{};       ///< Algorithm 1's candidate columns, increasing
   std::array<int, 3> finger_vertex{};  ///< the candidate column of F1, F2, F3
@@ -57,14 +69,19 @@ struct BarrettPregrasp {
   /// negative when the face's plane cuts through the sampled object.
   double palm_clearance = 0.0;
 
-  double spread = 0.0;                            ///< Theta1 (rad)
-  std::array<double, 3> theta2{};                 ///< Theta2 of F1, F2, F3 (rad)
-  std::array<double, 3> theta3{};                 ///< Theta3 = Theta2 / 3 (rad)
-  Eigen::Vector4d q_M = Eigen::Vector4d::Zero();  ///< encoder counts (inverse of eq. 3)
-  std::array<double, 3> miss_deg{};               ///< the IK miss per finger (deg)
-  std::array<double, 3> tip_distance{};           ///< |reached tip centre - target| (m)
-  std::array<Eigen::Vector3d, 3> p_OG;            ///< tip targets, vertex + R_f normal (m)
-  std::array<Eigen::Vector3d, 3> p_OS;            ///< the tip centres reached (m)
+  double spread = 0.0;  ///< Theta1 (rad)
+  /// The exact planar IK per finger F1, F2, F3 at L (SolveBarrettFingerIk).
+  std::array<double, 3> theta2{};              ///< Theta2 (rad)
+  std::array<double, 3> theta3{};              ///< Theta3 (rad), free of the coupling
+  std::array<double, 3> coupling_error_deg{};  ///< |Theta3 - Theta2 / 3| (deg)
+  std::array<double, 3> plane_distance{};      ///< target from the finger's plane (m)
+  std::array<Eigen::Vector3d, 3> p_OG;         ///< tip targets, vertex + R_f normal (m)
+  std::array<Eigen::Vector3d, 3> p_OS;         ///< the exact IK's tip centres (m)
+  /// The coupled finger per F1, F2, F3 (SolveBarrettCoupledFinger): what the motor sets.
+  std::array<double, 3> coupled_theta2{};         ///< Theta2c (rad); Theta3 = Theta2c / 3
+  std::array<double, 3> coupled_tip_distance{};   ///< |coupled tip centre - target| (m)
+  std::array<Eigen::Vector3d, 3> coupled_p_OS;    ///< the coupled tip centres (m)
+  Eigen::Vector4d q_M = Eigen::Vector4d::Zero();  ///< encoder counts of Theta2c and Theta1
 };
 
 /// Algorithm 2 of Zaidi et al. 2020 as fixed at the top of this file.
@@ -72,9 +89,12 @@ struct BarrettPregrasp {
 /// @param n_O  their outward unit normals (3 x n).
 /// @param p_OC  the object's mass centre C_O (m).
 /// @returns found = false with a message when no triangle has Q1 <= q1_max or no L up to
-///          l_max brings every finger within max_miss_deg.
-/// @throws std::invalid_argument on mismatched sizes, values that are not finite, normals not
-///         of unit length (within 1e-6) or options out of range.
+///          l_max lets every finger meet its target (then with the nearest miss, see
+///          BarrettPregrasp).
+/// @throws std::invalid_argument (one line naming the point and what is wrong) on fewer than 3
+///         or more than kMaxTrianglePoints points, mismatched sizes, values that are not
+///         finite, normals not of unit length (within kUnitNormalTolerance) or options out of
+///         range.
 BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
                                     const Eigen::Vector3d& p_OC,
                                     const BarrettPregraspOptions& options = {});

@@ -120,4 +120,28 @@ void CheckContactsOnBox(const Eigen::Matrix3Xd& p_W, const multibody::Pose& X_WB
   }
 }
 
+void CheckContactsOnCylinder(const Eigen::Matrix3Xd& p_W, const multibody::Pose& X_WC, double r,
+                             double h, double tolerance) {
+  if (!X_WC.translation.allFinite() || !X_WC.rotation.allFinite() || !std::isfinite(r) ||
+      r <= 0.0 || !std::isfinite(h) || h <= 0.0 || !std::isfinite(tolerance) || tolerance < 0.0) {
+    FailInput("grasp: cylinder at " + VectorText(X_WC.translation) + ", radius " + NumberText(r) +
+              " m, height " + NumberText(h) + " m, tolerance " + NumberText(tolerance) +
+              " m; expected finite values, r > 0, h > 0, tolerance >= 0");
+  }
+  const multibody::Pose X_CW = X_WC.Inverse();
+  for (Eigen::Index i = 0; i < p_W.cols(); ++i) {
+    const Eigen::Vector3d p_C = X_CW.TransformPoint(p_W.col(i));
+    // Beyond the side (radially) and beyond the ends (axially); as for the box, outside the
+    // distance to the solid, inside the distance to the nearest of side and ends.
+    const Eigen::Vector2d excess(p_C.head<2>().norm() - r, std::abs(p_C.z()) - 0.5 * h);
+    const double distance =
+        excess.maxCoeff() > 0.0 ? excess.cwiseMax(0.0).norm() : -excess.maxCoeff();
+    if (!(distance <= tolerance)) {
+      FailInput("grasp: contact " + std::to_string(i) + " at " + VectorText(p_W.col(i)) + " is " +
+                NumberText(distance) + " m from the cylinder's surface; expected at most " +
+                NumberText(tolerance) + " m");
+    }
+  }
+}
+
 }  // namespace twinblocks::grasp

@@ -66,4 +66,11 @@ void CheckContactsOnSphere(const Eigen::Matrix3Xd& p_W, const Eigen::Vector3d& p
 void CheckContactsOnBox(const Eigen::Matrix3Xd& p_W, const multibody::Pose& X_WB,
                         const Eigen::Vector3d& half_extents, double tolerance);
 
+/// Checks that each contact lies on the surface of the solid cylinder with pose X_WC (its axis
+/// along z_C, its centre at mid-height), radius r and height h (m): its distance from the side
+/// or the flat ends (outside or inside) is at most tolerance (m).
+/// @throws std::invalid_argument naming the first contact off the surface and its distance.
+void CheckContactsOnCylinder(const Eigen::Matrix3Xd& p_W, const multibody::Pose& X_WC, double r,
+                             double h, double tolerance);
+
 }  // namespace twinblocks::grasp

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "physics/grasp/detail/text.h"
+#include "physics/grasp/grasp_input.h"
 #include "physics/grasp/triangle_measures.h"
 
 namespace twinblocks::grasp {
@@ -201,6 +202,35 @@ const char* ReferenceObjectName(ReferenceObject object) {
       return "cylinder";
   }
   return "unknown";
+}
+
+ReferenceObject ParseReferenceObject(const std::string& name) {
+  for (const ReferenceObject object :
+       {ReferenceObject::kSphere, ReferenceObject::kCube, ReferenceObject::kCylinder}) {
+    if (name == ReferenceObjectName(object)) {
+      return object;
+    }
+  }
+  throw std::invalid_argument("grasp: reference object '" + name +
+                              "'; expected 'sphere', 'cube' or 'cylinder'");
+}
+
+void CheckOnReferenceObject(ReferenceObject object, const Eigen::Matrix3Xd& p_W, double tolerance) {
+  const Eigen::Vector3d c = ReferenceObjectCentre(object);
+  switch (object) {
+    case ReferenceObject::kSphere:
+      CheckContactsOnSphere(p_W, c, kReferenceSphereRadius, tolerance);
+      return;
+    case ReferenceObject::kCube:
+      CheckContactsOnBox(p_W, multibody::Pose::Translation(c),
+                         Eigen::Vector3d::Constant(0.5 * kReferenceCubeEdge), tolerance);
+      return;
+    case ReferenceObject::kCylinder:
+      CheckContactsOnCylinder(p_W, multibody::Pose::Translation(c), kReferenceCylinderRadius,
+                              kReferenceCylinderHeight, tolerance);
+      return;
+  }
+  throw std::invalid_argument("grasp: unknown reference object");
 }
 
 }  // namespace twinblocks::grasp

@@ -9,6 +9,7 @@
 // finger cannot reach them.
 
 #include <Eigen/Core>
+#include <string>
 
 namespace twinblocks::grasp {
 
@@ -70,5 +71,15 @@ SurfaceSamples SampleReferenceObject(ReferenceObject object, double spacing = kR
 
 /// "sphere", "cube" or "cylinder".
 const char* ReferenceObjectName(ReferenceObject object);
+
+/// The reference object named "sphere", "cube" or "cylinder".
+/// @throws std::invalid_argument naming the unknown name and the known ones.
+ReferenceObject ParseReferenceObject(const std::string& name);
+
+/// Checks that candidate points lie on a reference object's surface within tolerance (m), by
+/// CheckContactsOnSphere, CheckContactsOnBox or CheckContactsOnCylinder (grasp_input.h).
+/// @throws std::invalid_argument with one line naming the first point off the object.
+void CheckOnReferenceObject(ReferenceObject object, const Eigen::Matrix3Xd& p_W,
+                            double tolerance = 1e-9);
 
 }  // namespace twinblocks::grasp

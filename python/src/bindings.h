@@ -30,5 +30,8 @@ void BindSimulator(pybind11::module_& m);
 void BindSweep(pybind11::module_& m);
 /// twinblocks.grasp: the grasp analysis library (grasp_bindings.cc).
 void BindGrasp(pybind11::module_& m);
+/// The Barrett hand's pregrasp and the candidate points of objects (grasp_synthesis_bindings.cc),
+/// in twinblocks.grasp; called by BindGrasp.
+void BindGraspSynthesis(pybind11::module_& g);
 
 }  // namespace twinblocks::python

@@ -172,6 +172,7 @@ void BindGrasp(py::module_& m) {
       "Algorithm 1 of Zaidi et al. 2020: among the triangles of candidate points with\n"
       "Q1 <= q1_max, the one with the smallest Q2.\n\n"
       "Returns:\n    dict with found, indices (3), q1, q2, num_near_equilateral.");
+  BindGraspSynthesis(g);
 }
 
 }  // namespace twinblocks::python

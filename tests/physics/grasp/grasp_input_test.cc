@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <numbers>
+
+#include "physics/grasp/detail/text.h"
 #include "physics/grasp/grasp_matrix.h"
 #include "tests/physics/grasp/grasp_test_helpers.h"
 
@@ -80,6 +83,28 @@ TEST(GraspInputTest, ContactsOffTheObjectAreFound) {
   EXPECT_THAT(
       GraspInputError([&] { CheckContactsOnBox(box, X_WB, Eigen::Vector3d(0.1, 0.2, 0.3), 1e-3); }),
       HasSubstr("contact 0"));
+}
+
+// A cylinder of radius 0.1 and height 0.4 with its axis along x_W: points on the side, on an
+// end and on the rim pass; a point 1 cm inside the side and one beyond an end are named with
+// their distance.
+TEST(GraspInputTest, ContactsOffTheCylinderAreFound) {
+  const multibody::Pose X_WC(multibody::Ry(std::numbers::pi / 2.0), Eigen::Vector3d(1.0, 2.0, 3.0));
+  Eigen::Matrix3Xd p(3, 3);
+  p.col(0) = X_WC.TransformPoint({0.1, 0.0, 0.05});    // side
+  p.col(1) = X_WC.TransformPoint({0.03, -0.04, 0.2});  // end
+  p.col(2) = X_WC.TransformPoint({0.0, -0.1, -0.2});   // rim
+  EXPECT_NO_THROW(CheckContactsOnCylinder(p, X_WC, 0.1, 0.4, 1e-12));
+  p.col(0) = X_WC.TransformPoint({0.09, 0.0, 0.05});
+  EXPECT_EQ(GraspInputError([&] { CheckContactsOnCylinder(p, X_WC, 0.1, 0.4, 1e-3); }),
+            "grasp: contact 0 at " + detail::VectorText(p.col(0)) +
+                " is 0.01 m from the cylinder's surface; expected at most 0.001 m");
+  p.col(0) = X_WC.TransformPoint({0.1, 0.0, 0.05});
+  p.col(2) = X_WC.TransformPoint({0.0, 0.0, -0.23});
+  EXPECT_THAT(GraspInputError([&] { CheckContactsOnCylinder(p, X_WC, 0.1, 0.4, 1e-3); }),
+              HasSubstr("contact 2 at"));
+  EXPECT_THAT(GraspInputError([&] { CheckContactsOnCylinder(p, X_WC, -0.1, 0.4, 1e-3); }),
+              HasSubstr("expected finite values, r > 0, h > 0, tolerance >= 0"));
 }
 
 }  // namespace
