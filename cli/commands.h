@@ -77,6 +77,10 @@ const CLI::Validator& PositiveNumber();
 /// The check of an option that must be a finite decimal number (a time): not "0x10", "inf".
 const CLI::Validator& FiniteNumber();
 
+/// `twinblocks run MODEL -o OUTPUT [--quiet]` and nothing else: for a command that writes a
+/// model and runs it (grasp). Returns the exit status; throws as `run` does.
+int RunWrittenModel(const std::string& model, const std::string& output, bool quiet);
+
 /// Each command adds its subcommand to `app` and returns the function that runs it after
 /// parsing (returning the exit status).
 using Runner = std::function<int()>;
@@ -89,5 +93,6 @@ Runner AddSweepCommand(CLI::App& app);
 Runner AddImportCommand(CLI::App& app);
 Runner AddReportCommand(CLI::App& app);
 Runner AddSettingsCommand(CLI::App& app);
+Runner AddGraspCommand(CLI::App& app);
 
 }  // namespace twinblocks::cli

@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
       {"blocks", AddBlocksCommand(app)},    {"graph", AddGraphCommand(app)},
       {"plot", AddPlotCommand(app)},        {"sweep", AddSweepCommand(app)},
       {"import", AddImportCommand(app)},    {"report", AddReportCommand(app)},
+      {"grasp", AddGraspCommand(app)},
       {"settings", AddSettingsCommand(app)}};
   try {
     app.parse(argc, argv);

@@ -321,6 +321,14 @@ int Run(const RunArgs& args) {
 
 }  // namespace
 
+int RunWrittenModel(const std::string& model, const std::string& output, bool quiet) {
+  RunArgs args;
+  args.model = model;
+  args.output = output;
+  args.quiet = quiet;
+  return Run(args);
+}
+
 Runner AddRunCommand(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* cmd = app.add_subcommand("run", "Simulate a model and write its logged signals");

@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "physics/grasp/barrett_hand.h"
 #include "physics/grasp/detail/text.h"
 #include "physics/grasp/grasp_input.h"
+#include "physics/grasp/grasp_quality.h"
 #include "physics/grasp/triangle_measures.h"
 
 namespace twinblocks::grasp {
@@ -58,6 +60,11 @@ void CheckPregraspInput(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O
   if (!(options.q1_max >= 0.0 && options.q1_max <= 2.0)) {
     throw std::invalid_argument("grasp: pregrasp option q1_max " + NumberText(options.q1_max) +
                                 "; expected a value in [0, 2]");
+  }
+  if (!(std::isfinite(options.closure_mu) && options.closure_mu >= 0.0)) {
+    throw std::invalid_argument("grasp: pregrasp option closure_mu " +
+                                NumberText(options.closure_mu) +
+                                "; expected mu >= 0 (0: Algorithm 1 as published)");
   }
   const bool steps_ok = std::isfinite(options.l_step) && options.l_step > 0.0 &&
                         std::isfinite(options.l_max) && options.l_max >= 0.0 &&
@@ -198,10 +205,25 @@ BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Ma
                                     const BarrettPregraspOptions& options) {
   CheckPregraspInput(p_O, n_O, p_OC, options);
   BarrettPregrasp plan;
-  const GraspTriangle chosen = ChooseGraspTriangle(p_O, p_OC, options.q1_max);
+  std::function<bool(const std::array<int, 3>&)> holds;
+  if (options.closure_mu > 0.0) {
+    holds = [&](const std::array<int, 3>& t) {
+      Eigen::Matrix3Xd p(3, 3), n(3, 3);
+      for (int k = 0; k < 3; ++k) {
+        p.col(k) = p_O.col(t[k]);
+        n.col(k) = -n_O.col(t[k]);  // a fingertip pushes into the object
+      }
+      return IsForceClosure(p, n, p_OC, ContactModel::kHardFinger,
+                            FrictionCone{options.closure_mu, 0.0, 8});
+    };
+  }
+  const GraspTriangle chosen = ChooseGraspTriangle(p_O, p_OC, options.q1_max, holds);
   if (!chosen.found) {
-    plan.message = "no triangle of the " + std::to_string(p_O.cols()) +
-                   " candidate points has Q1 <= " + detail::NumberText(options.q1_max);
+    plan.message =
+        "no triangle of the " + std::to_string(p_O.cols()) +
+        " candidate points has Q1 <= " + detail::NumberText(options.q1_max) +
+        (holds ? " and is force closure with mu " + detail::NumberText(options.closure_mu)
+               : std::string());
     return plan;
   }
   plan.triangle = chosen.indices;

@@ -38,6 +38,10 @@ struct BarrettPregraspOptions {
   double max_plane_distance = 0.001;    ///< a target's distance from its plane (m), > 0
   double l_step = 0.001;                ///< step of the palm distance L (m), > 0
   double l_max = 0.3;                   ///< the largest L tried (m), >= 0; at most 1e6 steps
+  /// 0: Algorithm 1 as published. > 0: only triangles whose three points, as hard-finger
+  /// contacts with this friction coefficient (8-edge cones, the normals' opposites pushing
+  /// in), are force closure: on a rigid box or cylinder Algorithm 1's triangle may not hold.
+  double closure_mu = 0.0;
 };
 
 /// The pregrasp found (or why none was). Positions and directions are in the frame O the

@@ -61,8 +61,9 @@ double CalcQ2(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::V
   return (p_WO - (a + b + c) / 3.0).norm();
 }
 
-GraspTriangle ChooseGraspTriangle(const Eigen::Matrix3Xd& points, const Eigen::Vector3d& p_WO,
-                                  double q1_max) {
+GraspTriangle ChooseGraspTriangle(
+    const Eigen::Matrix3Xd& points, const Eigen::Vector3d& p_WO, double q1_max,
+    const std::function<bool(const std::array<int, 3>&)>& admissible) {
   const Eigen::Index n = points.cols();
   if (n < 3 || n > kMaxTrianglePoints) {
     throw std::invalid_argument("grasp: " + std::to_string(n) +
@@ -93,7 +94,7 @@ GraspTriangle ChooseGraspTriangle(const Eigen::Matrix3Xd& points, const Eigen::V
         }
         ++best.num_near_equilateral;
         const double q2 = (p_WO - (points.col(i) + points.col(j) + points.col(k)) / 3.0).norm();
-        if (!best.found || q2 < best.q2) {
+        if ((!best.found || q2 < best.q2) && (!admissible || admissible({i, j, k}))) {
           best.found = true;
           best.indices = {i, j, k};
           best.q1 = q1;

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <functional>
 
 namespace twinblocks::grasp {
 
@@ -47,7 +48,12 @@ struct GraspTriangle {
 /// @param q1_max  the margin on Q1, in [0, 2].
 /// @throws std::invalid_argument on too few or too many points, a value that is not finite or
 ///         q1_max outside [0, 2].
-GraspTriangle ChooseGraspTriangle(const Eigen::Matrix3Xd& points, const Eigen::Vector3d& p_WO,
-                                  double q1_max = 0.3);
+/// @param admissible  if given, a triangle counts only when admissible(indices) is true
+///        (e.g. force closure of its three contacts: an extension of the paper's algorithm for
+///        rigid objects, where a near-equilateral triangle about the centre may still not hold
+///        the object); called only for a triangle that would be the best so far.
+GraspTriangle ChooseGraspTriangle(
+    const Eigen::Matrix3Xd& points, const Eigen::Vector3d& p_WO, double q1_max = 0.3,
+    const std::function<bool(const std::array<int, 3>&)>& admissible = {});
 
 }  // namespace twinblocks::grasp
