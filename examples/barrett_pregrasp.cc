@@ -9,7 +9,8 @@
 // when no palm distance meets the 2 deg, the nearest miss.
 //
 // Usage: build/bin/barrett_pregrasp [SPACING_M]   (default 0.012)
-// Exit status: 0 when every object has a pregrasp, 1 otherwise, 2 on bad input.
+// Exit status: 0 when every object has a hand pose (a pregrasp, or the nearest miss of the
+// 2-degree test), 1 otherwise, 2 on bad input.
 
 #include "physics/grasp/barrett_pregrasp.h"
 
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
       const BarrettPregrasp plan = twinblocks::grasp::PlanBarrettPregrasp(
           samples.p_W, samples.n_W, twinblocks::grasp::ReferenceObjectCentre(object));
       Print(object, static_cast<int>(samples.p_W.cols()), plan);
-      missing += plan.found ? 0 : 1;
+      missing += plan.has_hand ? 0 : 1;
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "barrett_pregrasp: %s\n", e.what());

@@ -128,7 +128,7 @@ graph::Model G2(const fs::path& out) {
               {{"Ts", "1e-4"}, {"unset", "[-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]"}});
   // The grasp's measures along the run: the hand's 13 contacts about the sphere's centre.
   g2.AddBlock("", "GraspAnalysis", "grasp",
-              {{"mu", "0.5"}, {"edges", "8"}, {"torque_length", "0.03"}, {"Ts", "1e-3"}});
+              {{"mu", "0.5"}, {"edges", "8"}, {"torque_length", "0.03"}, {"Ts", "1e-2"}});
   g2.Connect("", "world.W", "hand.base");
   g2.Connect("", "world.W", "object.world");
   g2.Connect("", "object.body", "hand.object");

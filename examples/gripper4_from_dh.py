@@ -223,7 +223,7 @@ def build_g2(out_dir):
     g2.add_block("", "ContactTimes", "set_times", Ts="1e-4", unset=[-1] * n_contacts)
     # The grasp's measures along the run: the hand's 13 contacts about the sphere's centre.
     g2.add_block("", "GraspAnalysis", "grasp", mu="0.5", edges="8", torque_length="0.03",
-                 Ts="1e-3")
+                 Ts="1e-2")
     g2.connect("", "world.W", "hand.base")
     g2.connect("", "world.W", "object.world")
     g2.connect("", "object.body", "hand.object")

@@ -156,7 +156,7 @@ TEST(GripperGrasp, G1PrecisionGraspEndsWithEveryFingertipInStableContact) {
     // Stable: held for at least the last 0.1 s, not a touch just before the end.
     EXPECT_LT(times[i].last, t_end - 0.1) << names[i];
   }
-  CheckGraspClosedToTheEnd(out, times, 1e-3, "G1");
+  CheckGraspClosedToTheEnd(out, times, 1e-2, "G1");
 }
 
 // Item 5 of the issue, "steps are not forced tiny while bodies rest in contact": once every
@@ -269,7 +269,7 @@ TEST(GripperGrasp, G2ProximalPhalangesTouchFirstAndDragTheSphereTowardsPlusX) {
   RecordProperty("phi_max_abs_rad", Figure(phi_max));
   RecordProperty("psi_max_abs_rad", Figure(psi_max));
   RecordProperty("theta_max_abs_rad", Figure(theta_max));
-  CheckGraspClosedToTheEnd(out, times, 1e-3, "G2");
+  CheckGraspClosedToTheEnd(out, times, 1e-2, "G2");
 }
 
 // G3 as gripper4.md restates it, over the five densities of Pozzi et al. 2022 Fig. 12: the
