@@ -198,34 +198,11 @@ PregraspFingers SolvePregraspFingers(const BarrettPregrasp& plan, const Eigen::M
   return fingers;
 }
 
-}  // namespace
-
-BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
-                                    const Eigen::Vector3d& p_OC,
-                                    const BarrettPregraspOptions& options) {
-  CheckPregraspInput(p_O, n_O, p_OC, options);
-  BarrettPregrasp plan;
-  std::function<bool(const std::array<int, 3>&)> holds;
-  if (options.closure_mu > 0.0) {
-    holds = [&](const std::array<int, 3>& t) {
-      Eigen::Matrix3Xd p(3, 3), n(3, 3);
-      for (int k = 0; k < 3; ++k) {
-        p.col(k) = p_O.col(t[k]);
-        n.col(k) = -n_O.col(t[k]);  // a fingertip pushes into the object
-      }
-      return IsForceClosure(p, n, p_OC, ContactModel::kHardFinger,
-                            FrictionCone{options.closure_mu, 0.0, 8});
-    };
-  }
-  const GraspTriangle chosen = ChooseGraspTriangle(p_O, p_OC, options.q1_max, holds);
-  if (!chosen.found) {
-    plan.message =
-        "no triangle of the " + std::to_string(p_O.cols()) +
-        " candidate points has Q1 <= " + detail::NumberText(options.q1_max) +
-        (holds ? " and is force closure with mu " + detail::NumberText(options.closure_mu)
-               : std::string());
-    return plan;
-  }
+// Algorithm 2 after the triangle: the fingers' vertices, roll and spread, and the palm
+// distance L; fills `plan` from its triangle on (found, or the nearest miss, or a message).
+void PlaceHand(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
+               const BarrettPregraspOptions& options, const GraspTriangle& chosen,
+               BarrettPregrasp& plan) {
   plan.triangle = chosen.indices;
   plan.q1 = chosen.q1;
   plan.q2 = chosen.q2;
@@ -269,7 +246,7 @@ BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Ma
   }
   if (!std::isfinite(best.cost)) {
     plan.message = "no roll and spread puts every vertex ahead of its finger's knuckle";
-    return plan;
+    return;
   }
   plan.plane_residual = best.cost;
   plan.spread = best.spread;
@@ -312,7 +289,7 @@ BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Ma
                    " m off its plane); ";
     if (least_worst_k < 0) {
       plan.message += "no L has every target reachable with Theta2 in range";
-      return plan;
+      return;
     }
     plan.message += "the least worst coupling error is " + detail::NumberText(least_worst) +
                     " deg at L = " + detail::NumberText(least_worst_k * options.l_step) + " m";
@@ -343,6 +320,89 @@ BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Ma
     furthest = std::max(furthest, (p_O.col(i) - plan.p_OT).dot(plan.n_O));
   }
   plan.palm_clearance = plan.palm_distance - furthest;
+}
+
+// Where each coupled finger (Theta3 = Theta2 / 3), closing from Theta2 = 0 at the plan's
+// spread and wrist pose, first touches its vertex's tangent plane: the tip sphere's centre c
+// at (c - v) . n = R_f, v the vertex and n its outward normal; the contact c - R_f n. On a
+// flat face that is where the finger lands, millimetres from the vertex when the coupling
+// error is not 0. False when a finger never reaches the plane within its range.
+bool PredictContacts(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
+                     const BarrettPregrasp& plan, Eigen::Matrix3Xd* p, Eigen::Matrix3Xd* n) {
+  const double theta_max = 140.0 * std::numbers::pi / 180.0;
+  for (int f = 0; f < 3; ++f) {
+    const Eigen::Vector3d v = p_O.col(plan.finger_vertex[f]);
+    const Eigen::Vector3d normal = n_O.col(plan.finger_vertex[f]);
+    auto gap = [&](double theta2) {
+      const Eigen::Vector3d c = plan.X_OW.TransformPoint(
+          CalcBarrettFingerFrames(f, plan.spread, theta2, theta2 / 3.0).p_WS_W);
+      return (c - v).dot(normal) - kBarrettTipRadius;
+    };
+    // The first sign change of the gap over 0.5 degree steps, then bisection.
+    const double step = 0.5 * std::numbers::pi / 180.0;
+    double lo = 0.0;
+    double g_lo = gap(lo);
+    if (!(g_lo > 0.0)) return false;  // already touching at the open pose
+    double hi = -1.0;
+    for (double t = step; t <= theta_max + 1e-12; t += step) {
+      if (gap(t) <= 0.0) {
+        hi = t;
+        break;
+      }
+      lo = t;
+    }
+    if (hi < 0.0) return false;
+    for (int i = 0; i < 50; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (gap(mid) > 0.0 ? lo : hi) = mid;
+    }
+    const Eigen::Vector3d c =
+        plan.X_OW.TransformPoint(CalcBarrettFingerFrames(f, plan.spread, hi, hi / 3.0).p_WS_W);
+    p->col(f) = c - kBarrettTipRadius * normal;
+    n->col(f) = -normal;  // inward: the finger pushes into the object
+  }
+  return true;
+}
+
+}  // namespace
+
+BarrettPregrasp PlanBarrettPregrasp(const Eigen::Matrix3Xd& p_O, const Eigen::Matrix3Xd& n_O,
+                                    const Eigen::Vector3d& p_OC,
+                                    const BarrettPregraspOptions& options) {
+  CheckPregraspInput(p_O, n_O, p_OC, options);
+  BarrettPregrasp plan;
+  std::function<bool(const std::array<int, 3>&)> holds;
+  const FrictionCone cone{options.closure_mu, 0.0, 8};
+  if (options.closure_mu > 0.0) {
+    // Force closure twice: of the vertices (cheap, first), then of the contacts the coupled
+    // fingers will reach from the hand placed for them, which is what the grasp will be.
+    holds = [&](const std::array<int, 3>& t) {
+      Eigen::Matrix3Xd p(3, 3), n(3, 3);
+      for (int k = 0; k < 3; ++k) {
+        p.col(k) = p_O.col(t[k]);
+        n.col(k) = -n_O.col(t[k]);
+      }
+      if (!IsForceClosure(p, n, p_OC, ContactModel::kHardFinger, cone)) return false;
+      GraspTriangle trial_triangle;
+      trial_triangle.found = true;
+      trial_triangle.indices = t;
+      BarrettPregrasp trial;
+      PlaceHand(p_O, n_O, options, trial_triangle, trial);
+      return trial.has_hand && PredictContacts(p_O, n_O, trial, &p, &n) &&
+             IsForceClosure(p, n, p_OC, ContactModel::kHardFinger, cone);
+    };
+  }
+  const GraspTriangle chosen = ChooseGraspTriangle(p_O, p_OC, options.q1_max, holds);
+  if (!chosen.found) {
+    plan.message =
+        "no triangle of the " + std::to_string(p_O.cols()) +
+        " candidate points has Q1 <= " + detail::NumberText(options.q1_max) +
+        (holds ? " and is force closure with mu " + detail::NumberText(options.closure_mu) +
+                     ", at its vertices and where the coupled fingers reach"
+               : std::string());
+    return plan;
+  }
+  PlaceHand(p_O, n_O, options, chosen, plan);
   return plan;
 }
 

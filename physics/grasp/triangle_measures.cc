@@ -1,10 +1,12 @@
 #include "physics/grasp/triangle_measures.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "physics/grasp/detail/text.h"
 
@@ -85,6 +87,40 @@ GraspTriangle ChooseGraspTriangle(
                                 "; expected a value in [0, 2]");
   }
   GraspTriangle best;
+  if (admissible) {
+    // The admissibility test may be costly (a hand placed per triangle): ask it of the
+    // near-equilateral triangles in order of Q2 (scan order on a tie), and stop at the first.
+    struct Candidate {
+      double q2;
+      double q1;
+      std::array<int, 3> indices;
+    };
+    std::vector<Candidate> candidates;
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        for (int k = j + 1; k < n; ++k) {
+          const double q1 = Q1Unchecked(points.col(i), points.col(j), points.col(k));
+          if (q1 > q1_max) continue;
+          const double q2 = (p_WO - (points.col(i) + points.col(j) + points.col(k)) / 3.0).norm();
+          candidates.push_back({q2, q1, {i, j, k}});
+        }
+      }
+    }
+    best.num_near_equilateral = static_cast<long long>(candidates.size());
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.q2 != b.q2 ? a.q2 < b.q2 : a.indices < b.indices;
+    });
+    for (const Candidate& c : candidates) {
+      if (admissible(c.indices)) {
+        best.found = true;
+        best.indices = c.indices;
+        best.q1 = c.q1;
+        best.q2 = c.q2;
+        break;
+      }
+    }
+    return best;
+  }
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) {
       for (int k = j + 1; k < n; ++k) {
@@ -94,7 +130,7 @@ GraspTriangle ChooseGraspTriangle(
         }
         ++best.num_near_equilateral;
         const double q2 = (p_WO - (points.col(i) + points.col(j) + points.col(k)) / 3.0).norm();
-        if ((!best.found || q2 < best.q2) && (!admissible || admissible({i, j, k}))) {
+        if (!best.found || q2 < best.q2) {
           best.found = true;
           best.indices = {i, j, k};
           best.q1 = q1;

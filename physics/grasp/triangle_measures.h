@@ -51,7 +51,8 @@ struct GraspTriangle {
 /// @param admissible  if given, a triangle counts only when admissible(indices) is true
 ///        (e.g. force closure of its three contacts: an extension of the paper's algorithm for
 ///        rigid objects, where a near-equilateral triangle about the centre may still not hold
-///        the object); called only for a triangle that would be the best so far.
+///        the object); asked of the triangles with Q1 <= q1_max in order of Q2, up to the
+///        first that passes.
 GraspTriangle ChooseGraspTriangle(
     const Eigen::Matrix3Xd& points, const Eigen::Vector3d& p_WO, double q1_max = 0.3,
     const std::function<bool(const std::array<int, 3>&)>& admissible = {});

@@ -31,17 +31,26 @@ TEST(GraspCommand, TheSphereIsHeldWithTheTargetForcesAndForceClosure) {
   EXPECT_EQ(again.status, 0) << again.text;
 }
 
-// The cube and the cylinder: every fingertip reaches the 2 N target. (Force closure of the
-// contacts reached is not asserted: the coupled fingers land millimetres from the planned
-// vertices, and for these two the contacts they reach are not force closure; see the note of
-// issue 41.)
-TEST(GraspCommand, EveryFingerReachesTheTargetForceOnTheCubeAndTheCylinder) {
+// The cube and the cylinder: every fingertip reaches the 2 N target, and the contacts reached
+// are force closure (the triangle is chosen by the contacts the coupled fingers will reach).
+TEST(GraspCommand, TheCubeAndTheCylinderAreHeldWithTheTargetForcesAndForceClosure) {
   for (const std::string object : {"cube", "cylinder"}) {
     const fs::path dir = FreshDirectory("twinblocks_grasp_", object);
     const CliResult r = RunCliWithStdout("grasp " + object + " -q -o " + dir.string());
     ASSERT_EQ(r.status, 0) << r.text;
-    EXPECT_NE(r.text.find("grasp: target forces reached"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("grasp: target forces reached; force closure yes"), std::string::npos)
+        << r.text;
   }
+}
+
+// Algorithm 1 as published (--closure-mu 0) still plans and closes: every finger reaches 2 N.
+TEST(GraspCommand, AlgorithmOneAsPublishedReachesTheTargetForcesOnTheCube) {
+  const fs::path dir = FreshDirectory("twinblocks_grasp_", "cube_paper");
+  const CliResult r =
+      RunCliWithStdout("grasp cube --closure-mu 0 --edge-margin 0 -q -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  EXPECT_NE(r.text.find("triangle (21, 124, 193)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("grasp: target forces reached"), std::string::npos) << r.text;
 }
 
 TEST(GraspCommand, BadInputIsOneLineAndStatus2) {

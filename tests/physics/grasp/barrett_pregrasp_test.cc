@@ -13,6 +13,7 @@
 #include "physics/grasp/barrett_finger_ik.h"
 #include "physics/grasp/barrett_hand.h"
 #include "physics/grasp/detail/text.h"
+#include "physics/grasp/grasp_quality.h"
 #include "physics/grasp/object_surface.h"
 #include "physics/grasp/triangle_measures.h"
 
@@ -184,6 +185,40 @@ std::string PregraspError(Call call) {
 }
 
 // Each refusal is one line naming the point and what is wrong.
+// The paper's Algorithm 1 chooses the cube's and the cylinder's triangles without looking at the
+// normals, and those are not force closure with the fingertips' mu = 0.5; with closure_mu the
+// planner chooses, by least Q2, among the triangles that are (at their vertices and at the
+// contacts the coupled fingers reach), and still places the hand.
+TEST(BarrettPregraspTest, ClosureMuChoosesAForceClosureTriangle) {
+  for (const ReferenceObject object : {ReferenceObject::kCube, ReferenceObject::kCylinder}) {
+    const SurfaceSamples s = SampleReferenceObject(object);
+    const Eigen::Vector3d c = ReferenceObjectCentre(object);
+    auto closure = [&](const BarrettPregrasp& plan) {
+      Eigen::Matrix3Xd p(3, 3), n(3, 3);
+      for (int k = 0; k < 3; ++k) {
+        p.col(k) = s.p_W.col(plan.triangle[k]);
+        n.col(k) = -s.n_W.col(plan.triangle[k]);
+      }
+      return IsForceClosure(p, n, c, ContactModel::kHardFinger, FrictionCone{0.5, 0.0, 8});
+    };
+    const BarrettPregrasp published = PlanBarrettPregrasp(s.p_W, s.n_W, c);
+    EXPECT_FALSE(closure(published)) << ReferenceObjectName(object);
+    BarrettPregraspOptions options;
+    options.closure_mu = 0.5;
+    const BarrettPregrasp plan = PlanBarrettPregrasp(s.p_W, s.n_W, c, options);
+    ASSERT_TRUE(plan.has_hand) << ReferenceObjectName(object) << ": " << plan.message;
+    EXPECT_TRUE(closure(plan)) << ReferenceObjectName(object);
+    EXPECT_LE(plan.q1, 0.3);
+    EXPECT_GE(plan.q2, published.q2);  // the least Q2 of fewer triangles
+  }
+  BarrettPregraspOptions bad;
+  bad.closure_mu = -0.5;
+  const SurfaceSamples s = SampleReferenceObject(ReferenceObject::kCube);
+  EXPECT_THROW(
+      PlanBarrettPregrasp(s.p_W, s.n_W, ReferenceObjectCentre(ReferenceObject::kCube), bad),
+      std::invalid_argument);
+}
+
 TEST(BarrettPregraspTest, BadInputIsRefused) {
   using ::testing::HasSubstr;
   const SurfaceSamples cube = SampleReferenceObject(ReferenceObject::kCube);
