@@ -78,8 +78,9 @@ void BindGraspSynthesis(py::module_& g) {
       "plan_barrett_pregrasp",
       [](const Eigen::MatrixXd& points, const Eigen::MatrixXd& normals,
          const Eigen::Vector3d& centre, double q1_max, double max_coupling_error_deg,
-         double max_plane_distance, double l_step, double l_max) {
+         double max_plane_distance, double l_step, double l_max, double closure_mu) {
         grasp::BarrettPregraspOptions options;
+        options.closure_mu = closure_mu;
         options.q1_max = q1_max;
         options.max_coupling_error_deg = max_coupling_error_deg;
         options.max_plane_distance = max_plane_distance;
@@ -90,12 +91,14 @@ void BindGraspSynthesis(py::module_& g) {
                                                        options));
       },
       "points"_a, "normals"_a, "centre"_a, "q1_max"_a = 0.3, "max_coupling_error_deg"_a = 2.0,
-      "max_plane_distance"_a = 0.001, "l_step"_a = 0.001, "l_max"_a = 0.3,
+      "max_plane_distance"_a = 0.001, "l_step"_a = 0.001, "l_max"_a = 0.3, "closure_mu"_a = 0.0,
       "The Barrett hand's pregrasp, Algorithm 2 of Zaidi et al. 2020: Algorithm 1's triangle,\n"
       "the palm on its normal, roll and spread, and the palm distance L in l_step steps until\n"
       "every finger's exact planar IK is within max_coupling_error_deg of Theta3 = Theta2 / 3.\n\n"
       "Args:\n    points, normals: candidate points (n, 3) in m and outward unit normals.\n"
-      "    centre: the object's mass centre (m).\n\n"
+      "    centre: the object's mass centre (m).\n"
+      "    closure_mu: 0 for Algorithm 1 as published; > 0 chooses among the triangles force\n"
+      "    closure with this mu, at the vertices and where the coupled fingers land.\n\n"
       "Returns:\n    dict with found, message, triangle, finger_vertex, Q1, Q2, centroid, normal,\n"
       "    L, pose (R, p) of the wrist frame, palm_clearance, spread, theta2, theta3 (exact IK,\n"
       "    rad), coupling_error_deg, plane_distance, coupled_theta2, coupled_tip_distance,\n"

@@ -107,3 +107,21 @@ def test_bad_input_raises_value_error_with_the_message():
            "grasp: mesh edge (5, 7) of triangle 2 is shared by 1 triangle(s)")
     raises(lambda: tb.grasp.sample_mesh_file("/nonexistent/part.stl"),
            "grasp: mesh file '/nonexistent/part.stl' not found")
+
+
+@pytest.mark.parametrize("name", ["cube", "cylinder"])
+def test_closure_mu_chooses_a_force_closure_triangle(name):
+    """Algorithm 1 as published picks triangles the fingertips (mu 0.5) cannot close on a rigid
+    cube or cylinder; closure_mu chooses among those that are force closure."""
+    s = tb.grasp.sample_reference_object(name, 0.012)
+    points, normals, centre = s["points"], s["normals"], s["centre"]
+
+    def closure(plan):
+        t = list(plan["triangle"])
+        return tb.grasp.force_closure(points[t], -normals[t], centre, mu=0.5)
+
+    assert not closure(tb.grasp.plan_barrett_pregrasp(points, normals, centre))
+    plan = tb.grasp.plan_barrett_pregrasp(points, normals, centre, closure_mu=0.5)
+    assert plan["Q1"] <= 0.3
+    assert closure(plan)
+    check_hand(plan)
