@@ -22,7 +22,9 @@ std::string Vec(const Eigen::Vector3d& v) {
 
 // The object's body: a frame welded to the world at its centre, and its Solid.
 void AddObject(Model& m, const GraspedObject& o) {
-  m.AddBlock("", "RigidTransform", "object", {{"translation", Vec(o.centre)}});
+  // A mesh is given in world coordinates: its frame is the world's.
+  const bool mesh = o.shape == GraspedObject::Shape::kMesh;
+  m.AddBlock("", "RigidTransform", "object", {{"translation", mesh ? "[0, 0, 0]" : Vec(o.centre)}});
   switch (o.shape) {
     case GraspedObject::Shape::kSphere:
       m.AddBlock("", "Solid", "object_solid",
@@ -31,6 +33,10 @@ void AddObject(Model& m, const GraspedObject& o) {
     case GraspedObject::Shape::kBox:
       m.AddBlock("", "Solid", "object_solid",
                  {{"shape", "box"}, {"size", Vec(o.size)}, {"density", "100"}});
+      break;
+    case GraspedObject::Shape::kMesh:
+      m.AddBlock("", "Solid", "object_solid",
+                 {{"shape", "mesh"}, {"file", o.mesh_file}, {"density", "100"}});
       break;
     case GraspedObject::Shape::kCylinder:
       m.AddBlock("", "Solid", "object_solid",

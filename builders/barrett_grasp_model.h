@@ -18,12 +18,15 @@ namespace twinblocks::graph {
 
 /// The object grasped: a primitive welded to the table (rigid in this model).
 struct GraspedObject {
-  enum class Shape { kSphere, kBox, kCylinder };
+  enum class Shape { kSphere, kBox, kCylinder, kMesh };
   Shape shape = Shape::kSphere;
   std::string name = "sphere";                       ///< used in the model's name and plot titles
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< in the world (m)
   /// Sphere: [radius, -, -]; box: the edges [x, y, z]; cylinder (upright): [radius, height, -].
   Eigen::Vector3d size = Eigen::Vector3d::Zero();
+  /// Mesh: its file (absolute, or relative to the model's), in world coordinates (m): the
+  /// object's frame is the world's, and `centre` its mass centre.
+  std::string mesh_file;
   double young_modulus = 4.928e6;  ///< E of the object's contact (Pa): foam, as the paper's
   double poisson_ratio = 0.39;
 };

@@ -21,6 +21,7 @@
 #include "physics/grasp/barrett_pregrasp.h"
 #include "physics/grasp/grasp_matrix.h"
 #include "physics/grasp/grasp_quality.h"
+#include "physics/grasp/object_mesh.h"
 #include "physics/grasp/object_surface.h"
 #include "physics/grasp/triangle_measures.h"
 #include "xml/model_reader.h"
@@ -71,52 +72,6 @@ std::string Point(const Eigen::Vector3d& p) {
   return text;
 }
 
-// How far a candidate point lies from the nearest edge of its face (box) or rim (cylinder):
-// infinity on a sphere.
-double EdgeDistance(grasp::ReferenceObject object, const Eigen::Vector3d& p,
-                    const Eigen::Vector3d& n) {
-  const Eigen::Vector3d r = p - grasp::ReferenceObjectCentre(object);
-  switch (object) {
-    case grasp::ReferenceObject::kSphere:
-      return std::numeric_limits<double>::infinity();
-    case grasp::ReferenceObject::kCube: {
-      const double half = 0.5 * grasp::kReferenceCubeEdge;
-      double d = std::numeric_limits<double>::infinity();
-      for (int axis = 0; axis < 3; ++axis) {
-        if (std::abs(n[axis]) < 0.5) d = std::min(d, half - std::abs(r[axis]));
-      }
-      return d;
-    }
-    case grasp::ReferenceObject::kCylinder: {
-      const double half = 0.5 * grasp::kReferenceCylinderHeight;
-      if (std::abs(n.z()) > 0.5) {
-        return grasp::kReferenceCylinderRadius - r.head<2>().norm();
-      }
-      return half - std::abs(r.z());
-    }
-  }
-  return 0.0;
-}
-
-// The candidates at least `margin` from an edge: a fingertip a few millimetres off its target
-// must still land on the face, not on the edge, where a rigid object's normal turns.
-grasp::SurfaceSamples AwayFromEdges(grasp::ReferenceObject object, const grasp::SurfaceSamples& all,
-                                    double margin) {
-  grasp::SurfaceSamples kept;
-  kept.p_W.resize(3, all.p_W.cols());
-  kept.n_W.resize(3, all.p_W.cols());
-  int k = 0;
-  for (int i = 0; i < all.p_W.cols(); ++i) {
-    if (EdgeDistance(object, all.p_W.col(i), all.n_W.col(i)) < margin) continue;
-    kept.p_W.col(k) = all.p_W.col(i);
-    kept.n_W.col(k) = all.n_W.col(i);
-    ++k;
-  }
-  kept.p_W.conservativeResize(3, k);
-  kept.n_W.conservativeResize(3, k);
-  return kept;
-}
-
 // The grasp at the end of the run, from the fingertip contacts the results hold.
 void ReportReachedGrasp(const std::string& results, const Eigen::Vector3d& centre, double force) {
   const graph::ResultsTable table = graph::ReadResultsCsv(results);
@@ -162,15 +117,30 @@ int Grasp(const GraspArgs& args) {
   if (!(args.edge_margin >= 0.0) || !(args.closure_mu >= 0.0)) {
     throw UsageError("--edge-margin and --closure-mu must be 0 or positive");
   }
-  const grasp::ReferenceObject object = grasp::ParseReferenceObject(args.object);
-  const grasp::SurfaceSamples samples =
-      AwayFromEdges(object, grasp::SampleReferenceObject(object, args.spacing), args.edge_margin);
-  const Eigen::Vector3d centre = grasp::ReferenceObjectCentre(object);
+  // The object: a reference one by name, or a closed triangle mesh from a file (STL, OBJ), in
+  // world coordinates, standing on the table.
+  graph::GraspedObject object;
+  grasp::SurfaceSamples samples;
+  const bool is_mesh = args.object.find('.') != std::string::npos;
+  if (is_mesh) {
+    const grasp::PlacedMesh mesh = grasp::LoadPlacedMesh(args.object, multibody::Pose());
+    object.shape = graph::GraspedObject::Shape::kMesh;
+    object.name = "mesh";
+    object.mesh_file = fs::absolute(args.object).string();
+    object.centre = grasp::CalcClosedMeshCentroid(mesh.vertices, mesh.triangles);
+    samples = grasp::SampleTriangleMeshSurface(mesh.vertices, mesh.triangles, args.spacing);
+  } else {
+    const grasp::ReferenceObject reference = grasp::ParseReferenceObject(args.object);
+    object = ObjectOf(reference);
+    samples = grasp::KeepAwayFromEdges(
+        reference, grasp::SampleReferenceObject(reference, args.spacing), args.edge_margin);
+  }
+  const Eigen::Vector3d centre = object.centre;
   grasp::BarrettPregraspOptions options;
   options.closure_mu = args.closure_mu;
   const grasp::BarrettPregrasp plan =
       grasp::PlanBarrettPregrasp(samples.p_W, samples.n_W, centre, options);
-  const std::string name = grasp::ReferenceObjectName(object);
+  const std::string& name = object.name;
   std::printf("pregrasp: %s, %d candidate points; triangle (%d, %d, %d), Q1 %.4f, Q2 %.5f m\n",
               name.c_str(), static_cast<int>(samples.p_W.cols()), plan.triangle[0],
               plan.triangle[1], plan.triangle[2], plan.q1, plan.q2);
@@ -197,7 +167,7 @@ int Grasp(const GraspArgs& args) {
   fs::create_directories(dir / "barrett");
   const fs::path model_file = dir / "barrett" / ("barrett_" + name + ".xml");
   graph::BarrettGraspSpec spec;
-  spec.object = ObjectOf(object);
+  spec.object = object;
   spec.X_WW = plan.X_OW;
   spec.spread_counts = plan.q_M[3];
   spec.target_force = args.force;
@@ -223,7 +193,9 @@ Runner AddGraspCommand(CLI::App& app) {
       "grasp",
       "Plan a BarrettHand grasp of a reference object (Zaidi et al. 2020, Algorithms 1-2), "
       "then simulate the hand on the arm closing on it");
-  cmd->add_option("object", args->object, "sphere, cube or cylinder (docs/grasp-analysis.md)")
+  cmd->add_option("object", args->object,
+                  "sphere, cube or cylinder (docs/grasp-analysis.md), or a closed triangle mesh "
+                  "file (.stl, .obj) in world coordinates, m")
       ->required();
   cmd->add_option("-o,--output", args->output,
                   "Results folder: the model, the files it includes, results, plots (default "

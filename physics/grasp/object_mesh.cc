@@ -207,8 +207,7 @@ SurfaceSamples SampleTriangleMeshSurface(const Eigen::Matrix3Xd& vertices,
   return samples;
 }
 
-SurfaceSamples SampleMeshFileSurface(const std::string& path, const multibody::Pose& X_WM,
-                                     double spacing, double z_min) {
+PlacedMesh LoadPlacedMesh(const std::string& path, const multibody::Pose& X_WM) {
   const Eigen::Matrix3d& R = X_WM.rotation;
   if (!R.allFinite() || !X_WM.translation.allFinite() || !(R.transpose() * R).isIdentity(1e-9) ||
       R.determinant() <= 0.0) {
@@ -221,21 +220,49 @@ SurfaceSamples SampleMeshFileSurface(const std::string& path, const multibody::P
   } catch (const multibody::MeshError& e) {
     FailMesh(std::string("grasp: ") + e.what());
   }
-  Eigen::Matrix3Xd vertices(3, static_cast<Eigen::Index>(mesh.vertices.size()));
+  PlacedMesh placed;
+  placed.vertices.resize(3, static_cast<Eigen::Index>(mesh.vertices.size()));
   for (size_t v = 0; v < mesh.vertices.size(); ++v) {
-    vertices.col(static_cast<Eigen::Index>(v)) = X_WM.TransformPoint(mesh.vertices[v]);
+    placed.vertices.col(static_cast<Eigen::Index>(v)) = X_WM.TransformPoint(mesh.vertices[v]);
   }
-  Eigen::Matrix3Xi triangles(3, static_cast<Eigen::Index>(mesh.triangles.size()));
+  placed.triangles.resize(3, static_cast<Eigen::Index>(mesh.triangles.size()));
   for (size_t t = 0; t < mesh.triangles.size(); ++t) {
     for (int k = 0; k < 3; ++k) {
-      triangles(k, static_cast<Eigen::Index>(t)) = mesh.triangles[t][k];
+      placed.triangles(k, static_cast<Eigen::Index>(t)) = mesh.triangles[t][k];
     }
   }
   try {
-    return SampleTriangleMeshSurface(vertices, triangles, spacing, z_min);
+    CheckClosedTriangleMesh(placed.vertices, placed.triangles);
   } catch (const std::invalid_argument& e) {
     FailMesh(std::string(e.what()) + " (mesh file '" + path + "')");
   }
+  return placed;
+}
+
+SurfaceSamples SampleMeshFileSurface(const std::string& path, const multibody::Pose& X_WM,
+                                     double spacing, double z_min) {
+  const PlacedMesh mesh = LoadPlacedMesh(path, X_WM);
+  try {
+    return SampleTriangleMeshSurface(mesh.vertices, mesh.triangles, spacing, z_min);
+  } catch (const std::invalid_argument& e) {
+    FailMesh(std::string(e.what()) + " (mesh file '" + path + "')");
+  }
+}
+
+Eigen::Vector3d CalcClosedMeshCentroid(const Eigen::Matrix3Xd& vertices,
+                                       const Eigen::Matrix3Xi& triangles) {
+  CheckClosedTriangleMesh(vertices, triangles);
+  double six_volume = 0.0;
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  for (Eigen::Index t = 0; t < triangles.cols(); ++t) {
+    const Eigen::Vector3d a = vertices.col(triangles(0, t));
+    const Eigen::Vector3d b = vertices.col(triangles(1, t));
+    const Eigen::Vector3d c = vertices.col(triangles(2, t));
+    const double det = a.dot(b.cross(c));
+    six_volume += det;
+    moment += det * (a + b + c) / 4.0;
+  }
+  return moment / six_volume;  // closed and outward: six_volume > 0 (checked)
 }
 
 }  // namespace twinblocks::grasp

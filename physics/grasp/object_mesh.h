@@ -47,6 +47,19 @@ SurfaceSamples SampleTriangleMeshSurface(const Eigen::Matrix3Xd& vertices,
                                          const Eigen::Matrix3Xi& triangles, double spacing,
                                          double z_min = kTableClearance);
 
+/// A closed triangle mesh read from a file and placed in W.
+struct PlacedMesh {
+  Eigen::Matrix3Xd vertices;   ///< (3 x nv) in W (m)
+  Eigen::Matrix3Xi triangles;  ///< (3 x nt) vertex indices, counter-clockwise from outside
+};
+
+/// Reads a mesh file (STL, ASCII or binary, OBJ, or another format multibody::LoadMesh reads;
+/// coordinates in m, vertices at the same position merged), places it in W by X_WM and checks
+/// it (CheckClosedTriangleMesh).
+/// @throws std::invalid_argument with one line naming the file: it cannot be read, the pose is
+///         not a rigid transform, or the mesh is not closed and outward.
+PlacedMesh LoadPlacedMesh(const std::string& path, const multibody::Pose& X_WM);
+
 /// SampleTriangleMeshSurface of a mesh file (STL, ASCII or binary, OBJ, or another format
 /// multibody::LoadMesh reads; coordinates in m, vertices at the same position merged), placed in
 /// W by X_WM.
@@ -54,5 +67,12 @@ SurfaceSamples SampleTriangleMeshSurface(const Eigen::Matrix3Xd& vertices,
 ///         message) or as SampleTriangleMeshSurface.
 SurfaceSamples SampleMeshFileSurface(const std::string& path, const multibody::Pose& X_WM,
                                      double spacing, double z_min = kTableClearance);
+
+/// The volume centroid of a closed triangle mesh, its mass centre at uniform density:
+/// sum over triangles (a, b, c) of (a + b + c) / 4 det[a b c] / sum of det[a b c] (the signed
+/// tetrahedra from the origin).
+/// @throws std::invalid_argument as CheckClosedTriangleMesh.
+Eigen::Vector3d CalcClosedMeshCentroid(const Eigen::Matrix3Xd& vertices,
+                                       const Eigen::Matrix3Xi& triangles);
 
 }  // namespace twinblocks::grasp

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -231,6 +232,47 @@ void CheckOnReferenceObject(ReferenceObject object, const Eigen::Matrix3Xd& p_W,
       return;
   }
   throw std::invalid_argument("grasp: unknown reference object");
+}
+
+SurfaceSamples KeepAwayFromEdges(ReferenceObject object, const SurfaceSamples& samples,
+                                 double margin) {
+  if (!(std::isfinite(margin) && margin >= 0.0)) {
+    throw std::invalid_argument("grasp: edge margin " + detail::NumberText(margin) +
+                                " m; expected a value >= 0");
+  }
+  const Eigen::Vector3d centre = ReferenceObjectCentre(object);
+  auto edge_distance = [&](const Eigen::Vector3d& p, const Eigen::Vector3d& n) {
+    const Eigen::Vector3d r = p - centre;
+    switch (object) {
+      case ReferenceObject::kSphere:
+        return std::numeric_limits<double>::infinity();
+      case ReferenceObject::kCube: {
+        double d = std::numeric_limits<double>::infinity();
+        for (int axis = 0; axis < 3; ++axis) {
+          if (std::abs(n[axis]) < 0.5)
+            d = std::min(d, 0.5 * kReferenceCubeEdge - std::abs(r[axis]));
+        }
+        return d;
+      }
+      case ReferenceObject::kCylinder:
+        return std::abs(n.z()) > 0.5 ? kReferenceCylinderRadius - r.head<2>().norm()
+                                     : 0.5 * kReferenceCylinderHeight - std::abs(r.z());
+    }
+    return 0.0;
+  };
+  SurfaceSamples kept;
+  kept.p_W.resize(3, samples.p_W.cols());
+  kept.n_W.resize(3, samples.p_W.cols());
+  int k = 0;
+  for (Eigen::Index i = 0; i < samples.p_W.cols(); ++i) {
+    if (edge_distance(samples.p_W.col(i), samples.n_W.col(i)) < margin) continue;
+    kept.p_W.col(k) = samples.p_W.col(i);
+    kept.n_W.col(k) = samples.n_W.col(i);
+    ++k;
+  }
+  kept.p_W.conservativeResize(3, k);
+  kept.n_W.conservativeResize(3, k);
+  return kept;
 }
 
 }  // namespace twinblocks::grasp

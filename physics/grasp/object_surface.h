@@ -72,6 +72,13 @@ SurfaceSamples SampleReferenceObject(ReferenceObject object, double spacing = kR
 /// "sphere", "cube" or "cylinder".
 const char* ReferenceObjectName(ReferenceObject object);
 
+/// The candidates of a reference object at least `margin` (m) from the nearest edge of their
+/// face (cube) or rim (cylinder); every point of the sphere. A fingertip lands a few
+/// millimetres from its target, and on a rigid object an edge turns the contact normal.
+/// @throws std::invalid_argument if margin is negative or not finite.
+SurfaceSamples KeepAwayFromEdges(ReferenceObject object, const SurfaceSamples& samples,
+                                 double margin);
+
 /// The reference object named "sphere", "cube" or "cylinder".
 /// @throws std::invalid_argument naming the unknown name and the known ones.
 ReferenceObject ParseReferenceObject(const std::string& name);

@@ -53,6 +53,34 @@ TEST(GraspCommand, AlgorithmOneAsPublishedReachesTheTargetForcesOnTheCube) {
   EXPECT_NE(r.text.find("grasp: target forces reached"), std::string::npos) << r.text;
 }
 
+// An OBJ file of the reference cube (0.080 m at (0.60, 0, 0.040)), its triangles
+// counter-clockwise from outside; without its last triangle when `open`.
+std::string CubeObj(bool open) {
+  const int triangles[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                                {2, 7, 3}, {2, 6, 7}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  std::string text;
+  for (int k = 0; k < 8; ++k) {
+    text += "v " + std::to_string(k & 1 ? 0.64 : 0.56) + " " +
+            std::to_string(k & 2 ? 0.04 : -0.04) + " " + std::to_string(k & 4 ? 0.08 : 0.0) + "\n";
+  }
+  for (int t = 0; t < (open ? 11 : 12); ++t) {
+    text += "f " + std::to_string(triangles[t][0] + 1) + " " + std::to_string(triangles[t][1] + 1) +
+            " " + std::to_string(triangles[t][2] + 1) + "\n";
+  }
+  return text;
+}
+
+TEST(GraspCommand, AClosedMeshIsGraspedLikeTheCube) {
+  const fs::path dir = FreshDirectory("twinblocks_grasp_", "mesh");
+  WriteText(dir / "cube.obj", CubeObj(false));
+  const CliResult r =
+      RunCliWithStdout("grasp " + (dir / "cube.obj").string() + " -q -o " + (dir / "out").string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  EXPECT_NE(r.text.find("pregrasp: mesh, 250 candidate points"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("grasp: target forces reached; force closure yes"), std::string::npos)
+      << r.text;
+}
+
 TEST(GraspCommand, BadInputIsOneLineAndStatus2) {
   const fs::path dir = FreshDirectory("twinblocks_grasp_", "bad");
   const struct {
@@ -65,6 +93,16 @@ TEST(GraspCommand, BadInputIsOneLineAndStatus2) {
       {"grasp cube --closure-mu -1", "--edge-margin and --closure-mu must be 0 or positive"},
       {"grasp cube --force 0", "--force"},
   };
+  WriteText(dir / "open.obj", CubeObj(true));
+  const CliResult open = RunCli("grasp " + (dir / "open.obj").string() + " -q -o " + dir.string());
+  EXPECT_EQ(open.status, 2) << open.text;
+  EXPECT_EQ(CountLines(open.text), 1) << open.text;
+  EXPECT_NE(open.text.find("is shared by 1 triangle(s)"), std::string::npos) << open.text;
+  EXPECT_NE(open.text.find("open.obj"), std::string::npos) << open.text;
+  const CliResult missing =
+      RunCli("grasp " + (dir / "none.stl").string() + " -q -o " + dir.string());
+  EXPECT_EQ(missing.status, 2) << missing.text;
+  EXPECT_NE(missing.text.find("not found"), std::string::npos) << missing.text;
   for (const auto& c : cases) {
     const CliResult r = RunCli(c.args + " -q -o " + dir.string());
     EXPECT_EQ(r.status, 2) << c.args << ": " << r.text;

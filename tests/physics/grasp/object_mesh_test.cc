@@ -212,5 +212,40 @@ TEST(ObjectMeshTest, MeshFiles) {
   EXPECT_EQ(open.find('\n'), std::string::npos);
 }
 
+// The volume centroid of a box is its centre; of a tetrahedron, the mean of its vertices.
+TEST(ObjectMeshTest, ClosedMeshCentroidIsTheMassCentre) {
+  const MeshCube cube =
+      MakeMeshCube(Eigen::Vector3d(0.6, -0.1, 0.2), Eigen::Vector3d(0.03, 0.02, 0.05));
+  EXPECT_LT(
+      (CalcClosedMeshCentroid(cube.vertices, cube.triangles) - Eigen::Vector3d(0.6, -0.1, 0.2))
+          .norm(),
+      1e-15);
+  // A tetrahedron: the mean of its four vertices.
+  Eigen::Matrix3Xd v(3, 4);
+  v << 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1;
+  v.colwise() += Eigen::Vector3d(0.5, 0.2, 0.1);
+  Eigen::Matrix3Xi t(3, 4);
+  t << 0, 0, 0, 1, 2, 1, 3, 2, 1, 3, 2, 3;
+  EXPECT_LT((CalcClosedMeshCentroid(v, t) - v.rowwise().mean()).norm(), 1e-15);
+}
+
+TEST(ObjectMeshTest, KeepAwayFromEdgesLeavesFacePointsAtLeastTheMarginFromEveryEdge) {
+  const SurfaceSamples all = SampleReferenceObject(ReferenceObject::kCube);
+  const SurfaceSamples kept = KeepAwayFromEdges(ReferenceObject::kCube, all, 0.01);
+  ASSERT_GT(kept.p_W.cols(), 0);
+  EXPECT_LT(kept.p_W.cols(), all.p_W.cols());
+  const Eigen::Vector3d c = ReferenceObjectCentre(ReferenceObject::kCube);
+  for (Eigen::Index i = 0; i < kept.p_W.cols(); ++i) {
+    const Eigen::Vector3d r = kept.p_W.col(i) - c;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (std::abs(kept.n_W(axis, i)) < 0.5) EXPECT_LE(std::abs(r[axis]), 0.03 + 1e-12) << i;
+    }
+  }
+  const SurfaceSamples sphere = SampleReferenceObject(ReferenceObject::kSphere);
+  EXPECT_EQ(KeepAwayFromEdges(ReferenceObject::kSphere, sphere, 0.01).p_W.cols(),
+            sphere.p_W.cols());
+  EXPECT_THROW(KeepAwayFromEdges(ReferenceObject::kCube, all, -0.001), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace twinblocks::grasp
