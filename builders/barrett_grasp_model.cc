@@ -1,20 +1,16 @@
 #include "builders/barrett_grasp_model.h"
 
-#include <sstream>
 #include <utility>
 #include <vector>
+
+#include "common/suggest.h"
 
 namespace twinblocks::graph {
 
 namespace {
 
-// Numbers as the model file shows them: enough digits to give the same double back.
-std::string Num(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
+// Numbers as the model file shows them: the shortest text that reads back to the same double.
+std::string Num(double v) { return FormatNumber(v); }
 
 std::string Vec(const Eigen::Vector3d& v) {
   return "[" + Num(v.x()) + ", " + Num(v.y()) + ", " + Num(v.z()) + "]";
