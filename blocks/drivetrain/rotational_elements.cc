@@ -229,13 +229,15 @@ RotationalPart PmsmElement::Part() const {
 
 namespace {
 
-/// A motor's port alone on its node: the motor has no mount or drives nothing.
+/// A motor's port alone on its node. An open rotor R is free (it spins on the motor's own
+/// inertia and damping, as in Simscape); an open case C is not: the stator would float,
+/// massless, and its speed would be defined by nothing.
 std::string MotorUnconnectedPortError(const blocks::Block& motor, const std::string& path,
                                       int port) {
-  return "motor '" + path + "' has no reference: its " +
-         (motor.physical_port(port).name == "C" ? "case C" : "rotor R") +
-         " is not connected; connect C to a RotationalReference (the motor's mount) and R to "
-         "the shaft it drives";
+  if (motor.physical_port(port).name != "C") return {};
+  return "motor '" + path +
+         "' has no reference: its case C is not connected; connect C to a RotationalReference "
+         "(the motor's mount)";
 }
 
 }  // namespace
@@ -337,7 +339,9 @@ BlockType DCMotorType() {
   t.doc =
       "L di/dt = v - R i - Ke w; the rotor (inertia J, viscous b) turns R relative to C with "
       "torque Kt i - b w, and C takes the reaction. State: i. The rotor inertia J rides on R; "
-      "the case C must be held by a RotationalReference.";
+      "the case C must be held by a RotationalReference. R may be left open, as in Simscape: "
+      "no torque flows there, and the rotor spins on its own inertia and damping (J w' = Kt i "
+      "- b w; needs J > 0).";
   t.params = {{"R", ParamKind::kScalar, "", "armature resistance, ohm", {}, true},
               {"L", ParamKind::kScalar, "", "armature inductance, H", {}, true},
               {"Kt", ParamKind::kScalar, "", "torque constant, N m/A", {}, true},
@@ -366,7 +370,8 @@ BlockType PmsmType() {
       "voltages and back-emf (so each loop is exactly first order at bw), and anti-windup by "
       "conditional integration while the voltage limits. mode=voltage: the input is [vd, vq]. "
       "States: id, iq (and the two PI integrators in foc). The rotor inertia J rides on R; the "
-      "case C must be held by a RotationalReference.";
+      "case C must be held by a RotationalReference; R may be left open (the rotor then spins "
+      "on its own inertia J > 0).";
   t.params = {{"p", ParamKind::kScalar, "4", "pole pairs"},
               {"Rs", ParamKind::kScalar, "0.5", "stator resistance, ohm"},
               {"Ld", ParamKind::kScalar, "1.5e-3", "d-axis inductance, H"},

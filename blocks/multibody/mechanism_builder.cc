@@ -106,9 +106,10 @@ std::string MechanismElement::UnconnectedPortError(const std::string& path, int 
            " is not connected; every frame port of a frame block must be joined to another "
            "frame";
   }
-  return "rotational port '" + p.name + "' of " + Quote(path) +
-         " is not connected; a drivetrain element acts between shafts, connect it to another "
-         "rotational port (a RotationalReference for the case)";
+  // A rotational port left open is free, as in Simscape: no torque flows through it, and its
+  // shaft turns as the element lets it. The drivetrain's reduction then refuses only what has
+  // no defined motion (a free shaft without inertia).
+  return {};
 }
 
 MechanismBuilder::MechanismBuilder(const std::vector<NetworkElement>& elements)

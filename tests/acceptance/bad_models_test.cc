@@ -53,16 +53,16 @@ INSTANTIATE_TEST_SUITE_P(
       return name.substr(0, name.find('.'));
     });
 
-// C6: a gear with one side open, a motor without a reference (case open, or on a turning
-// shaft), a `shaft` on a joint that is not actuation=port, two gears forcing contradictory
-// ratios on one shaft.
+// C6: a motor without a reference (case open, or on a turning shaft), a free rotor without
+// inertia (an open port is free, but a massless free shaft has no defined speed), a `shaft` on
+// a joint that is not actuation=port, two gears forcing contradictory ratios on one shaft.
 INSTANTIATE_TEST_SUITE_P(
     C6DrivetrainWiring, BadModels,
     ::testing::Values(
-        BadModel{"gear_side_open.xml", 4, "block 'gear' (SimpleGear)",
-                 "rotational port 'B' of 'gear' is not connected"},
         BadModel{"motor_without_reference.xml", 6, "block 'motor' (PMSM)",
                  "has no reference: its case C is not connected"},
+        BadModel{"open_rotor_without_inertia.xml", 5, "block 'motor' (DCMotor)",
+                 "a shaft that is neither on a joint nor fixed has no inertia"},
         BadModel{"motor_case_turning.xml", 5, "block 'motor' (DCMotor)",
                  "has no reference: its case C is on a turning shaft"},
         BadModel{"shaft_without_port_actuation.xml", 11, "block 'hinge' (RevoluteJoint)",
