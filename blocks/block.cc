@@ -163,6 +163,7 @@ void Block::SetLayout(const Layout& layout) {
   zc_offset_ = layout.zc;
   z_offset_ = layout.z;
   rate_index_ = layout.rate_index;
+  condition_ = layout.condition;
   sample_time_ = layout.sample_time;
 }
 

@@ -191,6 +191,12 @@ class Block {
   bool requires_discrete_rate() const { return requires_discrete_; }
   /// Index of the block's discrete rate in Context::rate_hits, -1 when not discrete.
   int rate_index() const { return rate_index_; }
+  /// The innermost conditional (enabled or triggered) subsystem the block is in, as an index
+  /// into the System's conditions; -1 for a block that always runs. The simulator runs the
+  /// block only while that condition and every one around it is active.
+  int condition() const { return condition_; }
+  /// Where the block's continuous states start in the diagram's (Context::x).
+  int x_offset() const { return x_offset_; }
   int index() const { return index_; }
 
   /// Fixes the output widths, states and zero crossings once the input widths are known.
@@ -217,6 +223,7 @@ class Block {
     int x = 0, xd = 0, dwork = 0, modes = 0, zc = 0;
     int z = 0;  ///< algebraic variables and their equations
     int rate_index = -1;
+    int condition = -1;  ///< see condition()
     SampleTime sample_time;
   };
   void SetLayout(const Layout& layout);
@@ -417,6 +424,7 @@ class Block {
   SampleTime sample_time_ = SampleTime::Inherited();
   int index_ = -1;
   int rate_index_ = -1;
+  int condition_ = -1;
   int x_offset_ = 0, xd_offset_ = 0, dwork_offset_ = 0, modes_offset_ = 0, zc_offset_ = 0;
   int z_offset_ = 0;
 };

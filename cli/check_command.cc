@@ -25,6 +25,8 @@ std::string RateText(const blocks::SampleTime& st) {
       return "constant";
     case K::kInherited:
       return "inherited";
+    case K::kTriggered:
+      return "triggered";
     case K::kDiscrete:
       return "Ts=" + graph::FormatNumber(st.period) +
              (st.offset != 0.0 ? " offset=" + graph::FormatNumber(st.offset) : "");

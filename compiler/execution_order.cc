@@ -36,6 +36,15 @@ void Compiler::Order() {
       }
     }
   }
+  // A conditional subsystem's blocks run after its control, which decides whether they run.
+  for (int f : real_) {
+    const int condition = flat_[f].condition;
+    if (condition < 0) continue;
+    const int control = conditions_[condition].control;
+    for (int s = 0; s < flat_[f].block->num_stages(); ++s) {
+      boost::add_edge(stage_base[control], stage_base[f] + s, g);
+    }
+  }
   std::vector<Graph::vertex_descriptor> order;
   try {
     boost::topological_sort(g, std::back_inserter(order));

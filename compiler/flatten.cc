@@ -121,6 +121,8 @@ void Compiler::AddBoundaryPoints(const std::string& path, const std::vector<Port
     p.name = path + "." + d.name;
     switch (d.kind) {
       case PortDecl::Kind::kInport:
+      case PortDecl::Kind::kEnable:
+      case PortDecl::Kind::kTrigger:
         p.role_outside = Role::kSink;
         break;
       case PortDecl::Kind::kOutport:
@@ -150,7 +152,9 @@ void Compiler::Flatten(const Diagram& diagram, const std::string& prefix, const 
     if (node.is_subsystem()) {
       AddBoundaryPoints(path, node.body->ports);
       names[node.name] = LocalName{-1, path, &node.body->ports};
+      const size_t first_flat = flat_.size();
       Flatten(*node.body, path, scope, define_texts, define_stack, &node.body->ports);
+      AddCondition(path, node.body->ports, scope, first_flat);
       continue;
     }
     if (const Define* def = model_.FindDefine(node.type)) {
@@ -228,7 +232,9 @@ void Compiler::InstantiateDefine(const BlockNode& node, const Define& def, const
   define_level_ = std::move(level);
   AddBoundaryPoints(path, def.body.ports);
   define_stack->push_back(def.name);
+  const size_t first_flat = flat_.size();
   Flatten(def.body, path, inner, texts, define_stack, &def.body.ports);
+  AddCondition(path, def.body.ports, inner, first_flat);
   define_stack->pop_back();
   define_level_ = std::move(outer);
 }

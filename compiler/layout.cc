@@ -32,6 +32,7 @@ void Compiler::Layout() {
     layout.modes = modes;
     layout.z = z;
     layout.sample_time = fb.rate;
+    layout.condition = fb.condition;
     layout.rate_index = -1;
     if (fb.rate.is_discrete()) {
       const auto& rates = system_.rates_;
@@ -130,6 +131,9 @@ void Compiler::Layout() {
       system_.zc_blocks_.push_back(b);
     }
     if (b->has_breakpoints()) system_.breakpoint_blocks_.push_back(b);
+  }
+  for (const Condition& g : conditions_) {
+    system_.conditions_.push_back({flat_[g.control].block->output_port(0).offset, g.parent});
   }
   for (int f : real_) system_.blocks_.push_back(std::move(flat_[f].block));
   system_.num_signals_ = signals;

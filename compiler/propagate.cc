@@ -92,6 +92,23 @@ void Compiler::ResolveSampleTimes() {
                           FormatNumber(st.offset) + " with Ts " + FormatNumber(st.period));
       }
     }
+    if (InTriggeredSubsystem(fb) && !st.is_constant()) {
+      // Simulink's rule: the blocks of a triggered subsystem run at its trigger only.
+      if (fb.block->num_continuous_states() > 0) {
+        FailBlock(fb,
+                  "a block with continuous states cannot be in a triggered subsystem: it "
+                  "runs only at its trigger; use a discrete block, or an enabled subsystem");
+      }
+      if (!st.is_inherited()) {
+        FailBlock(fb,
+                  "a block in a triggered subsystem runs at its trigger: leave its sample "
+                  "time inherited (Ts=-1), not " +
+                      internal::DescribeRate(st));
+      }
+      fb.rate = SampleTime::Triggered();
+      fb.rate_resolved = true;
+      continue;
+    }
     if (!st.is_inherited()) {
       fb.rate = st;
       fb.rate_resolved = true;

@@ -188,9 +188,9 @@ void RebuildMechanism(const internal::Tuning& data, const System& system,
   try {
     // Most retunes change numbers the tree does not depend on: patched into a copy of the
     // running mechanism's model, as BuildMechanism would build them, and set in place.
-    out->mechanism_numbers = multibody::PatchMechanism(
-        dynamic_cast<const multibody::Mechanism&>(old_mechanism).model(), m.elements, elements,
-        changed, m.num_nodes);
+    out->mechanism_numbers =
+        multibody::PatchMechanism(dynamic_cast<const multibody::Mechanism&>(old_mechanism).model(),
+                                  m.elements, elements, changed, m.num_nodes);
     if (!out->mechanism_numbers) {
       mechanism = std::make_unique<multibody::Mechanism>(
           multibody::BuildMechanism(elements, m.num_nodes, "mechanism"));

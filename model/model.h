@@ -18,19 +18,45 @@ struct Parameter {
   friend bool operator==(const Parameter&, const Parameter&) = default;
 };
 
-/// A boundary port of a subsystem or define: `<inport>`, `<outport>` or `<port domain=..>`.
+/// A boundary port of a subsystem or define: `<inport>`, `<outport>`, `<port domain=..>`, or
+/// the control input of a conditional subsystem, `<enable>` or `<trigger>` (Simulink's Enable
+/// and Trigger blocks): a subsystem with one runs only while enabled, or once at each trigger
+/// edge (docs/model-format.md, "Conditional subsystems").
 struct PortDecl {
-  enum class Kind { kInport, kOutport, kPhysical };
+  enum class Kind { kInport, kOutport, kPhysical, kEnable, kTrigger };
   Kind kind = Kind::kInport;
   std::string name;
   std::string domain;  ///< physical ports only: frame, rotational, electrical
   SourceLocation where;
   /// Top-level inports only (external inputs): the width as written, an expression; "" for 1.
   std::string width;
+  /// kEnable: the states when the subsystem is enabled again, "held" or "reset"; kTrigger: the
+  /// edge that runs it, "rising", "falling" or "either"; kOutport: the output while its
+  /// conditional subsystem does not run, "held" or "reset" (to `initial`). "" for the default
+  /// (held, rising, held), which the writer leaves out.
+  std::string behavior;
+  /// kOutport only: the output of a conditional subsystem before it first runs and when reset,
+  /// an expression; "" for 0.
+  std::string initial;
   bool operator==(const PortDecl& o) const {
-    return kind == o.kind && name == o.name && domain == o.domain && width == o.width;
+    return kind == o.kind && name == o.name && domain == o.domain && width == o.width &&
+           behavior == o.behavior && initial == o.initial;
   }
 };
+
+/// The words PortDecl::behavior takes for a port of `kind` (the default first); empty for
+/// kinds that take none.
+inline std::vector<std::string> PortBehaviorWords(PortDecl::Kind kind) {
+  switch (kind) {
+    case PortDecl::Kind::kEnable:
+    case PortDecl::Kind::kOutport:
+      return {"held", "reset"};
+    case PortDecl::Kind::kTrigger:
+      return {"rising", "falling", "either"};
+    default:
+      return {};
+  }
+}
 
 /// One line between two ports, as written: "block.port", or ".port" for the enclosing
 /// subsystem's boundary port.

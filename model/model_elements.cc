@@ -62,8 +62,24 @@ void Model::AddPort(std::string_view diagram_path, PortDecl port) {
     throw EditError("port '" + name + "': only physical ports have a domain (got '" + port.domain +
                     "' for a signal port)");
   }
+  const std::vector<std::string> words = PortBehaviorWords(port.kind);
+  if (!port.behavior.empty() &&
+      std::find(words.begin(), words.end(), port.behavior) == words.end()) {
+    throw EditError(
+        "port '" + name + "': '" + port.behavior + "' is not a behavior of this kind of " + "port" +
+        (words.empty() ? std::string() : "; expected one of: " + internal::JoinNames(words)));
+  }
+  if (!port.initial.empty() && port.kind != PortDecl::Kind::kOutport) {
+    throw EditError("port '" + name + "': only an outport has an initial output");
+  }
   for (const PortDecl& p : d.ports) {
     if (p.name == name) throw EditError(owner + " already has a port '" + name + "'");
+    if ((port.kind == PortDecl::Kind::kEnable || port.kind == PortDecl::Kind::kTrigger) &&
+        p.kind == port.kind) {
+      throw EditError(owner + " already has its " +
+                      (port.kind == PortDecl::Kind::kEnable ? "enable" : "trigger") + " port '" +
+                      p.name + "'; a subsystem has one at most");
+    }
   }
   port.where = {};
   d.ports.push_back(std::move(port));

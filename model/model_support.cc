@@ -291,6 +291,8 @@ PortLookup FromDecls(const std::vector<PortDecl>& ports, std::string_view port, 
     out.status = PortLookup::Status::kFound;
     switch (d.kind) {
       case PortDecl::Kind::kInport:
+      case PortDecl::Kind::kEnable:
+      case PortDecl::Kind::kTrigger:
         out.info.role = inside ? PortRole::kOutput : PortRole::kInput;
         break;
       case PortDecl::Kind::kOutport:

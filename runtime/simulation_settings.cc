@@ -267,8 +267,11 @@ std::optional<SettingConflict> FindSettingConflict(
     }
   }
   if (atol_auto == nullptr || scale_off == nullptr) return std::nullopt;
-  return SettingConflict{scale_off->first, scale_off->second, atol_auto->first,
-                         atol_auto->second, "which always scales (Simulink's rule)",
+  return SettingConflict{scale_off->first,
+                         scale_off->second,
+                         atol_auto->first,
+                         atol_auto->second,
+                         "which always scales (Simulink's rule)",
                          "a number to keep it fixed"};
 }
 

@@ -145,15 +145,20 @@ void Simulator::BuildUpdateTables() {
   // A unit delay's output is its state alone, so the table's outputs may all come first in
   // a major step; its update reads only its input, so the table's updates may come in any
   // order among the others'.
+  // The blocks of conditional subsystems stay out of the table: they run only when their
+  // condition lets them (System::Runs).
+  auto in_table = [](const blocks::Block& b) {
+    return b.unit_delay_slots().has_value() && b.condition() < 0 && b.rate_index() >= 0;
+  };
   for (const ExecutionEntry& e : system.major_order()) {
-    if (!e.block->unit_delay_slots()) major_calls_.push_back(e);
+    if (!in_table(*e.block)) major_calls_.push_back(e);
   }
   // The table sorted by rate (counting each rate's delays, then placing them in block order),
   // so that a hit of one rate runs a contiguous range.
   const int num_rates = static_cast<int>(system.rates().size());
   unit_delay_start_.assign(num_rates + 1, 0);
   for (const blocks::Block* b : system.update_blocks()) {
-    if (b->unit_delay_slots()) {
+    if (in_table(*b)) {
       ++unit_delay_start_[b->rate_index() + 1];
     } else {
       update_calls_.push_back(b);
@@ -163,6 +168,7 @@ void Simulator::BuildUpdateTables() {
   unit_delays_.resize(unit_delay_start_[num_rates]);
   std::vector<int> next(unit_delay_start_.begin(), unit_delay_start_.end() - 1);
   for (const blocks::Block* b : system.update_blocks()) {
+    if (!in_table(*b)) continue;
     if (const auto slots = b->unit_delay_slots()) {
       unit_delays_[next[b->rate_index()]++] = {slots->state, slots->input, slots->output};
     }

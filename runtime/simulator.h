@@ -234,6 +234,10 @@ class Simulator {
   /// True when the solver integrates the residual form (ida): blocks with algebraic
   /// variables (closed loops) are DAEs, their variables state().z.
   bool is_dae() const;
+  /// True when block `b` runs now: in no conditional subsystem, or in active ones.
+  bool Runs(const blocks::Block& b) const {
+    return b.condition() < 0 || system_.Runs(b, state_.signals.data());
+  }
 
  private:
   class Problem;

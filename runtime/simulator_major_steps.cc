@@ -143,7 +143,7 @@ void Simulator::MajorStep(bool first) {
   }
   for (const ExecutionEntry& e : major_calls_) {
     const int rate = e.block->rate_index();
-    if (rate >= 0 && !st.rate_hits[rate]) continue;
+    if ((rate >= 0 && !st.rate_hits[rate]) || !Runs(*e.block)) continue;
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }
@@ -176,7 +176,7 @@ void Simulator::MajorStep(bool first) {
   }
   for (const blocks::Block* b : update_calls_) {
     const int rate = b->rate_index();
-    if (rate >= 0 && !st.rate_hits[rate]) continue;
+    if ((rate >= 0 && !st.rate_hits[rate]) || !Runs(*b)) continue;
     current_block_ = b->index();
     b->Update(c);
   }
@@ -450,9 +450,11 @@ void Simulator::CalcMajorContinuousOutputs() {
   c.z = state_.z.data();
   c.zc = state_.zc.data();
   c.major = true;
-  // Discrete blocks keep their outputs until their next hit.
+  // Discrete and triggered blocks keep their outputs until their next hit or trigger.
   for (const ExecutionEntry& e : system_.major_order()) {
-    if (e.block->rate_index() >= 0) continue;
+    if (e.block->rate_index() >= 0 || e.block->sample_time().is_triggered() || !Runs(*e.block)) {
+      continue;
+    }
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }

@@ -51,6 +51,11 @@ class Simulator::Problem : public solvers::OdeProblem {
       }
       c.xdot = xdot.data();
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (!sim_->Runs(*b)) {
+          // A disabled subsystem's states hold.
+          xdot.segment(b->x_offset(), b->num_continuous_states()).setZero();
+          continue;
+        }
         sim_->current_block_ = b->index();
         b->CalcDerivatives(c);
       }
@@ -124,7 +129,7 @@ class Simulator::Problem : public solvers::OdeProblem {
     blocks::Context& c = sim_->ctx_;
     try {
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
-        if (!b->has_stiff_jacobian()) continue;
+        if (!b->has_stiff_jacobian() || !sim_->Runs(*b)) continue;
         sim_->current_block_ = b->index();
         b->CalcStiffJacobian(c, J);
       }
@@ -155,7 +160,7 @@ class Simulator::Problem : public solvers::OdeProblem {
       sim_->CalcMinorOutputs(t, const_cast<double*>(x.data()), sim_->state_.z.data());
       correction.setZero();
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
-        if (!b->has_projection()) continue;
+        if (!b->has_projection() || !sim_->Runs(*b)) continue;
         sim_->current_block_ = b->index();
         b->CalcProjection(c, correction.data());
       }
@@ -218,6 +223,12 @@ class Simulator::DaeForm : public solvers::DaeProblem {
       c.residual = residual.data();
       c.residual_z = residual.data() + nx_;
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
+        if (!sim_->Runs(*b)) {
+          // A disabled subsystem's states hold: x' = 0.
+          const int x0 = b->x_offset(), n = b->num_continuous_states();
+          residual.segment(x0, n) = yp.segment(x0, n);
+          continue;
+        }
         sim_->current_block_ = b->index();
         b->CalcResidual(c);
       }
@@ -276,7 +287,7 @@ class Simulator::DaeForm : public solvers::DaeProblem {
     c.dae = false;
     try {
       for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
-        if (b->num_algebraic_variables() == 0) continue;
+        if (b->num_algebraic_variables() == 0 || !sim_->Runs(*b)) continue;
         sim_->current_block_ = b->index();
         b->CalcConsistentAlgebraic(c);
       }
@@ -397,6 +408,12 @@ int Simulator::CalcZeroCrossingsAt(double t, double* x, double* z, double* g, st
     }
     ctx_.zc = g;
     for (const blocks::Block* b : system_.zero_crossing_blocks()) {
+      if (!Runs(*b)) {
+        // Constant while its subsystem is disabled: no crossing to locate. The solver starts
+        // again where the subsystem is enabled, from the values it then has.
+        std::fill_n(g + b->zc_offset(), b->num_zero_crossings(), 1.0);
+        continue;
+      }
       current_block_ = b->index();
       b->CalcZeroCrossings(ctx_);
     }
@@ -433,6 +450,7 @@ void Simulator::CalcMinorOutputs(double t, double* x, double* z, bool for_row) {
   c.demand_mask =
       for_row ? blocks::kReadAtMajorSteps | blocks::kReadInEvaluations : blocks::kReadInEvaluations;
   for (const ExecutionEntry& e : for_row ? system_.continuous_order() : system_.minor_order()) {
+    if (!Runs(*e.block)) continue;
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }

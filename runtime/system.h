@@ -164,6 +164,21 @@ class System {
   /// The distinct discrete rates, fastest first; Block::rate_index() indexes this.
   const std::vector<blocks::SampleTime>& rates() const { return rates_; }
 
+  /// One conditional (enabled or triggered) subsystem: Block::condition() indexes these.
+  struct Condition {
+    int active = -1;  ///< offset in the signal buffer of its control's `active` output (1 or 0)
+    int parent = -1;  ///< the condition around it, -1 at the top
+  };
+  const std::vector<Condition>& conditions() const { return conditions_; }
+  /// True when `b` runs now: it is in no conditional subsystem, or in active ones only.
+  /// `signals`: the run's signal buffer.
+  bool Runs(const blocks::Block& b, const double* signals) const {
+    for (int g = b.condition(); g >= 0; g = conditions_[g].parent) {
+      if (signals[conditions_[g].active] == 0.0) return false;
+    }
+    return true;
+  }
+
   /// "path.x[j]": which block a continuous state belongs to, for error messages.
   std::string DescribeState(int i) const;
   /// The absolute tolerance of each continuous state for the variable-step solvers: its
@@ -234,6 +249,7 @@ class System {
   std::vector<const blocks::Block*> breakpoint_blocks_;
   int num_signals_ = 0, nx_ = 0, nxd_ = 0, ndwork_ = 0, nmodes_ = 0, nzc_ = 0, nz_ = 0;
   std::vector<blocks::SampleTime> rates_;
+  std::vector<Condition> conditions_;
   std::vector<LoggedSignal> logged_;
   /// Every signal source "path.port" (virtual ones included), for FindSignal.
   std::vector<LoggedSignal> directory_;

@@ -1,5 +1,6 @@
 #include "xml/model_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -62,8 +63,8 @@ struct IncludeState {
 const std::vector<std::string> kModelChildren = {"var",   "simulation", "include", "define",
                                                  "block", "subsystem",  "connect", "log",
                                                  "plot",  "summary",    "inport"};
-const std::vector<std::string> kBodyChildren = {"inport", "outport",   "port",
-                                                "block",  "subsystem", "connect"};
+const std::vector<std::string> kBodyChildren = {"inport",  "outport", "port",      "enable",
+                                                "trigger", "block",   "subsystem", "connect"};
 
 // Reads one model file into a Model. Messages name `file_` and the line of the element.
 class FileReader {
@@ -178,6 +179,19 @@ class FileReader {
   }
 
   // A name attribute that must be an identifier.
+  /// The attribute's word, one of PortBehaviorWords(kind); "" when not written.
+  std::string BehaviorWord(pugi::xml_node n, const char* attribute,
+                           graph::PortDecl::Kind kind) const {
+    const pugi::xml_attribute a = n.attribute(attribute);
+    if (!a) return {};
+    const std::vector<std::string> words = graph::PortBehaviorWords(kind);
+    if (std::find(words.begin(), words.end(), a.value()) == words.end()) {
+      Fail(n, std::string("attribute '") + attribute + "' is '" + a.value() +
+                  "'; expected one of: " + JoinNames(words));
+    }
+    return a.value();
+  }
+
   std::string RequiredName(pugi::xml_node n, const char* attribute, const std::string& what) const {
     std::string name = Required(n, attribute);
     if (!IsIdentifier(name)) {
@@ -506,16 +520,36 @@ class FileReader {
       CheckEndpoint(n, "from", c.from);
       CheckEndpoint(n, "to", c.to);
       d->connections.push_back(std::move(c));
-    } else if (has_boundary && (tag == "inport" || tag == "outport" || tag == "port")) {
+    } else if (has_boundary && (tag == "inport" || tag == "outport" || tag == "port" ||
+                                tag == "enable" || tag == "trigger")) {
       graph::PortDecl p;
       if (tag == "port") {
         CheckAttributes(n, {"name", "domain"});
         p.kind = graph::PortDecl::Kind::kPhysical;
         p.domain = Required(n, "domain");
         if (p.domain.empty()) Fail(n, "<port> has an empty domain");
-      } else {
+      } else if (tag == "inport") {
         CheckAttributes(n, {"name"});
-        p.kind = tag == "inport" ? graph::PortDecl::Kind::kInport : graph::PortDecl::Kind::kOutport;
+        p.kind = graph::PortDecl::Kind::kInport;
+      } else if (tag == "outport") {
+        CheckAttributes(n, {"name", "disabled", "initial"});
+        p.kind = graph::PortDecl::Kind::kOutport;
+        p.behavior = BehaviorWord(n, "disabled", p.kind);
+        if (pugi::xml_attribute a = n.attribute("initial")) {
+          p.initial = a.value();
+          if (p.initial.empty()) Fail(n, "<outport> has an empty initial output");
+        }
+      } else {
+        p.kind = tag == "enable" ? graph::PortDecl::Kind::kEnable : graph::PortDecl::Kind::kTrigger;
+        const char* attribute = tag == "enable" ? "states" : "edge";
+        CheckAttributes(n, {"name", attribute});
+        p.behavior = BehaviorWord(n, attribute, p.kind);
+        for (const graph::PortDecl& q : d->ports) {
+          if (q.kind == p.kind) {
+            Fail(n, "a second " + Tag(tag) + " (the first is '" + q.name + "', line " +
+                        std::to_string(q.where.line) + "); a subsystem has one at most");
+          }
+        }
       }
       CheckNoChildren(n);
       p.name = RequiredName(n, "name", "port");

@@ -127,6 +127,18 @@ void WriteDiagram(const Diagram& d, bool top_level, Writer* w) {
       case PortDecl::Kind::kOutport:
         w->Start("outport");
         w->Attribute("name", p.name);
+        if (!p.behavior.empty()) w->Attribute("disabled", p.behavior);
+        if (!p.initial.empty()) w->Attribute("initial", p.initial);
+        break;
+      case PortDecl::Kind::kEnable:
+        w->Start("enable");
+        w->Attribute("name", p.name);
+        if (!p.behavior.empty()) w->Attribute("states", p.behavior);
+        break;
+      case PortDecl::Kind::kTrigger:
+        w->Start("trigger");
+        w->Attribute("name", p.name);
+        if (!p.behavior.empty()) w->Attribute("edge", p.behavior);
         break;
       case PortDecl::Kind::kPhysical:
         w->Start("port");

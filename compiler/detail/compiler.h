@@ -53,6 +53,8 @@ inline std::string DescribeRate(const SampleTime& st) {
       return "continuous";
     case SampleTime::Kind::kConstant:
       return "constant";
+    case SampleTime::Kind::kTriggered:
+      return "triggered";
     case SampleTime::Kind::kInherited:
       return "inherited";
     case SampleTime::Kind::kDiscrete: {
@@ -104,6 +106,15 @@ class Compiler {
     std::vector<std::pair<int, std::string>> input_origin;
     /// How the block was built, for System::SetParameter and SetVariable (catalog blocks).
     std::optional<internal::TunableBlock> tune;
+    /// The innermost conditional subsystem it is in (an index into conditions_), -1 for none.
+    int condition = -1;
+  };
+
+  /// A conditional subsystem: its control block and the condition around it.
+  struct Condition {
+    int control = -1;  ///< flat index of its ConditionControl
+    int parent = -1;
+    bool triggered = false;
   };
 
   enum class Role { kSource, kSink, kPhysical };
@@ -172,6 +183,15 @@ class Compiler {
                std::vector<std::string>* define_stack, const std::vector<PortDecl>* own_ports);
 
   std::string DefineNames() const;
+
+  /// After the body of the subsystem or define instance at `path` is flattened (its blocks
+  /// from `first_flat` on): when its ports include an `<enable>` or `<trigger>`, makes its
+  /// control block and an output block per outport, and marks the blocks it holds
+  /// (conditional_subsystems.cc).
+  void AddCondition(const std::string& path, const std::vector<PortDecl>& ports,
+                    const Scope& scope, size_t first_flat);
+  /// Whether the flat block is in a triggered subsystem, directly or within one.
+  bool InTriggeredSubsystem(const FlatBlock& fb) const;
 
   void InstantiateDefine(const BlockNode& node, const Define& def, const std::string& path,
                          const Scope& scope, std::vector<std::string>* define_stack);
@@ -242,6 +262,7 @@ class Compiler {
   std::vector<Point> points_;
   std::unordered_map<std::string, int> point_index_;
   std::vector<std::pair<int, int>> physical_links_;
+  std::vector<Condition> conditions_;
   std::vector<std::pair<int, int>> order_;  ///< (flat, stage) in execution order
   std::vector<int> system_index_;           ///< flat index -> System block index
   /// The define instance being flattened (its parameter texts), null at model level.

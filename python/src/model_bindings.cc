@@ -59,6 +59,10 @@ std::string KindName(PortDecl::Kind kind) {
       return "outport";
     case PortDecl::Kind::kPhysical:
       return "port";
+    case PortDecl::Kind::kEnable:
+      return "enable";
+    case PortDecl::Kind::kTrigger:
+      return "trigger";
   }
   return "";
 }

@@ -58,14 +58,63 @@ Raises:
 )")
       .def(
           "add_outport",
-          [port](Model& m, const std::string& diagram, const std::string& name) {
-            m.AddPort(diagram, port(PortDecl::Kind::kOutport, name, "", ""));
+          [port](Model& m, const std::string& diagram, const std::string& name,
+                 const std::string& disabled, py::handle initial) {
+            PortDecl p = port(PortDecl::Kind::kOutport, name, "", "");
+            p.behavior = disabled;
+            if (!initial.is_none()) {
+              p.initial = ParamText(initial, "outport '" + name + "' initial output");
+            }
+            m.AddPort(diagram, std::move(p));
           },
-          "diagram"_a, "name"_a,
+          "diagram"_a, "name"_a, "disabled"_a = "", "initial"_a = py::none(),
           R"(Declares a signal output of the subsystem at `diagram` (`<outport name>`).
+
+Args:
+    disabled: in an enabled subsystem, what the output is while it is disabled: 'held' (the
+        default when '') or 'reset' (to `initial`).
+    initial: in a conditional subsystem, the output before it first runs (a number, a list or
+        an expression; None for 0).
 
 Raises:
     ModelError: as for add_inport, and at the top level (which takes only inports).
+)")
+      .def(
+          "add_enable_port",
+          [port](Model& m, const std::string& diagram, const std::string& name,
+                 const std::string& states) {
+            PortDecl p = port(PortDecl::Kind::kEnable, name, "", "");
+            p.behavior = states;
+            m.AddPort(diagram, std::move(p));
+          },
+          "diagram"_a, "name"_a, "states"_a = "",
+          R"(Makes the subsystem at `diagram` an enabled subsystem (`<enable name states>`): it runs
+while any element of the signal at port `name` is > 0.
+
+Args:
+    states: the states of its blocks when it is enabled again: 'held' (the default when '')
+        or 'reset' (their initial states).
+
+Raises:
+    ModelError: as for add_outport, or the subsystem already has an enable port.
+)")
+      .def(
+          "add_trigger_port",
+          [port](Model& m, const std::string& diagram, const std::string& name,
+                 const std::string& edge) {
+            PortDecl p = port(PortDecl::Kind::kTrigger, name, "", "");
+            p.behavior = edge;
+            m.AddPort(diagram, std::move(p));
+          },
+          "diagram"_a, "name"_a, "edge"_a = "",
+          R"(Makes the subsystem at `diagram` a triggered subsystem (`<trigger name edge>`): it runs
+once at each edge of the signal at port `name`, located by the solver.
+
+Args:
+    edge: 'rising' (the default when ''), 'falling' or 'either'.
+
+Raises:
+    ModelError: as for add_outport, or the subsystem already has a trigger port.
 )")
       .def(
           "add_port",

@@ -195,7 +195,7 @@ TEST(ModelReaderErrorTest, UnknownElement) {
   EXPECT_CONTAINS(ReadError(InModel("<subsystem name=\"s\">\n  <var name=\"a\" value=\"1\"/>\n"
                                     "</subsystem>")),
                   "model.xml:3: unknown element <var> in <subsystem>; expected one of: inport, "
-                  "outport, port, block, subsystem, connect");
+                  "outport, port, enable, trigger, block, subsystem, connect");
   EXPECT_CONTAINS(ReadError(InModel("<define name=\"D\">\n<log signal=\"a.b\"/>\n</define>")),
                   "model.xml:3: unknown element <log> in <define>");
   EXPECT_CONTAINS(ReadError(InModel("<block type=\"A\" name=\"a\">\n  <param/>\n</block>")),

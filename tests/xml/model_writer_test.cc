@@ -153,6 +153,35 @@ TEST(ModelWriterTest, TopLevelInportsRoundTrip) {
   ExpectRoundTrip(m);
 }
 
+TEST(ModelWriterTest, ConditionalSubsystemPortsRoundTrip) {
+  Model m;
+  m.AddSubsystem("", "acc");
+  PortDecl enable{PortDecl::Kind::kEnable, "en", "", {}};
+  enable.behavior = "reset";
+  m.AddPort("acc", enable);
+  PortDecl trigger{PortDecl::Kind::kTrigger, "tick", "", {}};
+  trigger.behavior = "either";
+  m.AddPort("acc", trigger);
+  PortDecl y{PortDecl::Kind::kOutport, "y", "", {}};
+  y.behavior = "reset";
+  y.initial = "[1, 2]";
+  m.AddPort("acc", y);
+  const std::string text = WriteModelString(m);
+  EXPECT_NE(text.find("<enable name=\"en\" states=\"reset\"/>"), std::string::npos) << text;
+  EXPECT_NE(text.find("<trigger name=\"tick\" edge=\"either\"/>"), std::string::npos) << text;
+  EXPECT_NE(text.find("<outport name=\"y\" disabled=\"reset\" initial=\"[1, 2]\"/>"),
+            std::string::npos)
+      << text;
+  ExpectRoundTrip(m);
+  // The editing API refuses what the reader refuses.
+  PortDecl second{PortDecl::Kind::kEnable, "en2", "", {}};
+  EXPECT_THROW(m.AddPort("acc", second), graph::ModelError);
+  PortDecl bad{PortDecl::Kind::kTrigger, "t2", "", {}};
+  bad.behavior = "up";
+  EXPECT_THROW(m.AddPort("acc", bad), graph::ModelError);
+  EXPECT_THROW(m.AddPort("", PortDecl{PortDecl::Kind::kEnable, "top", "", {}}), graph::ModelError);
+}
+
 TEST(ModelWriterTest, EmptyModel) {
   Model m;
   EXPECT_EQ(WriteModelString(m),
