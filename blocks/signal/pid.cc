@@ -148,10 +148,19 @@ void Pid::DoCalcZeroCrossings(Context& c) const {
   const int per = clamping_ ? 3 : 2;
   for (int i = 0; i < width_; ++i, z += per) {
     const TermInputs in = ReadTermInputs(c, i, /*direct_only=*/false);
+    if (clamping_ && region[width_ + i] != 0) {
+      // Clamped: only the integrator's input turning inward is located. v falling back
+      // inside is seen at the next major step: located, it would chatter without end where
+      // the integrator, once free, pushes v straight back past the limit (a sliding mode
+      // on v = limit, which the clamp then follows at the solver's steps).
+      z[0] = z[1] = 1.0;
+      z[2] = ki_ * in.i;
+      continue;
+    }
     const double v = Unsaturated(c, i, in);
     z[0] = v - limits_.upper;
     z[1] = v - limits_.lower;
-    // Past a limit, the integrator's input changing sign starts or ends the clamp.
+    // Past a limit, the integrator's input turning outward starts the clamp.
     if (clamping_) z[2] = region[i] != 0 ? ki_ * in.i : 1.0;
   }
 }
@@ -165,7 +174,10 @@ constexpr const char* kPidLimitsDoc =
     "and held inside solver steps, with zero crossings v - upper and v - lower (as "
     "Saturation). anti_windup = clamping: while v is past a limit and Ki times the "
     "integrator's input pushes it further, xi' = 0 (a mode chosen at major steps; the "
-    "integrator's input is a zero crossing while past a limit). anti_windup = "
+    "integrator's input is a zero crossing while past a limit). While clamped, v returning "
+    "inside is taken at the next major step, not located: where the free integrator would "
+    "push v straight back (a sliding mode on v = limit) the clamp then switches at the "
+    "solver's steps instead of without end. anti_windup = "
     "back-calculation: the integral's input gains Kb (u - v), i.e. xi' += (Kb / Ki) (u - "
     "v). Anti-windup needs a finite limit and Ki != 0.";
 

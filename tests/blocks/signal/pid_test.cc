@@ -74,13 +74,17 @@ TEST(PidTest, ClampingStopsTheIntegralOnlyWhileItPushesPastTheLimit) {
   h.MajorStep(0.0);  // v = 2 > 1, Ki e > 0: clamped
   EXPECT_EQ(h.Out(), 1.0);
   EXPECT_THAT(h.Derivatives(), ElementsAre(0.0));
-  // v - upper, v - lower (no lower limit), and Ki e, whose sign change ends the clamp.
-  EXPECT_THAT(h.ZeroCrossings(), ElementsAre(1.0, std::numeric_limits<double>::infinity(), 2.0));
+  // Clamped, only Ki e is located (its sign change ends the clamp); v's return inside is
+  // taken at the next major step.
+  EXPECT_THAT(h.ZeroCrossings(), ElementsAre(1.0, 1.0, 2.0));
   h.SetState({1.0});
   h.SetInput(0, {-0.5});  // v = 1.5, still past the limit, but e pulls back: integrate
   h.MajorStep(0.1);
   EXPECT_EQ(h.Out(), 1.0);
   EXPECT_THAT(h.Derivatives(), ElementsAre(-0.5));
+  // Free past the limit: v - upper, v - lower (no lower limit), and Ki e, which starts the
+  // clamp where it turns outward.
+  EXPECT_THAT(h.ZeroCrossings(), ElementsAre(0.5, std::numeric_limits<double>::infinity(), -1.0));
 }
 
 TEST(PidTest, BackCalculationFeedsTheSaturationBack) {
@@ -163,6 +167,39 @@ TEST(PidTest, ClampingAndBackCalculationCutTheOvershootInAClosedLoop) {
   EXPECT_GT(none, 0.2);
   EXPECT_LT(clamping, 0.5 * none);
   EXPECT_LT(back, 0.5 * none);
+}
+
+TEST(PidTest, ClampingAtALimitTheIntegratorPushesBackToDoesNotChatter) {
+  // With a filtered derivative, v comes down to the limit while clamped and the free
+  // integrator would push it straight back: a sliding mode on v = upper. It follows at the
+  // solver's steps; located, each return would be a zero crossing without end.
+  const std::string pid =
+      R"(<block type="PID" name="pid" Kp="2" Ki="4" Kd="0.1" upper="1" lower="-1" )"
+      R"(anti_windup="clamping"/>
+  <connect from="error.y" to="pid.e"/>)";
+  for (const char* solver : {"ode45", "ode23", "cvode-bdf", "arkode-erk", "ode23s"}) {
+    SCOPED_TRACE(solver);
+    const auto out =
+        twinblocks::testing::RunModelText(
+            R"(<?xml version="1.0" encoding="UTF-8"?>
+<model name="sliding_clamp" format="1">
+  <simulation solver=")" +
+            std::string(solver) + R"(" t_end="3"/>
+  <block type="Step" name="r" time="0.1" after="1"/>
+  <block type="Sum" name="error" signs="+-"/>
+  )" + pid + R"(
+  <block type="Integrator" name="plant"/>
+  <connect from="r.y" to="error.u1"/>
+  <connect from="plant.y" to="error.u2"/>
+  <connect from="pid.u" to="plant.u"/>
+  <log signal="plant.y" as="y"/>
+</model>
+)");
+    ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+    EXPECT_LT(out.stats.resets.zero_crossings, 20);
+    EXPECT_LT(out.stats.major_steps, 2000);
+    EXPECT_NEAR(twinblocks::testing::Column(out.recording, "y").back(), 1.0, 0.05);
+  }
 }
 
 TEST(PidTest, TwoDofWithUnitWeightsIsThePidOfTheError) {
