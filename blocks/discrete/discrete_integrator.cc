@@ -156,10 +156,11 @@ BlockType DiscreteIntegratorType() {
       "at the first hit and at resets. Ts = -1 inherits the input's (discrete) rate; its "
       "period is used in the equations.";
   t.reference =
-      "Simulink Discrete-Time Integrator (integration mode, Initial condition setting = "
-      "Output: y(0) = IC, the tables of its doc; limits clip the output and the state; "
-      "external reset and initial condition; saturation port). Not offered: accumulation "
-      "mode, the state port, `sampled level` reset, Initial condition setting = State.";
+      "Simulink Discrete-Time Integrator (integration mode with Initial condition setting = "
+      "Output, y(0) = IC; limits, saturation port, external reset, external initial "
+      "condition). Differs: the state is clipped too for every method. Not offered: "
+      "accumulation mode, the state port, `sampled level` reset, Initial condition setting "
+      "= State.";
   t.params = {{"method", ParamKind::kWord, "forward-euler", "integration method",
                internal::IntegrationMethod::Words()},
               {"K", ParamKind::kScalar, "1", "gain on the input"},
