@@ -11,6 +11,7 @@
 #include "blocks/signal/integrator.h"
 #include "blocks/signal/min_max.h"
 #include "blocks/signal/pid.h"
+#include "blocks/signal/pid_2dof.h"
 #include "blocks/signal/product.h"
 #include "blocks/signal/pulse.h"
 #include "blocks/signal/ramp.h"
@@ -50,6 +51,7 @@ void RegisterSignalBlocks(BlockRegistry& registry) {
   registry.Add(TransferFunctionType());
   registry.Add(StateSpaceType());
   registry.Add(PidType());
+  registry.Add(Pid2DofType());
 }
 
 }  // namespace twinblocks::blocks

@@ -2,74 +2,24 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "blocks/signal/detail/absolute_tolerance.h"
+#include "blocks/signal/detail/state_space_matrices.h"
 
 namespace twinblocks::blocks {
 
-namespace {
-
-std::string Shape(const Eigen::MatrixXd& m) {
-  return std::to_string(m.rows()) + "x" + std::to_string(m.cols());
-}
-
-/// A vector `[a, b]` evaluates to a column; read it as a row where a row is due.
-Eigen::MatrixXd AsRowIfNeeded(const Eigen::MatrixXd& m, int rows) {
-  if (m.rows() != rows && m.cols() == 1 && m.rows() > 1 && rows == 1) return m.transpose();
-  return m;
-}
-
-}  // namespace
-
-StateSpace::StateSpace(const Params& params)
-    : a_(params.Matrix("A")),
-      b_(params.Matrix("B")),
-      c_(params.Matrix("C")),
-      d_(params.Matrix("D")) {
-  if (a_.rows() != a_.cols()) {
-    throw BlockError("A must be square, got " + Shape(a_), "A");
-  }
+StateSpace::StateSpace(const Params& params) {
+  internal::StateSpaceMatrices m = internal::ReadStateSpaceMatrices(params);
+  a_ = std::move(m.a);
+  b_ = std::move(m.b);
+  c_ = std::move(m.c);
+  d_ = std::move(m.d);
+  x0_ = std::move(m.x0);
+  feedthrough_ = m.feedthrough;
   const int n = static_cast<int>(a_.rows());
-  if (n == 0) {
-    b_.resize(0, d_.cols());
-    c_.resize(d_.rows(), 0);
-  }
-  b_ = AsRowIfNeeded(b_, n);
-  if (b_.rows() != n) {
-    throw BlockError("B must have " + std::to_string(n) + " rows (as A), got " + Shape(b_), "B");
-  }
-  const int m = static_cast<int>(b_.cols());
-  if (c_.cols() != n) {
-    if (c_.cols() == 1 && c_.rows() == n) {
-      c_.transposeInPlace();  // [c1, c2, ...]: one output row
-    } else {
-      throw BlockError("C must have " + std::to_string(n) + " columns (as A), got " + Shape(c_),
-                       "C");
-    }
-  }
-  const int p = static_cast<int>(c_.rows());
-  if (d_.size() == 1 && d_(0, 0) == 0.0) {
-    d_ = Eigen::MatrixXd::Zero(p, m);
-  }
-  d_ = AsRowIfNeeded(d_, p);
-  if (d_.rows() != p || d_.cols() != m) {
-    throw BlockError("D must be " + std::to_string(p) + "x" + std::to_string(m) +
-                         " (rows of C x columns of B), got " + Shape(d_),
-                     "D");
-  }
-  const Eigen::VectorXd x0 = params.Vector("x0");
-  if (x0.size() == 1) {
-    x0_ = Eigen::VectorXd::Constant(n, x0(0));
-  } else if (x0.size() == n) {
-    x0_ = x0;
-  } else {
-    throw BlockError("x0 must have " + std::to_string(n) + " elements (or be a scalar), got " +
-                         std::to_string(x0.size()),
-                     "x0");
-  }
-  feedthrough_ = !d_.isZero(0.0);
-  DeclareInput("u", m, feedthrough_ ? kFeedthrough : kNoFeedthrough);
-  DeclareOutput("y", p);
+  DeclareInput("u", static_cast<int>(b_.cols()), feedthrough_ ? kFeedthrough : kNoFeedthrough);
+  DeclareOutput("y", static_cast<int>(c_.rows()));
   DeclareSampleTime(SampleTime::Continuous());
   DeclareContinuousStates(n);
   const Eigen::VectorXd abs_tol = internal::ReadAbsoluteTolerance(params, "abs_tol");

@@ -92,6 +92,49 @@ TEST_P(NoAllocation, MultirateModelStepLoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 
+// The discrete controllers (integrator, transfer function, filter, state space, derivative,
+// PIDs with limits and anti-windup) of examples/discrete_controllers.xml.
+TEST_P(NoAllocation, DiscreteControllersStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("examples/discrete_controllers.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 0.05;
+  settings.output_interval = 0.05;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
+// Continuous PIDs with output limits and anti-windup (modes chosen at major steps, zero
+// crossings located) around integrating plants.
+TEST_P(NoAllocation, SaturatedContinuousPidStepLoopAllocatesNothing) {
+  const graph::System system = graph::Compile(xml::ReadModelString(R"(
+<model name="saturated_pids" format="1">
+  <simulation solver="ode45" t_end="3"/>
+  <block type="Step" name="r" time="0.1" after="1"/>
+  <block type="Sum" name="e" signs="+-"/>
+  <block type="PID" name="pid" Kp="2" Ki="4" Kd="0.1" upper="1" lower="-1" anti_windup="clamping"/>
+  <block type="Integrator" name="plant"/>
+  <block type="PID2DOF" name="pid2" Kp="2" Ki="4" b="0" upper="1" lower="-1"
+         anti_windup="back-calculation" Kb="3"/>
+  <block type="Integrator" name="plant2"/>
+  <connect from="r.y" to="e.u1"/>
+  <connect from="plant.y" to="e.u2"/>
+  <connect from="e.y" to="pid.e"/>
+  <connect from="pid.u" to="plant.u"/>
+  <connect from="r.y" to="pid2.r"/>
+  <connect from="plant2.y" to="pid2.y"/>
+  <connect from="pid2.u" to="plant2.u"/>
+  <log signal="plant.y"/>
+  <log signal="plant2.y"/>
+</model>
+)"));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 1e-3;
+  settings.output_interval = 0.05;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
 // The arm's mechanism (hybrid ABA, sensors) and the robotics blocks that run beside it.
 TEST_P(NoAllocation, RobotArmExperimentsStepLoopAllocatesNothing) {
   for (const char* file :
