@@ -154,3 +154,35 @@ TEST(LookupTableTest, FlatStepsOfTimeIntegrateExactlyThroughZeroCrossings) {
 
 }  // namespace
 }  // namespace twinblocks::blocks
+
+namespace twinblocks::blocks {
+namespace {
+
+// The example drive: every change of the fan's stage (a flat table over the speed) comes at
+// a located zero crossing, on a row whose speed is the stage's breakpoint to the solver's
+// location tolerance; the energy drawn is the integral of the logged power.
+TEST(LookupTableTest, ExampleDriveLandsOnEachFanStage) {
+  const auto out = twinblocks::testing::RunModelFile("examples/lookup_tables.xml");
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> t = twinblocks::testing::Times(out.recording);
+  const std::vector<double> w = twinblocks::testing::Column(out.recording, "w");
+  const std::vector<double> fan = twinblocks::testing::Column(out.recording, "fan_stage");
+  int changes = 0;
+  for (std::size_t i = 1; i < fan.size(); ++i) {
+    if (fan[i] == fan[i - 1]) continue;
+    ++changes;
+    const double cut = fan[i] > fan[i - 1] ? 150.0 * fan[i] : 150.0 * fan[i - 1];
+    EXPECT_NEAR(w[i], cut, 1e-6) << "t = " << t[i];
+  }
+  EXPECT_GE(changes, 3);
+  const std::vector<double> power = twinblocks::testing::Column(out.recording, "power");
+  const std::vector<double> energy = twinblocks::testing::Column(out.recording, "energy");
+  double trapezoid = 0.0;
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    trapezoid += 0.5 * (t[i] - t[i - 1]) * (power[i] + power[i - 1]);
+  }
+  EXPECT_NEAR(energy.back(), trapezoid, 0.02 * energy.back());
+}
+
+}  // namespace
+}  // namespace twinblocks::blocks
