@@ -27,6 +27,10 @@ lookup::GridInterpolant MakePrelookupTable(const Params& p) {
   } else {
     values = lookup::FiniteValues(p.Vector("table"), "table");
     const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(values.size());
+    if (!p.has("sizes") && n < 2) {
+      throw BlockError("parameter 'table' must hold at least 2 values, got " + std::to_string(n),
+                       "table");
+    }
     const std::vector<int> sizes = lookup::ReadSizes(p, static_cast<int>(n));
     const std::ptrdiff_t grid = lookup::GridSize(sizes, std::numeric_limits<std::ptrdiff_t>::max());
     if (grid != n) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <sstream>
+#include <string_view>
 
 #include "blocks/block_error.h"
 #include "blocks/lookup/detail/grid_interpolant.h"
@@ -16,73 +16,93 @@ namespace twinblocks::blocks::lookup {
 
 namespace {
 
-/// The lines of a CSV file, split into trimmed cells, with their line numbers; blank lines
-/// left out.
-struct CsvLine {
-  int number = 0;
-  std::vector<std::string> cells;
-};
-
-std::string TrimCell(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-std::vector<CsvLine> ReadCsvLines(const std::string& path) {
-  std::string text;
-  try {
-    text = ReadTextFile(path);
-  } catch (const InputFileError& e) {
-    throw BlockError(e.what(), "file");
+// The file is read whole (within the file_bytes limit) but parsed a line at a time into
+// numbers only: a file of millions of short lines, or one line of millions of cells, must not
+// become millions of strings. Every count of values is checked against block_values before
+// it grows further.
+class TableCsv {
+ public:
+  explicit TableCsv(std::string path) : path_(std::move(path)) {
+    try {
+      text_ = ReadTextFile(path_);
+    } catch (const InputFileError& e) {
+      throw BlockError(e.what(), "file");
+    }
   }
-  std::vector<CsvLine> lines;
-  std::istringstream in(text);
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (TrimCell(line).empty()) continue;
-    CsvLine csv;
-    csv.number = number;
-    std::string::size_type start = 0;
-    while (true) {
-      const auto comma = line.find(',', start);
-      csv.cells.push_back(TrimCell(line.substr(start, comma - start)));
-      if (comma == std::string::npos) break;
+
+  const std::string& path() const { return path_; }
+  int line_number() const { return number_; }
+
+  /// Moves to the next line that is not blank; false at the end of the file.
+  bool Next() {
+    while (pos_ < text_.size()) {
+      const std::size_t end = std::min(text_.find('\n', pos_), text_.size());
+      line_ = Trim(std::string_view(text_).substr(pos_, end - pos_));
+      pos_ = end + 1;
+      ++number_;
+      if (!line_.empty()) return true;
+    }
+    return false;
+  }
+
+  /// The cells of the line: one more than its commas.
+  std::int64_t CountCells() const { return 1 + std::count(line_.begin(), line_.end(), ','); }
+
+  /// Calls f(column, cell) for each trimmed cell of the line, in order.
+  template <class F>
+  void ForEachCell(F&& f) const {
+    std::size_t start = 0;
+    for (int column = 0;; ++column) {
+      const std::size_t comma = line_.find(',', start);
+      f(column, Trim(line_.substr(start, comma == std::string_view::npos ? comma : comma - start)));
+      if (comma == std::string_view::npos) return;
       start = comma + 1;
     }
-    lines.push_back(std::move(csv));
   }
-  if (lines.empty())
-    throw BlockError(path + ":1: the file is empty (expected a header line)", "file");
-  return lines;
-}
 
-[[noreturn]] void FailAt(const std::string& path, int line, const std::string& what) {
-  throw BlockError(path + ":" + std::to_string(line) + ": " + what, "file");
-}
-
-double ParseCell(const std::string& path, const CsvLine& line, int column) {
-  const std::string& s = line.cells[column];
-  // Decimal and finite only: strtod would read "0x10" as 16, and nan or inf would spread
-  // through every interpolation that touches them.
-  const std::optional<double> v = ParseDecimal(s);
-  if (!v) {
-    FailAt(path, line.number,
-           "column " + std::to_string(column + 1) + ": '" + s + "' is not a finite decimal number");
+  /// The cell as a finite decimal number.
+  /// @throws BlockError naming path:line and the column otherwise
+  double Number(int column, std::string_view cell) const {
+    // Decimal and finite only: strtod would read "0x10" as 16, and nan or inf would spread
+    // through every interpolation that touches them.
+    const std::optional<double> v = ParseDecimal(cell);
+    if (!v) {
+      // A cell is quoted whole only when short: the message stays one readable line.
+      const std::string shown =
+          cell.size() <= 40 ? std::string(cell) : std::string(cell.substr(0, 37)) + "...";
+      Fail("column " + std::to_string(column + 1) + ": '" + shown +
+           "' is not a finite decimal number");
+    }
+    return *v;
   }
-  return *v;
-}
 
-void CheckValueCount(const std::string& path, const CsvLine& line, std::size_t count) {
-  const std::int64_t most = CurrentInputLimits().block_values;
-  if (static_cast<std::int64_t>(count) > most) {
-    FailAt(path, line.number,
-           "the table holds more than " + std::to_string(most) + " values, " +
-               OverLimit("block_values"));
+  /// @throws BlockError naming path:line
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw BlockError(path_ + ":" + std::to_string(number_) + ": " + what, "file");
   }
-}
+
+  /// @throws BlockError naming path:line when `count` values are over block_values.
+  void CheckValueCount(std::int64_t count) const {
+    const std::int64_t most = CurrentInputLimits().block_values;
+    if (count > most) {
+      Fail("the table holds more than " + std::to_string(most) + " values, " +
+           OverLimit("block_values"));
+    }
+  }
+
+ private:
+  static std::string_view Trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+  }
+
+  std::string path_;
+  std::string text_;
+  std::size_t pos_ = 0;
+  int number_ = 0;
+  std::string_view line_;
+};
 
 std::string PointText(const double* coords, int d) {
   std::string s = "(";
@@ -90,37 +110,57 @@ std::string PointText(const double* coords, int d) {
   return s + ")";
 }
 
+std::string GridText(const std::vector<int>& sizes) {
+  std::string s;
+  for (std::size_t j = 0; j < sizes.size(); ++j) {
+    s += (j > 0 ? " x " : "") + std::to_string(sizes[j]);
+  }
+  return s;
+}
+
 }  // namespace
 
 TableData ReadTableRows(const std::string& path, int dimensions) {
-  const std::vector<CsvLine> lines = ReadCsvLines(path);
-  const CsvLine& header = lines.front();
-  const int columns = static_cast<int>(header.cells.size());
+  TableCsv csv(path);
+  if (!csv.Next())
+    throw BlockError(path + ":1: the file is empty (expected a header line)", "file");
+  const std::int64_t columns = csv.CountCells();
   if (dimensions > 0 && columns != dimensions + 1) {
-    FailAt(path, header.number,
-           "the header must name " + std::to_string(dimensions) + " input column" +
-               (dimensions > 1 ? "s" : "") + " and one output column, got " +
-               std::to_string(columns) + " columns");
+    csv.Fail("the header must name " + std::to_string(dimensions) + " input column" +
+             (dimensions > 1 ? "s" : "") + " and one output column, got " +
+             std::to_string(columns) + " columns");
   }
   if (dimensions == 0 && (columns < 2 || columns > kMaxDimensions + 1)) {
-    FailAt(path, header.number,
-           "the header must name 1 to " + std::to_string(kMaxDimensions) +
-               " input columns and one output column, got " + std::to_string(columns) + " columns");
+    csv.Fail("the header must name 1 to " + std::to_string(kMaxDimensions) +
+             " input columns and one output column, got " + std::to_string(columns) + " columns");
   }
-  const int d = columns - 1;
-  if (lines.size() < 2) FailAt(path, header.number, "no data rows after the header");
+  const int d = static_cast<int>(columns) - 1;
+  std::vector<std::string> names;
+  csv.ForEachCell([&](int, std::string_view cell) { names.emplace_back(cell.substr(0, 40)); });
+  const int header_line = csv.line_number();
   std::vector<double> coords;  // (rows x d)
   std::vector<double> values;  // (rows)
-  for (std::size_t r = 1; r < lines.size(); ++r) {
-    const CsvLine& line = lines[r];
-    if (static_cast<int>(line.cells.size()) != columns) {
-      FailAt(path, line.number,
-             "expected " + std::to_string(columns) + " values (as in the header), got " +
-                 std::to_string(line.cells.size()));
+  std::vector<int> lines;      // (rows) where each row was written
+  while (csv.Next()) {
+    const std::int64_t cells = csv.CountCells();
+    if (cells != columns) {
+      csv.Fail("expected " + std::to_string(columns) + " values (as in the header), got " +
+               std::to_string(cells));
     }
-    for (int j = 0; j < d; ++j) coords.push_back(ParseCell(path, line, j));
-    values.push_back(ParseCell(path, line, d));
-    CheckValueCount(path, line, coords.size() + values.size());
+    csv.CheckValueCount(static_cast<std::int64_t>(coords.size() + values.size()) + columns);
+    csv.ForEachCell([&](int column, std::string_view cell) {
+      const double v = csv.Number(column, cell);
+      if (column < d) {
+        coords.push_back(v);
+      } else {
+        values.push_back(v);
+      }
+    });
+    lines.push_back(csv.line_number());
+  }
+  if (values.empty()) {
+    throw BlockError(path + ":" + std::to_string(header_line) + ": no data rows after the header",
+                     "file");
   }
   const std::ptrdiff_t rows = static_cast<std::ptrdiff_t>(values.size());
   TableData table;
@@ -131,7 +171,7 @@ TableData ReadTableRows(const std::string& path, int dimensions) {
     std::sort(x.begin(), x.end());
     x.erase(std::unique(x.begin(), x.end()), x.end());
     if (x.size() < 2) {
-      throw BlockError(path + ": column " + std::to_string(j + 1) + " ('" + header.cells[j] +
+      throw BlockError(path + ": column " + std::to_string(j + 1) + " ('" + names[j] +
                            "') holds one value only; a table needs at least 2 breakpoints per "
                            "input",
                        "file");
@@ -139,18 +179,15 @@ TableData ReadTableRows(const std::string& path, int dimensions) {
     sizes.push_back(static_cast<int>(x.size()));
     table.breakpoints.push_back(std::move(x));
   }
+  // Fewer grid points than rows: some point appears twice, which the filling below names.
   const std::ptrdiff_t size = GridSize(sizes, rows);
-  if (size != rows) {
-    std::string grid;
-    for (int j = 0; j < d; ++j) grid += (j > 0 ? " x " : "") + std::to_string(sizes[j]);
-    // Fewer points than rows: some point appears twice, which the filling below names.
-    if (size < 0 || size > rows) {
-      throw BlockError(path + ": the rows do not fill a grid: the input columns hold " + grid +
-                           " distinct values, so every one of their combinations must appear "
-                           "once, but there are " +
-                           std::to_string(rows) + " rows",
-                       "file");
-    }
+  if (size < 0 || size > rows) {
+    throw BlockError(path + ": the rows do not fill a grid: the input columns hold " +
+                         GridText(sizes) +
+                         " distinct values, so every one of their combinations must appear "
+                         "once, but there are " +
+                         std::to_string(rows) + " rows",
+                     "file");
   }
   table.values.assign(size, 0.0);
   std::vector<int> line_of(size, 0);  // the line that gave each grid point
@@ -162,60 +199,67 @@ TableData ReadTableRows(const std::string& path, int dimensions) {
       at += i * stride;
       stride *= static_cast<std::ptrdiff_t>(x.size());
     }
-    const int number = lines[r + 1].number;
     if (line_of[at] != 0) {
-      FailAt(path, number,
-             "the point " + PointText(&coords[r * d], d) + " appears twice (first on line " +
-                 std::to_string(line_of[at]) + ")");
+      throw BlockError(path + ":" + std::to_string(lines[r]) + ": the point " +
+                           PointText(&coords[r * d], d) + " appears twice (first on line " +
+                           std::to_string(line_of[at]) + ")",
+                       "file");
     }
-    line_of[at] = number;
+    line_of[at] = lines[r];
     table.values[at] = values[r];
   }
   return table;
 }
 
 TableData ReadTableMatrix(const std::string& path) {
-  const std::vector<CsvLine> lines = ReadCsvLines(path);
-  const CsvLine& first = lines.front();
-  const int columns = static_cast<int>(first.cells.size());
+  TableCsv csv(path);
+  if (!csv.Next())
+    throw BlockError(path + ":1: the file is empty (expected a header line)", "file");
+  const std::int64_t columns = csv.CountCells();
   if (columns < 3) {
-    FailAt(path, first.number,
-           "the first line must hold a corner cell then at least 2 breakpoints of u2, got " +
-               std::to_string(columns) + " cells");
+    csv.Fail("the first line must hold a corner cell then at least 2 breakpoints of u2, got " +
+             std::to_string(columns) + " cells");
   }
+  csv.CheckValueCount(columns - 1);
   std::vector<double> x2;
-  for (int c = 1; c < columns; ++c) {
-    const double v = ParseCell(path, first, c);
+  csv.ForEachCell([&](int column, std::string_view cell) {
+    if (column == 0) return;  // the corner: a label, if anything
+    const double v = csv.Number(column, cell);
     if (!x2.empty() && !(v > x2.back())) {
-      FailAt(path, first.number,
-             "the breakpoints of u2 must be strictly increasing: " + FormatValue(v) +
-                 " is not above " + FormatValue(x2.back()));
+      csv.Fail("the breakpoints of u2 must be strictly increasing: " + FormatValue(v) +
+               " is not above " + FormatValue(x2.back()));
     }
     x2.push_back(v);
-  }
+  });
   std::vector<double> x1;
   std::vector<double> by_rows;  // (n1 x n2), row-major as written
-  for (std::size_t r = 1; r < lines.size(); ++r) {
-    const CsvLine& line = lines[r];
-    if (static_cast<int>(line.cells.size()) != columns) {
-      FailAt(path, line.number,
-             "expected " + std::to_string(columns) + " values (as on the first line), got " +
-                 std::to_string(line.cells.size()));
+  while (csv.Next()) {
+    const std::int64_t cells = csv.CountCells();
+    if (cells != columns) {
+      csv.Fail("expected " + std::to_string(columns) + " values (as on the first line), got " +
+               std::to_string(cells));
     }
-    const double v = ParseCell(path, line, 0);
-    if (!x1.empty() && !(v > x1.back())) {
-      FailAt(path, line.number,
-             "the breakpoints of u1 (first column) must be strictly increasing: " + FormatValue(v) +
-                 " is not above " + FormatValue(x1.back()));
-    }
-    x1.push_back(v);
-    for (int c = 1; c < columns; ++c) by_rows.push_back(ParseCell(path, line, c));
-    CheckValueCount(path, line, by_rows.size() + x1.size());
+    csv.CheckValueCount(static_cast<std::int64_t>(x2.size() + x1.size() + by_rows.size()) +
+                        columns);
+    csv.ForEachCell([&](int column, std::string_view cell) {
+      const double v = csv.Number(column, cell);
+      if (column > 0) {
+        by_rows.push_back(v);
+        return;
+      }
+      if (!x1.empty() && !(v > x1.back())) {
+        csv.Fail("the breakpoints of u1 (first column) must be strictly increasing: " +
+                 FormatValue(v) + " is not above " + FormatValue(x1.back()));
+      }
+      x1.push_back(v);
+    });
   }
   if (x1.size() < 2) {
-    FailAt(path, lines.back().number,
-           "a table needs at least 2 rows (breakpoints of u1) after the first line, got " +
-               std::to_string(x1.size()));
+    throw BlockError(path +
+                         ": a table needs at least 2 rows (breakpoints of u1) after the first "
+                         "line, got " +
+                         std::to_string(x1.size()),
+                     "file");
   }
   const std::size_t n1 = x1.size(), n2 = x2.size();
   TableData table;

@@ -71,6 +71,10 @@ void TableLookupBlock::DoCalcOutputs(Context& c, int stage) const {
       // the zero crossings tell the solver where the input leaves the cell.
       if (c.major) {
         for (int j = 0; j < d; ++j) cells[j] = table_.Cell(j, u[j], cells[j]);
+      } else {
+        // A table retuned to fewer breakpoints keeps the modes of the old one until the next
+        // major step.
+        for (int j = 0; j < d; ++j) cells[j] = std::min(cells[j], table_.axis(j).size() - 1);
       }
       y[i] = nan ? std::numeric_limits<double>::quiet_NaN() : table_.ValueAtCells(cells);
     }
@@ -98,8 +102,8 @@ void TableLookupBlock::DoCalcZeroCrossings(Context& c) const {
   for (int i = 0; i < w; ++i) {
     for (int j = 0; j < d; ++j, ++cells, z += 2) {
       const double u = in(c, j)[i * u_strides_[j]];
-      const int cell = *cells;
       const int last = table_.axis(j).size() - 1;
+      const int cell = std::min(*cells, last);
       z[0] = active && cell > 0 ? u - table_.Cut(j, cell) : 1.0;
       z[1] = active && cell < last ? u - table_.Cut(j, cell + 1) : -1.0;
     }
