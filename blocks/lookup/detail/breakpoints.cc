@@ -1,6 +1,8 @@
 #include "blocks/lookup/detail/breakpoints.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "blocks/block_error.h"
@@ -34,45 +36,23 @@ Breakpoints::Breakpoints(std::vector<double> x, const std::string& what, const s
   const int buckets = n - 1;
   bucket_scale_ = buckets / (x_[n - 1] - x_[0]);
   if (!std::isfinite(bucket_scale_)) bucket_scale_ = 0.0;
-  below_.assign(n, 0);
-  // below_[b] counts the breakpoints whose bucket is below b; the buckets of sorted
-  // breakpoints do not decrease, so one pass fills it.
+  // below[b] counts the breakpoints whose bucket is below b; the buckets of sorted breakpoints
+  // do not decrease, so one pass fills it. Every breakpoint in an earlier bucket than an
+  // input's is below the input, every one in a later bucket above it: an input in bucket b
+  // lies in an interval from below[b] - 1 to below[b+1] - 1.
+  std::vector<int> below(n, 0);
   int k = 0;
   for (int b = 0; b < n; ++b) {
     while (k < n && Bucket(x_[k]) < b) ++k;
-    below_[b] = k;
+    below[b] = k;
   }
-}
-
-int Breakpoints::Bucket(double u) const {
-  // The same arithmetic for breakpoints and inputs: rounding is monotonic, so an input at or
-  // above a breakpoint never lands in an earlier bucket than the breakpoint does.
-  const double s = (u - x_[0]) * bucket_scale_;
-  const int buckets = last_ + 1;
-  return s < buckets ? static_cast<int>(s) : buckets - 1;
-}
-
-int Breakpoints::Find(double u) const {
-  const double* x = x_.data();
-  if (!(u >= x[1])) return 0;
-  if (u >= x[last_]) return last_;
-  // x[1] <= u < x[n-2]. Every breakpoint in an earlier bucket than u's is below u, every one
-  // in a later bucket above it: the interval lies between.
-  const int b = Bucket(u);
-  int lo = below_[b] - 1;
-  int hi = below_[b + 1] - 1;
-  if (lo < 0) lo = 0;
-  if (hi > last_) hi = last_;
-  // x[lo] <= u holds: the largest such k in [lo, hi].
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) >> 1;
-    if (x[mid] <= u) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
+  buckets_.resize(buckets);
+  for (int b = 0; b < buckets; ++b) {
+    BucketRange& e = buckets_[b];
+    e.lo = std::max(below[b] - 1, 0);
+    e.hi = std::min(below[b + 1] - 1, last_);
+    e.split = e.hi == e.lo + 1 ? x_[e.hi] : std::numeric_limits<double>::infinity();
   }
-  return lo;
 }
 
 }  // namespace twinblocks::blocks::lookup

@@ -9,10 +9,11 @@ namespace twinblocks::blocks::lookup {
 /// increasing (checked), and an index that finds the interval holding an input in O(1) for
 /// any spacing that is not extremely uneven.
 ///
-/// The index splits [x0, x(n-1)] into n - 1 buckets of equal width and keeps, per bucket, the
-/// first interval that may hold an input falling in it. An input's bucket is one multiplication
-/// away; the intervals it may lie in are then those from its bucket's first to the next
-/// bucket's: one for evenly spaced breakpoints, a few for uneven ones, searched by bisection.
+/// The index splits [x0, x(n-1)] into n - 1 buckets of equal width and keeps, per bucket,
+/// the range of intervals an input falling in it may lie in, and the breakpoint between them
+/// when they are two. An input's bucket is one multiplication away; evenly spaced breakpoints
+/// leave one interval per bucket, uneven ones mostly one or two (decided by one comparison),
+/// and a few more where breakpoints crowd (searched by bisection).
 /// Breakpoints crowded into a few buckets (a logarithmic grid over decades) make that
 /// bisection longer, never longer than over all of them.
 class Breakpoints {
@@ -57,10 +58,44 @@ class Breakpoints {
   int last_ = 0;           ///< n - 2
   /// Buckets per unit of the input, (n - 1) / (x[n-1] - x[0]).
   double bucket_scale_ = 0.0;
-  /// (n) Per bucket b, the number of breakpoints whose bucket is below b (the last entry, for
-  /// b = n - 1, closes the last bucket). An input in bucket b lies in an interval from
-  /// below_[b] - 1 to below_[b+1] - 1.
-  std::vector<int> below_;
+  /// The intervals an input in one bucket may lie in, lo to hi; `split` is x[lo + 1] when hi
+  /// is lo + 1 (the interval is then lo below it, hi at or above it), +inf when hi is lo.
+  struct BucketRange {
+    int lo = 0;
+    int hi = 0;
+    double split = 0.0;
+  };
+  std::vector<BucketRange> buckets_;  ///< (n - 1)
 };
+
+// Inline: the step loop's lookups call these for every input.
+inline int Breakpoints::Bucket(double u) const {
+  // The same arithmetic for breakpoints and inputs: rounding is monotonic, so an input at or
+  // above a breakpoint never lands in an earlier bucket than the breakpoint does.
+  const double s = (u - x_[0]) * bucket_scale_;
+  const int buckets = last_ + 1;
+  return s < buckets ? static_cast<int>(s) : buckets - 1;
+}
+
+inline int Breakpoints::Find(double u) const {
+  const double* x = x_.data();
+  if (!(u >= x[1])) return 0;
+  if (u >= x[last_]) return last_;
+  // x[1] <= u < x[n-2]. Most buckets leave one or two intervals: decided without reading x.
+  const BucketRange& e = buckets_[Bucket(u)];
+  int lo = e.lo;
+  int hi = e.hi;
+  if (hi - lo <= 1) return lo + (u >= e.split ? 1 : 0);
+  // x[lo] <= u holds: the largest such k in [lo, hi].
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (x[mid] <= u) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
 
 }  // namespace twinblocks::blocks::lookup

@@ -74,9 +74,11 @@ GridInterpolant::GridInterpolant(std::vector<Breakpoints> axes, std::vector<doub
   if (is_piecewise_constant()) extrapolation_ = Extrapolation::kClip;
   if (interpolation_ == Interpolation::kLinear && d == 1) {
     const Breakpoints& x = axes_[0];
-    slopes_.resize(x.size() - 1);
-    for (int k = 0; k + 1 < x.size(); ++k) {
-      slopes_[k] = (values_[k + 1] - values_[k]) / (x[k + 1] - x[k]);
+    const int n = x.size();
+    segments_.resize(n);
+    for (int k = 0; k < n; ++k) {
+      const int i = k + 1 < n ? k : k - 1;  // the interval whose slope it is
+      segments_[k] = {x[k], values_[k], (values_[i + 1] - values_[i]) / (x[i + 1] - x[i])};
     }
   }
   if (interpolation_ == Interpolation::kSpline) {
@@ -122,26 +124,6 @@ double GridInterpolant::Evaluate(const double* u, int* hints) const {
     f[j] = fj;
   }
   return Multilinear(k, f);
-}
-
-double GridInterpolant::EvaluateLinear1D(double u, int* hint) const {
-  const Breakpoints& x = axes_[0];
-  const double* v = values_.data();
-  const int last = x.size() - 1;
-  // Outside, from the end breakpoint itself, so that the table's end value comes back
-  // exactly there; a flat end stays flat out to an infinite input (no 0 * inf).
-  const bool clip = extrapolation_ == Extrapolation::kClip;
-  if (u >= x[last]) {
-    *hint = last - 1;
-    const double slope = slopes_[last - 1];
-    return clip || slope == 0.0 ? v[last] : v[last] + slope * (u - x[last]);
-  }
-  if (u < x[0]) {
-    *hint = 0;
-    return clip || slopes_[0] == 0.0 ? v[0] : v[0] + slopes_[0] * (u - x[0]);
-  }
-  const int k = *hint = x.Find(u, *hint);
-  return v[k] + slopes_[k] * (u - x[k]);
 }
 
 double GridInterpolant::EvaluateSpline(const double* u, int* hints) const {

@@ -58,6 +58,11 @@ class GridInterpolant {
     return interpolation_ == Interpolation::kFlat || interpolation_ == Interpolation::kNearest;
   }
 
+  /// Evaluate() of a 1-D table with linear interpolation (is_linear_1d()), inline for the
+  /// step loop.
+  double EvaluateLinear1D(double u, int* hint) const;
+  bool is_linear_1d() const { return !segments_.empty(); }
+
   /// The table at the point u (num_dimensions() values). `hints` (num_dimensions()) holds the
   /// intervals found for the previous point, and receives those found for this one. A NaN
   /// coordinate gives NaN.
@@ -82,7 +87,6 @@ class GridInterpolant {
   double Multilinear(const int* k, const double* f) const;
 
  private:
-  double EvaluateLinear1D(double u, int* hint) const;
   double EvaluateSpline(const double* u, int* hints) const;
 
   std::vector<Breakpoints> axes_;
@@ -90,14 +94,37 @@ class GridInterpolant {
   std::vector<std::ptrdiff_t> strides_;  ///< (d) of each dimension in values_
   Interpolation interpolation_;
   Extrapolation extrapolation_;
-  /// 1-D linear: the slope of each interval, (n - 1), so that an evaluation is one
-  /// multiplication (Simulink's "linear point-slope").
-  std::vector<double> slopes_;
+  /// 1-D linear, per breakpoint (n): where it is, the value there and the slope of the
+  /// interval that starts there (the last: of the interval that ends there), side by side so
+  /// that an evaluation reads one place, and is one multiplication (Simulink's "linear
+  /// point-slope").
+  struct Segment {
+    double x;
+    double y;
+    double slope;
+  };
+  std::vector<Segment> segments_;
   /// Splines: (2^d x size) the derivatives at the grid points across each subset s of the
   /// dimensions (bit j of s set: differentiated along j), subset s at s * size. Subset 0 is
   /// the values themselves.
   std::vector<double> derivatives_;
 };
+
+// Inline: the step loop's 1-D lookups call it for every input.
+inline double GridInterpolant::EvaluateLinear1D(double u, int* hint) const {
+  const Segment* s = segments_.data();
+  const int last = axes_[0].size() - 1;
+  // Outside, from the end breakpoint itself, so that the table's end value comes back
+  // exactly there; a flat end stays flat out to an infinite input (no 0 * inf).
+  const bool clip = extrapolation_ == Extrapolation::kClip;
+  if (u >= s[last].x || u < s[0].x) {
+    const Segment& end = u < s[0].x ? s[0] : s[last];
+    *hint = u < s[0].x ? 0 : last - 1;
+    return clip || end.slope == 0.0 ? end.y : end.y + end.slope * (u - end.x);
+  }
+  const Segment& at = s[*hint = axes_[0].Find(u, *hint)];
+  return at.y + at.slope * (u - at.x);
+}
 
 /// The number of values of a grid with these numbers of breakpoints, or -1 when it exceeds
 /// `most` (checked as it is formed, so that no product overflows).

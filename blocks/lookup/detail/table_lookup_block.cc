@@ -53,7 +53,8 @@ void TableLookupBlock::DoCalcOutputs(Context& c, int stage) const {
     double* hint_store = dwork(c);
     for (int i = 0; i < w; ++i) {
       int hint = static_cast<int>(hint_store[i]);
-      y[i] = table_.Evaluate(u + i * s, &hint);
+      y[i] = table_.is_linear_1d() ? table_.EvaluateLinear1D(u[i * s], &hint)
+                                   : table_.Evaluate(u + i * s, &hint);
       hint_store[i] = hint;
     }
     return;
