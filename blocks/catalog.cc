@@ -3,6 +3,7 @@
 #include "blocks/drivetrain/register_drivetrain_blocks.h"
 #include "blocks/grasp/register_grasp_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
+#include "blocks/lookup/register_lookup_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
 #include "blocks/routing/register_routing_blocks.h"
@@ -17,6 +18,7 @@ const BlockRegistry& Catalog() {
     RegisterSignalBlocks(r);
     RegisterDiscreteBlocks(r);
     RegisterLogicBlocks(r);
+    RegisterLookupBlocks(r);
     RegisterRoutingBlocks(r);
     RegisterMultibodyBlocks(r);
     RegisterDrivetrainBlocks(r);

@@ -131,6 +131,12 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   const std::map<std::string, testing::ParamTexts> required = {
       {"Expression", {{"expr", "u1"}}},
       {"Selector", {{"indices", "[0]"}}},
+      {"LookupTable", {{"breakpoints", "[0, 1]"}, {"table", "[0, 1]"}}},
+      {"LookupTable2D",
+       {{"breakpoints1", "[0, 1]"}, {"breakpoints2", "[0, 1]"}, {"table", "[[0, 1], [1, 2]]"}}},
+      {"LookupTableND", {{"breakpoints", "[0, 1]"}, {"table", "[0, 1]"}}},
+      {"Prelookup", {{"breakpoints", "[0, 1]"}}},
+      {"InterpolationUsingPrelookup", {{"table", "[0, 1]"}}},
       {"Solid", {{"radius", "0.05"}}},
       {"Inertia", {{"J", "0.01"}}},
       {"DCMotor", {{"R", "1"}, {"L", "0.01"}, {"Kt", "0.1"}, {"Ke", "0.1"}}},
