@@ -65,14 +65,45 @@ std::string Describe(const py::error_already_set& e, const std::string& hook) {
   return text;
 }
 
-// Writes `value` (a number, or a sequence or array of `n` numbers) to out[0..n).
+// A Python number as a double: floats (numpy's float64 is one) and ints at once, numpy's
+// other scalars through AsNumber; nullopt for anything else.
+std::optional<double> FastNumber(PyObject* value) {
+  if (PyFloat_Check(value)) return PyFloat_AS_DOUBLE(value);
+  if (PyLong_Check(value) && !PyBool_Check(value)) {
+    const double v = PyLong_AsDouble(value);
+    if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    return v;
+  }
+  return AsNumber(value);
+}
+
+// Writes `value` (a number, or a list, tuple or array of `n` numbers) to out[0..n).
 // @throws std::runtime_error naming `what` for anything else.
 void Store(py::handle value, double* out, int n, const std::string& what) {
-  if (std::optional<double> v = AsNumber(value)) {
+  PyObject* v = value.ptr();
+  if (std::optional<double> x = FastNumber(v)) {
     if (n != 1) {
       throw std::runtime_error(what + " is one number; expected " + std::to_string(n));
     }
-    out[0] = *v;
+    out[0] = *x;
+    return;
+  }
+  if (PyList_Check(v) || PyTuple_Check(v)) {
+    // Lists and tuples item by item: a numpy array made of one costs a microsecond.
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(v);
+    if (size != n) {
+      throw std::runtime_error(what + " has " + std::to_string(size) + " values; expected " +
+                               std::to_string(n));
+    }
+    PyObject** items = PySequence_Fast_ITEMS(v);
+    for (int i = 0; i < n; ++i) {
+      std::optional<double> x = FastNumber(items[i]);
+      if (!x) {
+        throw std::runtime_error(what + " holds " + py::repr(items[i]).cast<std::string>() +
+                                 "; expected numbers");
+      }
+      out[i] = *x;
+    }
     return;
   }
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
@@ -87,6 +118,33 @@ void Store(py::handle value, double* out, int n, const std::string& what) {
   const double* data = a.data();
   for (int i = 0; i < n; ++i) out[i] = data[i];
 }
+
+// What a hook is called with: the arrays x, xd and one per input, and the tuple of the
+// inputs' arrays; each a buffer filled anew for every call. GIL held to make and fill.
+struct HookArguments {
+  py::array_t<double> x, xd;
+  std::vector<py::array_t<double>> inputs;
+  py::tuple u;
+
+  HookArguments(int nx, int nxd, const std::vector<int>& input_widths)
+      : x(nx), xd(nxd), u(input_widths.size()) {
+    for (size_t i = 0; i < input_widths.size(); ++i) {
+      inputs.emplace_back(input_widths[i]);
+      u[i] = inputs.back();
+    }
+  }
+
+  void Fill(user::Context& c) {
+    Copy(c.continuous_state(), &x);
+    Copy(c.discrete_state(), &xd);
+    for (size_t i = 0; i < inputs.size(); ++i) Copy(c.input(static_cast<int>(i)), &inputs[i]);
+  }
+
+  static void Copy(const double* from, py::array_t<double>* to) {
+    double* data = to->mutable_data();
+    for (py::ssize_t i = 0; i < to->size(); ++i) data[i] = from[i];
+  }
+};
 
 // A user block whose hooks are a Python object's methods.
 class PythonBlock final : public user::Block {
@@ -135,6 +193,16 @@ class PythonBlock final : public user::Block {
     require(nx_ > 0, derivatives_, "continuous states", "calc_derivatives");
     require(nzc_ > 0, zero_crossings_, "zero crossings", "calc_zero_crossings");
     if (update_ != nullptr || reset_ != nullptr) DeclareMajorStepUpdate();
+    arguments_ = std::make_shared<HookArguments>(nx_, nxd_, input_widths_);
+  }
+
+  ~PythonBlock() override {
+    if (Py_IsInitialized() == 0) {
+      new std::shared_ptr<HookArguments>(std::move(arguments_));  // no interpreter to free it
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    arguments_.reset();
   }
 
   void Initialize(user::Context& c) const override {
@@ -208,20 +276,39 @@ class PythonBlock final : public user::Block {
   }
 
  private:
-  // hook(t, x, xd, u), the arrays copies of the block's slices. GIL held.
+  // hook(t, x, xd, u) with copies of the block's slices. GIL held.
   py::object Call(const py::object& hook, user::Context& c) const {
-    py::list u(input_widths_.size());
-    for (size_t i = 0; i < input_widths_.size(); ++i) {
-      u[i] = py::array_t<double>(input_widths_[i], c.input(static_cast<int>(i)));
+    // The block's own arguments, unless a call of another simulation is using them (a hook
+    // that let the GIL go, a sweep's other thread): then arguments of this call's own.
+    std::shared_ptr<HookArguments> own;
+    HookArguments* args = arguments_.get();
+    if (arguments_busy_) {
+      own = std::make_shared<HookArguments>(nx_, nxd_, input_widths_);
+      args = own.get();
+    } else {
+      arguments_busy_ = true;
     }
-    return hook(c.time(), py::array_t<double>(nx_, c.continuous_state()),
-                py::array_t<double>(nxd_, c.discrete_state()), std::move(u));
+    struct Release {
+      bool* busy;
+      ~Release() {
+        if (busy != nullptr) *busy = false;
+      }
+    } release{own ? nullptr : &arguments_busy_};
+    args->Fill(c);
+    py::object t = py::reinterpret_steal<py::object>(PyFloat_FromDouble(c.time()));
+    PyObject* call_args[] = {t.ptr(), args->x.ptr(), args->xd.ptr(), args->u.ptr()};
+    PyObject* result = PyObject_Vectorcall(hook.ptr(), call_args, 4, nullptr);
+    if (result == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(result);
   }
 
   std::vector<int> input_widths_, output_widths_;
   int nx_ = 0, nxd_ = 0, nzc_ = 0;
   std::vector<double> x0_, xd0_;
   SharedObject outputs_, derivatives_, update_, reset_, zero_crossings_;
+  std::shared_ptr<HookArguments> arguments_;
+  /// True while a call uses arguments_; read and written with the GIL held.
+  mutable bool arguments_busy_ = false;
 };
 
 user::ParamKind KindOf(const std::string& kind) {
