@@ -120,8 +120,9 @@ class UserBlock:
     __init__ takes the parameters as keyword arguments (evaluated: float, numpy array or str),
     calls super().__init__(), and declares states, zero crossings and the sample time. It
     then defines the hooks it needs; each gets the time t (s), the continuous states x and the
-    discrete states xd (numpy arrays, copies), and the inputs u (a list of numpy arrays, one
-    per input port, in order):
+    discrete states xd (numpy arrays, copies), and the inputs u (a tuple of numpy arrays, one
+    per input port, in order). The arrays are valid during the call: the block fills the same
+    ones for its next call, so copy what you keep.
 
         calc_outputs(t, x, xd, u): the outputs: one value (a number or a sequence of the
             port's width) for a block with one output, else a sequence of them, one per

@@ -228,6 +228,35 @@ TEST(PluginBlockTest, MovingAverageMatchesHandRecursion) {
   }
 }
 
+// Modes chosen at major steps with a zero crossing: the output switches exactly where the
+// solver located u = 0 (t = k pi), and inside solver steps it holds, so that every step is
+// smooth: y at each recorded row is the sign of u there.
+TEST(PluginBlockTest, ModesSwitchAtLocatedZeroCrossings) {
+  const testing::RunOutput run = testing::RunModelText(
+      R"(<model name="sign"><simulation solver="ode45" t_end="10" rtol="1e-10" atol="1e-12"/>
+  <block type="Sine" name="u"/>
+  <block type="SignWithMode" library=")" +
+      kTestLibraries + R"(/libtest_blocks.so" name="sign"/>
+  <block type="Integrator" name="area"/>
+  <connect from="u.y" to="sign.u"/>
+  <connect from="sign.y" to="area.u"/>
+  <log signal="u.y" as="u"/><log signal="sign.y" as="y"/><log signal="area.y" as="area"/></model>)");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  EXPECT_EQ(run.stats.solver.zero_crossings, 3);  // pi, 2 pi, 3 pi
+  const std::vector<double> u = testing::Column(run.recording, "u");
+  const std::vector<double> y = testing::Column(run.recording, "y");
+  for (size_t i = 0; i < u.size(); ++i) {
+    if (std::abs(u[i]) > 1e-9) {
+      EXPECT_EQ(y[i], u[i] > 0.0 ? 1.0 : -1.0) << "row " << i;
+    }
+  }
+  // The integral of sign(sin t) rises to pi over [0, pi), falls back to 0 over [pi, 2 pi),
+  // ...: at t = 10, in [3 pi, 4 pi), it is pi - (t - 3 pi).
+  const double t = 10.0, pi = 3.14159265358979323846;
+  const double exact = pi - (t - 3.0 * pi);
+  EXPECT_NEAR(testing::Column(run.recording, "area").back(), exact, 1e-8);
+}
+
 // A block library's block reads, writes and reads back with its library, and the editing API
 // checks its parameters and ports against the library's type.
 TEST(UserBlockModelTest, LibraryAttributeRoundTripsAndIsEdited) {
@@ -252,6 +281,31 @@ TEST(UserBlockModelTest, LibraryAttributeRoundTripsAndIsEdited) {
   model.ReplaceBlock("second", "Integrator", {});
   EXPECT_EQ(model.FindBlock("second")->library, "");
   EXPECT_EQ(xml::WriteModelString(model).find("name=\"second\" library"), std::string::npos);
+}
+
+// The reader refuses an empty library, and `library` as the name of a define's parameter (an
+// instance would write it as the block's library).
+TEST(UserBlockModelTest, ReaderRefusesEmptyLibraryAndReservedName) {
+  using graph::test_support::ErrorOf;
+  EXPECT_CONTAINS(ErrorOf([] {
+                    xml::ReadModelString(
+                        "<model name=\"m\">\n<block type=\"MassSpringDamper\" library=\"\" "
+                        "name=\"p\"/>\n</model>",
+                        "m.xml");
+                  }),
+                  "m.xml:2: block 'p' (MassSpringDamper): the library is empty");
+  EXPECT_CONTAINS(ErrorOf([] {
+                    xml::ReadModelString(
+                        "<model name=\"m\">\n<define name=\"D\" params=\"library\"/>\n</model>",
+                        "m.xml");
+                  }),
+                  "takes a reserved name");
+  graph::Model model;
+  EXPECT_CONTAINS(ErrorOf([&] { model.AddDefine("D", {"library"}); }), "takes a reserved name");
+  EXPECT_CONTAINS(ErrorOf([&] {
+                    model.AddBlock("", "Gain", "g", {{"library", "x"}});
+                  }),
+                  "'library' is not a parameter");
 }
 
 // The library is found relative to the model file's folder, then on TWINBLOCKS_BLOCK_PATH.

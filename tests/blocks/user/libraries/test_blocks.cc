@@ -49,6 +49,24 @@ class ResetsInMinorSteps final : public twinblocks::user::Block {
   }
 };
 
+// y = 1 where u >= 0, else -1: a mode chosen at major steps and held inside solver steps,
+// with u as its zero-crossing function (Saturation's pattern through the user API).
+class SignWithMode final : public twinblocks::user::Block {
+ public:
+  SignWithMode() {
+    DeclareInput("u");
+    DeclareOutput("y");
+    DeclareModes(1);
+    DeclareZeroCrossings(1);
+  }
+  void Initialize(Context& c) const override { c.modes()[0] = 1; }
+  void CalcOutputs(Context& c) const override {
+    if (c.is_major_step()) c.modes()[0] = c.input(0)[0] >= 0.0 ? 1 : 0;
+    c.output(0)[0] = c.modes()[0] == 1 ? 1.0 : -1.0;
+  }
+  void CalcZeroCrossings(Context& c) const override { c.zero_crossings()[0] = c.input(0)[0]; }
+};
+
 template <class B>
 BlockType Type(const char* name, std::vector<twinblocks::user::ParamSpec> params = {}) {
   BlockType t;
@@ -72,4 +90,7 @@ TWINBLOCKS_BLOCK_LIBRARY(registry) {
   registry.Add(Type<FailsAt>("FailsAt", {{"t_fail", ParamKind::kScalar, "0.5", "s"}}));
   registry.Add(Type<BadWidth>("BadWidth"));
   registry.Add(Type<ResetsInMinorSteps>("ResetsInMinorSteps"));
+  BlockType sign = Type<SignWithMode>("SignWithMode");
+  sign.inputs = {{"u", "input"}};
+  registry.Add(std::move(sign));
 }
