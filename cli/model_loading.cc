@@ -7,6 +7,7 @@
 #include "blocks/block_registry.h"
 #include "cli/commands.h"
 #include "common/suggest.h"
+#include "model/detail/model_support.h"
 #include "model/model_error.h"
 #include "runtime/simulator.h"
 #include "sweep/sweep_plan.h"
@@ -37,7 +38,7 @@ bool TakesNumbers(const graph::Model& model, const std::string& name) {
   if (dot == std::string::npos) return true;
   const graph::BlockNode* node = model.FindBlock(name.substr(0, dot));
   if (node == nullptr) return false;  // reported as an unknown block
-  const blocks::BlockType* type = blocks::Catalog().Find(node->type);
+  const blocks::BlockType* type = graph::internal::LookUpType(model, *node).catalog;
   if (type == nullptr) return true;  // a define's parameters are expressions
   for (const blocks::ParamSpec& p : type->params) {
     if (p.name != name.substr(dot + 1)) continue;

@@ -97,6 +97,12 @@ Entry Load(const std::string& name) {
 
 }  // namespace
 
+std::vector<std::string> PluginDirectories() {
+  std::vector<std::string> dirs;
+  for (const fs::path& dir : SearchDirectories()) dirs.push_back(dir.string());
+  return dirs;
+}
+
 const void* OpenPlugin(const std::string& name, int abi_version) {
   static std::mutex mutex;
   static std::map<std::string, Entry> opened;

@@ -37,7 +37,7 @@ class ExpansionCounter {
       if (node.commented) continue;
       const Size inner = CountNode(node, JoinPath(path, node.name), depth + 1);
       size.blocks += inner.blocks;
-      if (node.is_subsystem() || model_.FindDefine(node.type) != nullptr) {
+      if (node.is_subsystem() || (node.library.empty() && model_.FindDefine(node.type))) {
         size.height = std::max(size.height, inner.height + 1);
       }
     }
@@ -51,7 +51,8 @@ class ExpansionCounter {
       if (depth > nesting) FailNesting(node, path, depth);
       return Count(*node.body, path, depth);
     }
-    const Define* def = model_.FindDefine(node.type);
+    // A library's type is a block, whatever defines the model has.
+    const Define* def = node.library.empty() ? model_.FindDefine(node.type) : nullptr;
     if (def == nullptr) return {1.0, 0};  // an unknown type is reported when flattened
     if (depth > nesting) FailNesting(node, path, depth);
     Size size;

@@ -6,6 +6,8 @@
 
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
+#include "blocks/user/block_library.h"
+#include "blocks/user/block_types.h"
 #include "common/suggest.h"
 #include "compiler/detail/compiler.h"
 #include "model/detail/block_params.h"
@@ -26,10 +28,11 @@ int Compiler::AddPoint(Point p) {
   return static_cast<int>(points_.size()) - 1;
 }
 
-/// Evaluates the parameters of a catalog block and constructs it.
-void Compiler::Instantiate(const BlockNode& node, const std::string& path, const Scope& scope,
+/// Evaluates the parameters of a block of `type` (the catalog's, a registered or a library's)
+/// and constructs it.
+void Compiler::Instantiate(const BlockNode& node, const BlockType* type, const std::string& path,
+                           const Scope& scope,
                            const std::map<std::string, std::string>& define_texts) {
-  const BlockType* type = blocks::Catalog().Find(node.type);
   FlatBlock fb;
   fb.path = path;
   fb.type = type;
@@ -157,13 +160,21 @@ void Compiler::Flatten(const Diagram& diagram, const std::string& prefix, const 
       AddCondition(path, node.body->ports, scope, first_flat);
       continue;
     }
-    if (const Define* def = model_.FindDefine(node.type)) {
+    const Define* def = node.library.empty() ? model_.FindDefine(node.type) : nullptr;
+    if (def != nullptr) {
       InstantiateDefine(node, *def, path, scope, define_stack);
       names[node.name] = LocalName{-1, path, &def->body.ports};
       continue;
     }
-    if (blocks::Catalog().Find(node.type) == nullptr) {
-      std::vector<std::string> valid = blocks::Catalog().Names();
+    const BlockType* type = nullptr;
+    try {
+      type =
+          blocks::FindBlockType(node.type, node.library, internal::BaseDirOf(model_, node.where));
+    } catch (const blocks::BlockLibraryError& e) {
+      throw ModelError(node.where, path, node.type, e.what());
+    }
+    if (type == nullptr) {
+      std::vector<std::string> valid = blocks::KnownBlockTypeNames();
       for (const Define& d : model_.defines) valid.push_back(d.name);
       for (const Define& d : model_.library) valid.push_back(d.name);
       throw ModelError(node.where, path, node.type,
@@ -171,7 +182,7 @@ void Compiler::Flatten(const Diagram& diagram, const std::string& prefix, const 
                            " (`twinblocks blocks` lists the catalog; defines: " + DefineNames() +
                            ")");
     }
-    Instantiate(node, path, scope, define_texts);
+    Instantiate(node, type, path, scope, define_texts);
     const int flat = static_cast<int>(flat_.size()) - 1;
     AddBlockPoints(flat);
     names[node.name] = LocalName{flat, {}, nullptr};

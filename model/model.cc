@@ -23,6 +23,7 @@ using internal::SplitLast;
 BlockNode::BlockNode(const BlockNode& other)
     : name(other.name),
       type(other.type),
+      library(other.library),
       params(other.params),
       commented(other.commented),
       where(other.where),
@@ -46,7 +47,8 @@ std::optional<std::string> BlockNode::GetParam(std::string_view param) const {
 }
 
 bool BlockNode::operator==(const BlockNode& o) const {
-  if (name != o.name || type != o.type || params != o.params || commented != o.commented) {
+  if (name != o.name || type != o.type || library != o.library || params != o.params ||
+      commented != o.commented) {
     return false;
   }
   if (is_subsystem() != o.is_subsystem()) return false;
@@ -268,15 +270,17 @@ const Define* Model::FindDefine(std::string_view define_name) const {
 // Model: editing
 
 BlockNode& Model::AddBlock(std::string_view diagram_path, const std::string& type,
-                           const std::string& block_name, std::vector<Parameter> params) {
+                           const std::string& block_name, std::vector<Parameter> params,
+                           const std::string& library) {
   Diagram& d = GetDiagram(diagram_path);
   CheckBlockName(d, diagram_path, block_name);
   const std::string path = JoinPath(diagram_path, block_name);
-  const internal::TypeRef ref = internal::CheckType(*this, path, type);
+  const internal::TypeRef ref = internal::CheckType(*this, path, type, library);
   internal::CheckParams(ref, path, type, params);
   BlockNode b;
   b.name = block_name;
   b.type = type;
+  b.library = library;
   b.params = std::move(params);
   d.blocks.push_back(std::move(b));
   return d.blocks.back();
@@ -333,8 +337,7 @@ void Model::SetParam(std::string_view path, const std::string& param, const std:
     throw EditError(block_path, "", "a subsystem has no parameters (setting '" + param + "')",
                     b.where);
   }
-  internal::CheckParam(internal::LookUpType(*this, b.type), block_path, b.type, {param, value},
-                       b.where);
+  internal::CheckParam(internal::LookUpType(*this, b), block_path, b.type, {param, value}, b.where);
   for (Parameter& p : b.params) {
     if (p.name == param) {
       p.value = value;

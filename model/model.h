@@ -70,10 +70,15 @@ struct Connection {
 class Diagram;
 
 /// A block or a subsystem in a diagram. A subsystem has a body and type "" ; a block's type
-/// names a catalog type or a `define`.
+/// names a catalog type, a `define`, a type registered at run time (a Python block class), or,
+/// with `library`, a type of that block library.
 struct BlockNode {
   std::string name;
   std::string type;
+  /// The block library (a shared library of user block types, docs/user-blocks.md) that
+  /// defines `type`, as written: a path relative to the folder of the file the block is
+  /// written in, or a file name found on TWINBLOCKS_BLOCK_PATH; "" for every other type.
+  std::string library;
   std::vector<Parameter> params;  ///< in the order written
   bool commented = false;
   SourceLocation where;
@@ -267,14 +272,17 @@ class Model {
 
   // ---- Blocks ----
 
-  /// Adds a block of `type` (a catalog type or a define) named `name` to the diagram at
-  /// `diagram_path`. Parameters are checked against the type: an unknown one is an error
-  /// (with a suggestion), a word must be one of its words, a define's parameters must all be
-  /// given, and so must a catalog type's required ones.
-  /// @throws ModelError when the name is not an identifier or is taken, the type unknown, or a
-  ///   parameter wrong.
+  /// Adds a block of `type` (a catalog type, a define, a registered type, or with `library` a
+  /// type of that block library) named `name` to the diagram at `diagram_path`. Parameters
+  /// are checked against the type: an unknown one is an error (with a suggestion), a word must
+  /// be one of its words, a define's parameters must all be given, and so must a catalog
+  /// type's required ones. A library is loaded at once (relative to the model file's folder,
+  /// or the working directory for a model made in code; docs/user-blocks.md).
+  /// @throws ModelError when the name is not an identifier or is taken, the type unknown, the
+  ///   library cannot be used, or a parameter wrong.
   BlockNode& AddBlock(std::string_view diagram_path, const std::string& type,
-                      const std::string& name, std::vector<Parameter> params = {});
+                      const std::string& name, std::vector<Parameter> params = {},
+                      const std::string& library = "");
   /// Adds an empty subsystem; returns its body.
   Diagram& AddSubsystem(std::string_view diagram_path, const std::string& name);
   /// Removes the block and every line to or from it.
@@ -286,10 +294,11 @@ class Model {
   void RenameBlock(std::string_view path, const std::string& new_name);
   /// Replaces the block (or subsystem) at `path` with a block of `new_type` and `params`,
   /// keeping its name, place, comment state and lines (Simulink's replace_block).
+  /// `library`: the block library of `new_type`, "" for any other type.
   /// @throws ModelError as AddBlock does, and when a line uses a port the new type does not
   ///   have (or has with another direction or domain); the model is then unchanged.
   void ReplaceBlock(std::string_view path, const std::string& new_type,
-                    std::vector<Parameter> params = {});
+                    std::vector<Parameter> params = {}, const std::string& library = "");
   /// Comments a block out (true) or back in (false): a block commented out leaves the
   /// simulation with its lines.
   void SetCommented(std::string_view path, bool commented);

@@ -102,10 +102,10 @@ Diagram& Model::AddDefine(const std::string& define_name, const std::vector<std:
       throw EditError("invalid parameter name '" + p + "'" + where + ": " + kIdentifierRule);
     }
     if (blocks::MathExpression::IsReservedName(p) || p == "type" || p == "name" ||
-        p == "commented") {
+        p == "commented" || p == "library") {
       throw EditError("parameter '" + p + "'" + where +
                       " takes a reserved name (a built-in constant or function, or type, name, "
-                      "commented)");
+                      "commented, library)");
     }
     if (std::find(params.begin(), params.begin() + i, p) != params.begin() + i) {
       throw EditError("parameter '" + p + "' given twice" + where);

@@ -94,7 +94,7 @@ Eigen::MatrixXd EvaluateParamOf(const Model& m, std::string_view path, std::stri
     throw EditError(block_path, "", "a subsystem has no parameters (reading '" + name + "')",
                     b.where);
   }
-  const internal::TypeRef type = internal::LookUpType(m, b.type);
+  const internal::TypeRef type = internal::LookUpType(m, b);
   std::optional<std::string> text = b.GetParam(param);
   const blocks::ParamSpec* spec = type.catalog ? type.catalog->FindParam(param) : nullptr;
   if (type.catalog != nullptr && spec == nullptr) {

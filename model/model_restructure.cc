@@ -32,15 +32,16 @@ const char* RoleName(PortRole r) {
 // ReplaceBlock
 
 void Model::ReplaceBlock(std::string_view path, const std::string& new_type,
-                         std::vector<Parameter> params) {
+                         std::vector<Parameter> params, const std::string& library) {
   BlockNode& b = internal::GetBlock(*this, path);
   const std::string block_path(path);
-  const internal::TypeRef type = internal::CheckType(*this, block_path, new_type, b.where);
+  const internal::TypeRef type = internal::CheckType(*this, block_path, new_type, library, b.where);
   internal::CheckParams(type, block_path, new_type, params, b.where);
 
   BlockNode replacement;
   replacement.name = b.name;
   replacement.type = new_type;
+  replacement.library = library;
   replacement.params = std::move(params);
   replacement.commented = b.commented;
   replacement.where = b.where;
@@ -223,7 +224,7 @@ void SubstituteInto(const Model& m, Diagram* body,
       SubstituteInto(m, b.body.get(), define_texts);
       continue;
     }
-    const internal::TypeRef type = internal::LookUpType(m, b.type);
+    const internal::TypeRef type = internal::LookUpType(m, b);
     for (Parameter& p : b.params) {
       const blocks::ParamSpec* spec = type.catalog ? type.catalog->FindParam(p.name) : nullptr;
       p.value = internal::ExpandParamText(spec ? spec->kind : blocks::ParamKind::kMatrix, p.name,

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <functional>
 
 #include "blocks/block_registry.h"
 #include "blocks/math_expression.h"
+#include "blocks/user/block_library.h"
+#include "blocks/user/block_types.h"
 #include "common/suggest.h"
 
 namespace twinblocks::graph::internal {
@@ -93,16 +96,43 @@ TypeRef LookUpType(const Model& model, std::string_view type) {
   TypeRef ref;
   // A define shadows nothing: compile looks at the defines first, and so does this.
   ref.define = model.FindDefine(type);
-  if (ref.define == nullptr) ref.catalog = blocks::Catalog().Find(type);
+  if (ref.define == nullptr) ref.catalog = blocks::FindBlockType(std::string(type), "", "");
   return ref;
 }
 
+TypeRef LookUpType(const Model& model, const BlockNode& block) {
+  if (block.library.empty()) return LookUpType(model, block.type);
+  TypeRef ref;
+  try {
+    ref.catalog = blocks::FindBlockType(block.type, block.library, BaseDirOf(model, block.where));
+  } catch (const blocks::BlockLibraryError&) {
+    // Unknown here; compile reports it with the block's file and line.
+  }
+  return ref;
+}
+
+std::string BaseDirOf(const Model& model, const SourceLocation& where) {
+  const std::string& file = where.file.empty() ? model.file : where.file;
+  if (file.empty() || file.front() == '<') return ".";
+  const std::filesystem::path p(file);
+  return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
 TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type,
-                  const SourceLocation& where) {
+                  const std::string& library, const SourceLocation& where) {
   if (type.empty()) throw EditError(block_path, "", "a block needs a type", where);
+  if (!library.empty()) {
+    TypeRef ref;
+    try {
+      ref.catalog = blocks::FindBlockType(type, library, BaseDirOf(model, where));
+    } catch (const blocks::BlockLibraryError& e) {
+      throw EditError(block_path, type, e.what(), where);
+    }
+    return ref;
+  }
   const TypeRef ref = LookUpType(model, type);
   if (ref.known()) return ref;
-  std::vector<std::string> valid = blocks::Catalog().Names();
+  std::vector<std::string> valid = blocks::KnownBlockTypeNames();
   std::vector<std::string> defines;
   for (const Define& d : model.defines) defines.push_back(d.name);
   for (const Define& d : model.library) defines.push_back(d.name);
@@ -118,7 +148,7 @@ namespace {
 
 // Parameter names the block element uses for itself.
 bool IsReservedAttribute(std::string_view name) {
-  return name == "type" || name == "name" || name == "commented";
+  return name == "type" || name == "name" || name == "commented" || name == "library";
 }
 
 }  // namespace
@@ -132,8 +162,8 @@ void CheckParam(const TypeRef& type, const std::string& block_path, const std::s
   if (IsReservedAttribute(param.name)) {
     throw EditError(block_path, type_name,
                     "'" + param.name +
-                        "' is not a parameter: type, name and commented are written "
-                        "by the block itself",
+                        "' is not a parameter: type, name, library and commented are "
+                        "written by the block itself",
                     where);
   }
   if (type.define != nullptr) {
@@ -312,7 +342,7 @@ PortLookup FromDecls(const std::vector<PortDecl>& ports, std::string_view port, 
 PortLookup LookUpPort(const Model& model, const Scope* variables, const BlockNode& block,
                       std::string_view port) {
   if (block.is_subsystem()) return FromDecls(block.body->ports, port, false);
-  const TypeRef type = LookUpType(model, block.type);
+  const TypeRef type = LookUpType(model, block);
   if (type.define != nullptr) return FromDecls(type.define->body.ports, port, false);
   PortLookup out;
   if (type.catalog == nullptr) return out;

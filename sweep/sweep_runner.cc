@@ -13,6 +13,7 @@
 #include "common/output_file.h"
 #include "common/suggest.h"
 #include "compiler/compile.h"
+#include "model/detail/model_support.h"
 #include "model/model_error.h"
 #include "runtime/simulator.h"
 
@@ -57,9 +58,10 @@ void CheckParameterKnown(const graph::Model& model, const std::string& name) {
   const graph::BlockNode* node = model.FindBlock(path);
   if (node == nullptr || node->is_subsystem()) return;  // SetParam has said why
   std::vector<std::string> valid;
-  if (const graph::Define* def = model.FindDefine(node->type)) {
+  const graph::internal::TypeRef ref = graph::internal::LookUpType(model, *node);
+  if (const graph::Define* def = ref.define) {
     valid = def->params;
-  } else if (const blocks::BlockType* type = blocks::Catalog().Find(node->type)) {
+  } else if (const blocks::BlockType* type = ref.catalog) {
     for (const blocks::ParamSpec& s : type->params) valid.push_back(s.name);
   } else {
     return;  // an unknown type: compile says so

@@ -461,10 +461,10 @@ class FileReader {
                            "invalid parameter name '" + p + "'" + where + "; " + kNameRule);
         }
         if (blocks::MathExpression::IsReservedName(p) || p == "type" || p == "name" ||
-            p == "commented") {
+            p == "commented" || p == "library") {
           throw ModelError(Where(n, params), "parameter '" + p + "'" + where +
                                                  " takes a reserved name (a built-in constant or "
-                                                 "function, or type, name, commented)");
+                                                 "function, or type, name, commented, library)");
         }
         for (const std::string& q : define.params) {
           if (q == p)
@@ -579,6 +579,14 @@ class FileReader {
     }
     CheckUnique(n, *d, b.name, block_path, b.type);
     b.commented = Commented(n, block_path, b.type);
+    if (pugi::xml_attribute library = n.attribute("library")) {
+      b.library = library.value();
+      if (b.library.empty()) {
+        throw ModelError(Where(n, library), block_path, b.type,
+                         "the library is empty; write the block library's file, or leave the "
+                         "attribute out for a catalog type");
+      }
+    }
     std::set<std::string_view> seen;
     for (pugi::xml_attribute a : n.attributes()) {
       std::string_view name = a.name();
@@ -586,7 +594,7 @@ class FileReader {
         throw ModelError(Where(n, a), block_path, b.type,
                          "duplicate attribute '" + std::string(name) + "'");
       }
-      if (name == "type" || name == "name" || name == "commented") continue;
+      if (name == "type" || name == "name" || name == "commented" || name == "library") continue;
       if (!IsIdentifier(name)) {
         throw ModelError(Where(n, a), block_path, b.type,
                          "invalid parameter name '" + std::string(name) + "'; " + kNameRule);

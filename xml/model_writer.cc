@@ -108,6 +108,7 @@ void WriteBlock(const BlockNode& b, Writer* w) {
   }
   w->Start("block");
   w->Attribute("type", b.type);
+  if (!b.library.empty()) w->Attribute("library", b.library);
   w->Attribute("name", b.name);
   if (b.commented) w->Attribute("commented", "true");
   for (const graph::Parameter& p : b.params) w->Attribute(p.name, p.value);

@@ -9,6 +9,7 @@
 // plugin (blocks: mesh files), so that every layer above can open its own.
 
 #include <string>
+#include <vector>
 
 namespace twinblocks::blocks::internal {
 
@@ -23,6 +24,10 @@ namespace twinblocks::blocks::internal {
 /// @throws std::runtime_error (one line) when no directory has it, naming them; when the one
 ///   found cannot be opened (with the loader's reason); or when it is of another version.
 const void* OpenPlugin(const std::string& name, int abi_version);
+
+/// The directories OpenPlugin looks in, in its order (those that do not exist too). Block
+/// libraries a model names are looked for there last (blocks/user/block_library.h).
+std::vector<std::string> PluginDirectories();
 
 /// OpenPlugin for a table type with its own kAbiVersion.
 template <class Table>

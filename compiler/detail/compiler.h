@@ -168,9 +168,10 @@ class Compiler {
   // (flatten.cc) ----
   int AddPoint(Point p);
 
-  /// Evaluates the parameters of a catalog block and constructs it.
-  void Instantiate(const BlockNode& node, const std::string& path, const Scope& scope,
-                   const std::map<std::string, std::string>& define_texts);
+  /// Evaluates the parameters of a block of `type` (the catalog's, a registered or a
+  /// library's) and constructs it.
+  void Instantiate(const BlockNode& node, const BlockType* type, const std::string& path,
+                   const Scope& scope, const std::map<std::string, std::string>& define_texts);
 
   /// Creates the points of a flat block's ports.
   void AddBlockPoints(int flat);

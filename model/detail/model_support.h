@@ -61,13 +61,25 @@ struct TypeRef {
   const Define* define = nullptr;
   bool known() const { return catalog != nullptr || define != nullptr; }
 };
+/// A define of the model, a catalog type or a type registered at run time (no library).
 TypeRef LookUpType(const Model& model, std::string_view type);
+/// What the block's type and library name. A library that cannot be used (not on this
+/// machine) leaves the type unknown: a model that names one can still be edited, and compile
+/// says what is wrong.
+TypeRef LookUpType(const Model& model, const BlockNode& block);
 
-/// Checks that `type` names a catalog type or a define of the model.
-/// @throws ModelError naming the block, with a suggestion and where to find valid types.
-///   `where`: where the block was written (a block replaced), else nothing.
+/// The folder relative library and file names of a block written at `where` are found from:
+/// that file's folder, the model file's when `where` names no file, the working directory
+/// for a model made in code.
+std::string BaseDirOf(const Model& model, const SourceLocation& where);
+
+/// Checks that `type` names a catalog type, a registered type or a define of the model, or
+/// with `library` a type of that block library (loaded at once).
+/// @throws ModelError naming the block, with a suggestion and where to find valid types, or
+///   why the library cannot be used. `where`: where the block was written (a block
+///   replaced), else nothing.
 TypeRef CheckType(const Model& model, const std::string& block_path, const std::string& type,
-                  const SourceLocation& where = {});
+                  const std::string& library = "", const SourceLocation& where = {});
 
 /// Checks one parameter name against the type: an identifier, not type/name/commented, one
 /// the catalog type or the define has; and a word parameter's text against its words.

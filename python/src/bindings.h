@@ -28,6 +28,9 @@ void BindResults(pybind11::module_& m);
 void BindSimulator(pybind11::module_& m);
 /// sweep(): batch runs over parameter values (the sweep library).
 void BindSweep(pybind11::module_& m);
+/// Block types written in Python: _register_block_type (twinblocks.register_block) and
+/// registered_block_types (user_block_bindings.cc).
+void BindUserBlocks(pybind11::module_& m);
 /// twinblocks.grasp: the grasp analysis library (grasp_bindings.cc).
 void BindGrasp(pybind11::module_& m);
 /// The Barrett hand's pregrasp and the candidate points of objects (grasp_synthesis_bindings.cc),

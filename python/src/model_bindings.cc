@@ -46,9 +46,20 @@ std::vector<graph::Parameter> ParamList(const std::string& path, const py::kwarg
   std::vector<graph::Parameter> list;
   for (auto [key, value] : params) {
     const std::string param = key.cast<std::string>();
+    if (param == "library") continue;  // the block's library (LibraryOf), no parameter
     list.push_back({param, ParamText(value, "block '" + path + "' parameter '" + param + "'")});
   }
   return list;
+}
+
+// The keyword `library` of add_block and replace_block: the block library of the type.
+std::string LibraryOf(const std::string& path, const py::kwargs& params) {
+  if (!params.contains("library")) return {};
+  py::object library = params["library"];
+  if (!py::isinstance<py::str>(library)) {
+    throw py::type_error("block '" + path + "': library must be text (a block library's file)");
+  }
+  return library.cast<std::string>();
 }
 
 std::string KindName(PortDecl::Kind kind) {
@@ -71,7 +82,8 @@ std::string BlockRepr(const BlockNode& b) {
   if (b.is_subsystem()) {
     return "<Subsystem '" + b.name + "': " + std::to_string(b.body->blocks.size()) + " blocks>";
   }
-  std::string s = "<Block '" + b.name + "' (" + b.type + ")";
+  std::string s =
+      "<Block '" + b.name + "' (" + b.type + (b.library.empty() ? "" : " from " + b.library) + ")";
   for (const graph::Parameter& p : b.params) s += " " + p.name + "=\"" + p.value + "\"";
   return s + (b.commented ? " commented>" : ">");
 }
@@ -98,7 +110,10 @@ void BindSnapshots(py::module_& m) {
                         "A block or subsystem of a diagram (a snapshot: edit through the Model).")
       .def_readonly("name", &BlockNode::name, "The block's name within its diagram.")
       .def_readonly("type", &BlockNode::type,
-                    "A catalog type or a define's name; '' for a subsystem.")
+                    "A catalog type, a define's or a registered type's name; '' for a subsystem.")
+      .def_readonly("library", &BlockNode::library,
+                    "The block library that defines the type, as written (docs/user-blocks.md); "
+                    "'' for any other type.")
       .def_property_readonly(
           "params", [](const BlockNode& b) { return ParamDict(b.params); },
           "The parameters as written: a dict name -> text, in the order written.")
@@ -164,7 +179,7 @@ void BindEditing(py::class_<Model>& c) {
        [](Model& m, const std::string& diagram, const std::string& type, const std::string& name,
           const py::kwargs& params) {
          const std::string path = JoinPath(diagram, name);
-         m.AddBlock(diagram, type, name, ParamList(path, params));
+         m.AddBlock(diagram, type, name, ParamList(path, params), LibraryOf(path, params));
          return path;
        },
        "diagram"_a, "type"_a, "name"_a, py::pos_only(),
@@ -174,16 +189,20 @@ Adds a block to a diagram and returns its path.
 
 Args:
     diagram: path of the diagram: '' for the top level, 'a/b' for subsystem b in a.
-    type: a catalog type ('Gain', 'RevoluteJoint'; `twinblocks blocks` lists them) or the
-        name of a define the model has or includes.
+    type: a catalog type ('Gain', 'RevoluteJoint'; `twinblocks blocks` lists them), the
+        name of a define the model has or includes, a type registered from Python
+        (register_block), or with library= a type of that block library.
     name: the block's name (letters, digits, '_'; not starting with a digit).
     **params: the parameters, in order. Values are text (kept as written, evaluated at
         compile: 'k*2', 'on'), numbers (written in their shortest exact form) or lists of
-        numbers ('[0.045, 0.025, 0]'); nested lists for matrices.
+        numbers ('[0.045, 0.025, 0]'); nested lists for matrices. The keyword library=
+        names the block library (a shared library of C++ block types, found from the model
+        file's folder, then TWINBLOCKS_BLOCK_PATH; docs/user-blocks.md): no parameter.
 
 Raises:
     ModelError: the diagram does not exist, the name is not an identifier or is taken, the
-        type is empty, or a parameter name is reserved (type, name, commented).
+        type is empty or unknown, the library cannot be loaded or lacks the type, or a
+        parameter name is reserved (type, name, commented, library).
     TypeError: a parameter value is not text, a number or a list.
 )")
       .def(
@@ -299,12 +318,15 @@ Raises:
       .def(
           "replace_block",
           [](Model& m, const std::string& path, const std::string& new_type,
-             const py::kwargs& params) { m.ReplaceBlock(path, new_type, ParamList(path, params)); },
+             const py::kwargs& params) {
+            m.ReplaceBlock(path, new_type, ParamList(path, params), LibraryOf(path, params));
+          },
           "path"_a, "new_type"_a, py::pos_only(),
           R"(replace_block(path, new_type, /, **params)
 
 Replaces the block (or subsystem) at `path` by a block of `new_type` with `params`, keeping
-its name, place, comment state and lines (Simulink's replace_block).
+its name, place, comment state and lines (Simulink's replace_block). The keyword library=
+names the block library of `new_type`, as for add_block.
 
 Raises:
     ModelError: as add_block does for the type and parameters, and when a line of the block

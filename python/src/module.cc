@@ -17,5 +17,6 @@ PYBIND11_MODULE(_twinblocks, m) {
   tp::BindResults(m);
   tp::BindSimulator(m);
   tp::BindSweep(m);
+  tp::BindUserBlocks(m);
   tp::BindGrasp(m);
 }

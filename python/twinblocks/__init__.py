@@ -8,7 +8,8 @@
 
 The editing API (Model.add_block, connect, ...), compile, System (tunable parameters),
 Simulator (run, or step by step with advance_to, set_input, read, save_state), Results and
-sweep are the C++ library's (bound with pybind11); docs/python.md is the guide.
+sweep are the C++ library's (bound with pybind11); docs/python.md is the guide. Block types
+written in Python (UserBlock, register_block) are in user_block.py; docs/user-blocks.md.
 """
 
 from ._twinblocks import (
@@ -38,18 +39,23 @@ from ._twinblocks import (
     save,
     set_limits,
     simulate,
+    registered_block_types,
     sweep,
     to_xml,
 )
+from .user_block import Input, Output, Param, UserBlock, register_block
 
 __all__ = [
     "Block",
     "Define",
     "Diagram",
+    "Input",
     "InputHandle",
     "Model",
     "ModelError",
     "Outcome",
+    "Output",
+    "Param",
     "Port",
     "Results",
     "Signal",
@@ -58,6 +64,7 @@ __all__ = [
     "Snapshot",
     "StatesHandle",
     "System",
+    "UserBlock",
     "WriteError",
     "compile",
     "format_number",
@@ -66,6 +73,8 @@ __all__ = [
     "limits",
     "load",
     "load_string",
+    "register_block",
+    "registered_block_types",
     "save",
     "set_limits",
     "simulate",
