@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -181,6 +185,36 @@ TEST(CatalogTest, BlocksThatReadTimeSayTheyDependOnIt) {
       {"Gain", {}}, {"Integrator", {}}, {"Expression", {{"expr", "u1 * sin(2)"}}}};
   for (const auto& [type, params] : not_reading_time) {
     EXPECT_FALSE(testing::MakeBlock(type, params)->depends_on_time()) << type;
+  }
+}
+
+// docs/blocks.md maps Simulink and Simscape blocks to ours: every catalog type is on it, and
+// every type its twinblocks column names exists.
+TEST(CatalogTest, BlocksPageMapsEveryTypeAndOnlyRealOnes) {
+  std::ifstream in(std::string(TWINBLOCKS_SOURCE_DIR) + "/docs/blocks.md");
+  ASSERT_TRUE(in) << "docs/blocks.md is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  std::set<std::string> named;
+  const std::regex type_name("`([A-Z][A-Za-z0-9]*)`");
+  std::string line;
+  while (std::getline(text, line)) {
+    if (line.empty() || line[0] != '|') continue;
+    // | Simulink | twinblocks | differences |: the second cell.
+    const size_t a = line.find('|', 1);
+    const size_t b = a == std::string::npos ? a : line.find('|', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string cell = line.substr(a + 1, b - a - 1);
+    for (std::sregex_iterator it(cell.begin(), cell.end(), type_name), end; it != end; ++it) {
+      named.insert((*it)[1]);
+    }
+  }
+  for (const BlockType& t : Catalog().types()) {
+    EXPECT_TRUE(named.count(t.name)) << t.name << " is not on docs/blocks.md";
+  }
+  for (const std::string& name : named) {
+    EXPECT_NE(Catalog().Find(name), nullptr) << "docs/blocks.md names " << name
+                                             << ", which is not in the catalog";
   }
 }
 
