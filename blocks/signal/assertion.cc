@@ -35,12 +35,12 @@ BlockType AssertionType() {
   t.summary = "Fails the run when an element of its input is zero.";
   t.doc =
       "At each major step (each sample hit of its rate, which it inherits from u) the block "
-      "checks that every element of u is non-zero (true). When one is 0, the run completes "
-      "that step, records its row and fails there: `twinblocks run` exits with status 3 "
-      "(results up to that time written) and says `simulation failed at t = T s: block "
-      "'PATH' (Assertion): assertion failed: u[i] is 0`. Drive it with a comparison "
-      "(CompareToConstant, RelationalOperator, LogicalOperator) that states what must hold. "
-      "enabled=false turns the check off.";
+      "checks that every element of u is non-zero (true). When one is 0, the run completes that "
+      "step, records its row and fails there: `twinblocks run` exits with status 3 (results up to "
+      "that time written) and says `simulation failed at t = T s: block 'PATH' (Assertion): "
+      "assertion failed: u[i] is 0`. Drive it with a comparison (CompareToConstant, "
+      "RelationalOperator, LogicalOperator) that states what must hold. enabled=false turns the "
+      "check off.";
   t.reference =
       "Simulink Assertion (Model Verification; it stops the simulation, as Simulink's default "
       "'Stop simulation when assertion fails' does)";

@@ -35,14 +35,14 @@ BlockType BandLimitedWhiteNoiseType() {
   t.category = "Sources";
   t.summary = "White noise of a given power for continuous systems, sampled every Ts.";
   t.doc =
-      "y_i = sqrt(power_i / Ts) n_i(k) at the k-th hit t = offset + k Ts (k = 0, 1, ...), held "
-      "in between, n_i(k) standard normal as in RandomNumber: zero mean and variance power / "
-      "Ts, so that the integral of y over one period has the variance power Ts that white "
-      "noise of power spectral density `power` gives (the correlation time is Ts: choose it "
-      "about 1/100 of the fastest time constant it drives). Element i draws from the stream of "
-      "seed_i; a scalar seed gives element i the seed seed + i. The width is that of power and "
-      "seed. The same seed gives the same numbers, bit for bit, on every run, thread and MPI "
-      "rank, and after a saved state is restored.";
+      "y_i = sqrt(power_i / Ts) n_i(k) from the run's k-th sample hit (k = 0, 1, ...; hits at t = "
+      "offset + j Ts) to the next, n_i(k) standard normal as in RandomNumber: zero mean and "
+      "variance power / Ts, so that the integral of y over one period has the variance power Ts "
+      "that white noise of power spectral density `power` gives (the correlation time is Ts: "
+      "choose it about 1/100 of the fastest time constant it drives). Element i draws from the "
+      "stream of seed_i; a scalar seed gives element i the seed seed + i. The width is that of "
+      "power and seed. The same seed gives the same numbers, bit for bit, on every run, thread "
+      "and MPI rank, and after a saved state is restored.";
   t.reference =
       "Simulink Band-Limited White Noise (noise power, sample time and seed, with its defaults; "
       "MATLAB's generator differs, so the numbers do)";

@@ -42,14 +42,14 @@ BlockType ChirpType() {
   t.category = "Sources";
   t.summary = "A sine wave whose frequency rises linearly with time.";
   t.doc =
-      "y = sin(2 pi (f0 + beta t / 2) t), beta = (f1 - f0) / T, with f0 = initial_frequency, "
-      "f1 = target_frequency (Hz) and T = target_time (s): the phase is the integral of 2 pi "
-      "f(t), so the instantaneous frequency f(t) = f0 + beta t is f0 at t = 0 and f1 at t = T, "
-      "and goes on changing at the same rate after T. Time is measured from t = 0, whatever "
-      "the run's start. Vector parameters give several chirps (scalars expand).";
+      "y = sin(2 pi (f0 + beta t / 2) t), beta = (f1 - f0) / T, with f0 = initial_frequency, f1 = "
+      "target_frequency (Hz) and T = target_time (s): the phase is the integral of 2 pi f(t), so "
+      "the instantaneous frequency f(t) = f0 + beta t is f0 at t = 0 and f1 at t = T, and goes on "
+      "changing at the same rate after T. Time is measured from t = 0, whatever the run's start. "
+      "Vector parameters give several chirps (scalars expand).";
   t.reference =
-      "Simulink Chirp Signal (initial frequency, target time, frequency at target time, with "
-      "its defaults)";
+      "Simulink Chirp Signal (initial frequency, target time, frequency at target time, with its "
+      "defaults)";
   t.params = {{"initial_frequency", ParamKind::kVector, "0.1", "f0, frequency at t = 0, Hz"},
               {"target_time", ParamKind::kVector, "100", "T, s (> 0)"},
               {"target_frequency", ParamKind::kVector, "1", "f1, frequency at t = T, Hz"}};

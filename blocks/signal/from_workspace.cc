@@ -145,21 +145,20 @@ BlockType FromWorkspaceType() {
   t.category = "Sources";
   t.summary = "Plays back signals given as a time vector and a matrix of values.";
   t.doc =
-      "`time` holds n times in s, strictly increasing; `values` one row per time and a column "
-      "per element of y (n x m), or one row of n values for a single signal: from Python, "
-      "add_block(d, 'FromWorkspace', name, time=t, values=y) with numpy arrays t (n) and y "
-      "(n, or n x m) writes them as this parameter text, every number in its shortest exact "
-      "form. interpolation=linear: y is interpolated linearly between rows; zoh: y holds each "
-      "row until the next time. Before the first and after the last time, extrapolation=hold "
-      "keeps the end row; zero gives 0 (from the last time on: the output at a major step on "
-      "a jump has the new value); error ends the run at the last time (exit status 3), its "
-      "row recorded, as FromFile does, and refuses a start before the first. The first and "
-      "last times (zoh: every time) are breakpoints that solvers land on; the row is a mode "
-      "held inside solver steps.";
+      "`time` holds n times in s, strictly increasing; `values` one row per time and a column per "
+      "element of y (n x m), or one row of n values for a single signal: from Python, "
+      "add_block(d, 'FromWorkspace', name, time=t, values=y) with numpy arrays t (n) and y (n, or "
+      "n x m) writes them as this parameter text, every number in its shortest exact form. "
+      "interpolation=linear: y is interpolated linearly between rows; zoh: y holds each row until "
+      "the next time. Before the first and after the last time, extrapolation=hold keeps the end "
+      "row; zero gives 0 (from the last time on: the output at a major step on a jump has the new "
+      "value); error ends the run at the last time (exit status 3), its row recorded, as FromFile "
+      "does, and refuses a start before the first. The first and last times (zoh: every time) are "
+      "breakpoints that solvers land on; the row is a mode held inside solver steps.";
   t.reference =
       "Simulink From Workspace (time and data as a structure or matrix; linear or zero-order "
-      "hold; after the data: hold, zero or error. Simulink's default there is zero, here hold "
-      "as FromFile; no cyclic repetition: RepeatingSequence)";
+      "hold; after the data: hold, zero or error. Simulink's default there is zero, here hold as "
+      "FromFile; no cyclic repetition: RepeatingSequence)";
   t.params = {
       {"time", ParamKind::kVector, "", "times, s, strictly increasing (n)", {}, true},
       {"values", ParamKind::kMatrix, "", "n x m: a row per time, a column per element", {}, true},

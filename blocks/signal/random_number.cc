@@ -36,11 +36,11 @@ BlockType RandomNumberType() {
   t.category = "Sources";
   t.summary = "Normally distributed random numbers, a new one at each sample hit.";
   t.doc =
-      "y_i = mean_i + sqrt(variance_i) n_i(k) at the k-th hit t = offset + k Ts (k = 0, 1, ...), "
-      "held in between; n_i(k) is standard normal (Box-Muller on two uniform draws of a "
-      "counter-based SplitMix64 stream). Element i draws from the stream of seed_i; a scalar "
-      "seed gives element i the seed seed + i, so the elements are independent. The width is "
-      "that of mean, variance and seed (scalars expand). The same seed gives the same numbers, "
+      "y_i = mean_i + sqrt(variance_i) n_i(k) from the run's k-th sample hit (k = 0, 1, ...; hits "
+      "at t = offset + j Ts) to the next; n_i(k) is standard normal (Box-Muller on two uniform "
+      "draws of a counter-based SplitMix64 stream). Element i draws from the stream of seed_i; a "
+      "scalar seed gives element i the seed seed + i, so the elements are independent. The width "
+      "is that of mean, variance and seed (scalars expand). The same seed gives the same numbers, "
       "bit for bit, on every run, thread and MPI rank, and after a saved state is restored: the "
       "block keeps only the count k of its draws, as a discrete state. Do not integrate it: "
       "BandLimitedWhiteNoise scales its variance with Ts for that.";

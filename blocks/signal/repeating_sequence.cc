@@ -100,12 +100,11 @@ BlockType RepeatingSequenceType() {
   t.summary = "A periodic signal interpolated linearly through given points.";
   t.doc =
       "y(t) = the linear interpolation of (time_j, values_j) at time_first + ((t - time_first) "
-      "mod P), P = time_last - time_first: the points describe one period, which repeats "
-      "before and after it (with time_first = 0, y(t) = y(t - n P) as in Simulink). At the end "
-      "of each period y jumps from values_last back to values_first (the defaults make a "
-      "sawtooth of period 2 s and peak 2). Every point is a breakpoint that solvers land on, "
-      "so that no step straddles a kink or the jump; the output at a major step on a jump has "
-      "the new value.";
+      "mod P), P = time_last - time_first: the points describe one period, which repeats before "
+      "and after it (with time_first = 0, y(t) = y(t - n P) as in Simulink). At the end of each "
+      "period y jumps from values_last back to values_first (the defaults make a sawtooth of "
+      "period 2 s and peak 2). Every point is a breakpoint that solvers land on, so that no step "
+      "straddles a kink or the jump; the output at a major step on a jump has the new value.";
   t.reference = "Simulink Repeating Sequence (time values, output values; its defaults)";
   t.params = {{"time", ParamKind::kVector, "[0, 2]", "times of one period, s, strictly increasing"},
               {"values", ParamKind::kVector, "[0, 2]", "the output at each time"}};

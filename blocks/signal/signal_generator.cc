@@ -115,16 +115,16 @@ BlockType SignalGeneratorType() {
   t.category = "Sources";
   t.summary = "A sine, square, sawtooth or random wave.";
   t.doc =
-      "With w the angular frequency (frequency in rad/s, or 2 pi frequency in Hz) and "
-      "c = w t / (2 pi) the cycles since t = 0: sine: y = amplitude sin(w t); square: y = "
-      "amplitude for frac(c) < 1/2, -amplitude otherwise (the sign of the sine); sawtooth: "
-      "y = amplitude (2 frac(c) - 1), rising from -amplitude to amplitude over each period; "
-      "random: a value uniform on [-amplitude, amplitude) drawn anew at the start of each "
-      "period, from the counter-based stream of `seed` (as UniformRandomNumber's: period k "
-      "takes draw k, whatever the solver's steps). The jumps of square, sawtooth and random "
-      "are breakpoints that solvers land on; the output at a major step on a jump has the new "
-      "value, while solver stages inside a step keep the interval the step started in. Vector "
-      "amplitude or frequency give several waves (scalars expand).";
+      "With w the angular frequency (frequency in rad/s, or 2 pi frequency in Hz) and c = w t / "
+      "(2 pi) the cycles since t = 0: sine: y = amplitude sin(w t); square: y = amplitude for "
+      "frac(c) < 1/2, -amplitude otherwise (the sign of the sine); sawtooth: y = amplitude (2 "
+      "frac(c) - 1), rising from -amplitude to amplitude over each period; random: a value "
+      "uniform on [-amplitude, amplitude) drawn anew at the start of each period, from the "
+      "counter-based stream of `seed` (as UniformRandomNumber's: period k takes draw k, whatever "
+      "the solver's steps). The jumps of square, sawtooth and random are breakpoints that solvers "
+      "land on; the output at a major step on a jump has the new value, while solver stages "
+      "inside a step keep the interval the step started in. Vector amplitude or frequency give "
+      "several waves (scalars expand).";
   t.reference =
       "Simulink Signal Generator (waveform, amplitude, frequency, units; time from the "
       "simulation). Its random wave is Simulink's noise of every step; here it is a new uniform "

@@ -27,14 +27,14 @@ BlockType StopSimulationType() {
   t.category = "Sinks and verification";
   t.summary = "Ends the run when its input is non-zero.";
   t.doc =
-      "At each major step (each sample hit of its rate, which it inherits from u) the block "
-      "reads u; when any element is non-zero, the run completes that step, records its row "
-      "(also between output_interval rows) and ends there, successfully: `twinblocks run` "
-      "exits with status 0 and prints `stopped: at t = T s by block 'PATH' (StopSimulation)`, "
-      "and the outcome (Python: Outcome.stopped, stopped_by) names the block. The time is that "
-      "of a major step, not a located crossing: to stop at the instant a condition becomes "
-      "true, drive u from a block with a zero crossing there (a CompareToConstant, a "
-      "RelationalOperator), whose edge the solver lands on.";
+      "At each major step (each sample hit of its rate, which it inherits from u) the block reads "
+      "u; when any element is non-zero, the run completes that step, records its row (also "
+      "between output_interval rows) and ends there, successfully: `twinblocks run` exits with "
+      "status 0 and prints `stopped: at t = T s by block 'PATH' (StopSimulation)`, and the "
+      "outcome (Python: Outcome.stopped, stopped_by) names the block. The time is that of a major "
+      "step, not a located crossing: to stop at the instant a condition becomes true, drive u "
+      "from a block with a zero crossing there (a CompareToConstant, a RelationalOperator), whose "
+      "edge the solver lands on.";
   t.reference = "Simulink Stop Simulation (Sinks)";
   t.inputs = {{"u", "stop when any element is non-zero, any width"}};
   t.create = [](const Params& p) { return std::make_unique<StopSimulation>(p); };

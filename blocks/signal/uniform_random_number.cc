@@ -45,13 +45,13 @@ BlockType UniformRandomNumberType() {
   t.category = "Sources";
   t.summary = "Uniformly distributed random numbers, a new one at each sample hit.";
   t.doc =
-      "y_i = minimum_i + (maximum_i - minimum_i) u_i(k) at the k-th hit t = offset + k Ts "
-      "(k = 0, 1, ...), held in between; u_i(k) is uniform on [0, 1) (the top 53 bits of draw "
-      "k of a counter-based SplitMix64 stream, times 2^-53). Element i draws from the stream of "
-      "seed_i; a scalar seed gives element i the seed seed + i. The width is that of minimum, "
-      "maximum and seed (scalars expand). The same seed gives the same numbers, bit for bit, "
-      "on every run, thread and MPI rank, and after a saved state is restored (the count k of "
-      "draws is the block's discrete state).";
+      "y_i = minimum_i + (maximum_i - minimum_i) u_i(k) from the run's k-th sample hit (k = 0, 1, "
+      "...; hits at t = offset + j Ts) to the next; u_i(k) is uniform on [0, 1) (the top 53 bits "
+      "of draw k of a counter-based SplitMix64 stream, times 2^-53). Element i draws from the "
+      "stream of seed_i; a scalar seed gives element i the seed seed + i. The width is that of "
+      "minimum, maximum and seed (scalars expand). The same seed gives the same numbers, bit for "
+      "bit, on every run, thread and MPI rank, and after a saved state is restored (the count k "
+      "of draws is the block's discrete state).";
   t.reference =
       "Simulink Uniform Random Number (its defaults; MATLAB's generator differs, so the numbers "
       "do; Ts must be positive: no continuous or inherited rate)";
