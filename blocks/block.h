@@ -86,6 +86,12 @@ struct Context {
   /// projection onto its loops) may leave a correction of a few such errors alone: the
   /// restart it would cost (order 1 again) makes a larger error than it removes.
   const double* state_tolerance = nullptr;
+  /// Set by a block at a major step to end the run there (Block::RequestStop: StopSimulation,
+  /// Assertion): the block's index, -1 while none has. The simulator completes that major
+  /// step, its output row recorded, then ends the run: stopped (not a failure) when
+  /// `stop_failed` is false, failed with the block's StopReason otherwise.
+  int stop_block = -1;
+  bool stop_failed = false;
   /// True for a whole run whose solver integrates the residual form (IDA): blocks with
   /// algebraic variables then take them from `z` (a mechanism's constraint forces) instead
   /// of solving for them, and leave their constraints to the solver (no projection).
@@ -283,6 +289,9 @@ class Block {
   double end_time() const { return DoEndTime(); }
   /// Why the run cannot go past end_time(), for the failure's message.
   std::string EndReason() const { return DoEndReason(); }
+  /// Why the block asked for the run to end (RequestStop) at the major step `c` holds, for
+  /// the outcome's message: "u[1] is 0". Called once, after the run ended.
+  std::string StopReason(const Context& c) const { return DoStopReason(c); }
   std::unique_ptr<BlockWorkspace> MakeWorkspace() const { return DoMakeWorkspace(); }
 
  protected:
@@ -360,7 +369,18 @@ class Block {
   }
   virtual double DoEndTime() const { return std::numeric_limits<double>::infinity(); }
   virtual std::string DoEndReason() const { return {}; }
+  virtual std::string DoStopReason(const Context& c) const { return {}; }
   virtual std::unique_ptr<BlockWorkspace> DoMakeWorkspace() const { return nullptr; }
+
+  /// Asks the simulator to end the run after this major step (Context::stop_block), as a
+  /// failure when `failed` (the run's status is then that of a failed run). The first block
+  /// to ask in a step is the one the outcome names. Only at major steps (c.major); allocates
+  /// nothing.
+  void RequestStop(Context& c, bool failed) const {
+    if (c.stop_block >= 0) return;
+    c.stop_block = index_;
+    c.stop_failed = failed;
+  }
 
   // ---- Access to this block's slices of the context ----
   const double* in(const Context& c, int port) const { return c.signals + inputs_[port].offset; }

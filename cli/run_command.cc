@@ -299,6 +299,11 @@ int Run(const RunArgs& args) {
   std::printf("stats: %s\n", sim.stats().Summary(simulated).c_str());
   std::printf("results: %s (%d rows, %d signals)\n", output.c_str(), sim.recording().num_rows(),
               static_cast<int>(system.logged_signals().size()));
+  if (outcome.stopped) {
+    // Not a failure: the model ended its own run (a StopSimulation block), before t_end.
+    std::printf("stopped: at t = %.10g s by block '%s' (%s)\n", outcome.t,
+                outcome.stopped_by.c_str(), outcome.stopped_by_type.c_str());
+  }
   if (system.logged_signals().empty()) {
     std::printf(
         "note: no signal is logged, so the results hold only time; add "

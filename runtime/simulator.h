@@ -71,6 +71,12 @@ struct SimulationOutcome {
   bool interrupted = false;
   /// The run took longer than its max_wall_time (ok is then false).
   bool timed_out = false;
+  /// Ended at t by a block that asked for it (a StopSimulation whose input became non-zero,
+  /// Block::RequestStop): ok is true, the row at t is recorded, and AdvanceTo goes no further
+  /// (until RestoreState). The block's path and type.
+  bool stopped = false;
+  std::string stopped_by;
+  std::string stopped_by_type;
 };
 
 /// An external input (a top-level `<inport>`), from Simulator::FindInput.
@@ -119,6 +125,8 @@ class Simulator {
 
   /// Runs major steps until time() is exactly `t`: `t` is a stop of the solver, like a sample
   /// hit (the solver lands on it without restarting there). Initializes first if needed.
+  /// A block that asks for the run to end at a major step (StopSimulation, Assertion) ends
+  /// it there, after that step's row: stopped (SimulationOutcome::stopped) or failed.
   /// Numerical and block failures end the call and are reported in the outcome, with the
   /// results so far kept; later calls report the same failure until RestoreState.
   /// Allocates nothing once initialized (with output rows reserved: see Recording).
@@ -329,6 +337,10 @@ class Simulator {
   [[gnu::cold]] void CheckJacobianSize() const;
   [[noreturn, gnu::cold]] void ThrowChattering(double window) const;
   std::string CurrentBlockDescription() const;
+  /// Ends the run on the stop request a block made at the last major step
+  /// (Context::stop_block): fills in `outcome` for a stop, throws the block's StopReason for
+  /// a failure (an Assertion), with current_block_ set to it.
+  void TakeStopRequest(SimulationOutcome* outcome);
   /// After SetInput changed a value: continuous outputs anew at time() as a major step, and
   /// a solver restart there.
   void ApplyInputChange();

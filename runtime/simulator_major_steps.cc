@@ -156,7 +156,9 @@ void Simulator::MajorStep(bool first) {
   // Record the outputs at t before discrete states move on to their next values.
   if (!settings_.output_interval) {
     RecordRow(st.t);
-  } else if (st.t >= next_output_ || st.t == settings_.t_end || st.t == end_time_) {
+  } else if (st.t >= next_output_ || st.t == settings_.t_end || st.t == end_time_ ||
+             c.stop_block >= 0) {
+    // A run a block ends here (StopSimulation, Assertion) keeps its last row too.
     RecordRow(st.t);
     while (next_output_ <= st.t) {
       ++output_index_;
@@ -374,7 +376,8 @@ bool Simulator::TakeHitsInsideStep(double t_end_of_step) {
     // Steps that have followed the hits' grid end a rounding error past a hit: end there
     // instead, so that times stay on the grid and no sliver of a step follows.
     const bool sliver = t_end_of_step - hit <= 1e-9 * (t_end_of_step - t_start);
-    if (changed || sliver) {
+    // A block that ends the run at this hit (a discrete StopSimulation) ends it here too.
+    if (changed || sliver || ctx_.stop_block >= 0) {
       // The rest of the step assumed the old inputs: it is dropped, and the solver starts
       // again here.
       ++(ctx_.states_reset ? stats_.resets.state_resets : stats_.resets.sample_hits);

@@ -93,7 +93,9 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
     if (!initialized_) Initialize();
     target_ = t;
     if (inputs_changed_ && state_.t < t) ApplyInputChange();
-    while (state_.t < t) {
+    // A block's stop request (Context::stop_block) ends the loop after its major step; it
+    // stands until RestoreState, so that later calls go no further.
+    while (state_.t < t && ctx_.stop_block < 0) {
       if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) {
         outcome.interrupted = true;
         break;
@@ -126,6 +128,7 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
         }
       }
     }
+    if (ctx_.stop_block >= 0) TakeStopRequest(&outcome);
   } catch (const solvers::SolverError& e) {
     outcome.ok = false;
     outcome.error = "simulation failed at t = " + FormatNumber(e.time()) + " s: " + e.what();
@@ -150,6 +153,18 @@ SimulationOutcome Simulator::AdvanceTo(double t) {
   stats_.wall_seconds += Seconds(Clock::now() - start);
   CollectStats();
   return outcome;
+}
+
+void Simulator::TakeStopRequest(SimulationOutcome* outcome) {
+  const int b = ctx_.stop_block;
+  current_block_ = b;
+  // A failure (an Assertion) ends as any block failure does: the catch in AdvanceTo words it
+  // with the time and the block.
+  if (ctx_.stop_failed) throw std::runtime_error(system_.block(b).StopReason(ctx_));
+  outcome->stopped = true;
+  outcome->stopped_by = system_.block_path(b);
+  outcome->stopped_by_type = system_.block_type(b);
+  current_block_ = -1;
 }
 
 void Simulator::ApplyInputChange() {
@@ -293,6 +308,8 @@ void Simulator::RestoreState(const SimulationSnapshot& snapshot) {
   // The saved point followed a major step: the solver's step holds what it left.
   HoldInputs();
   failure_.clear();
+  ctx_.stop_block = -1;
+  ctx_.stop_failed = false;
   current_block_ = -1;
 }
 

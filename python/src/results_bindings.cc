@@ -31,13 +31,22 @@ void BindResults(py::module_& m) {
   py::class_<graph::SimulationOutcome>(m, "Outcome",
                                        "How a run ended: ok, the time t it reached (s), and when "
                                        "it failed, the error (what failed, when and where).")
-      .def_readonly("ok", &graph::SimulationOutcome::ok, "True when the run reached t_end.")
+      .def_readonly("ok", &graph::SimulationOutcome::ok,
+                    "True when the run reached t_end, or a block of the model stopped it.")
       .def_readonly("t", &graph::SimulationOutcome::t, "The time reached (s).")
       .def_readonly("error", &graph::SimulationOutcome::error, "'' when ok, else the message.")
+      .def_readonly("stopped", &graph::SimulationOutcome::stopped,
+                    "True when a block of the model ended the run at t (a StopSimulation whose "
+                    "input became non-zero): ok, but before t_end.")
+      .def_readonly("stopped_by", &graph::SimulationOutcome::stopped_by,
+                    "The path of the block that stopped the run, '' when none did.")
       .def("__bool__", [](const graph::SimulationOutcome& o) { return o.ok; })
       .def("__repr__", [](const graph::SimulationOutcome& o) {
-        return "<Outcome " + std::string(o.ok ? "ok" : "failed") +
-               " t=" + graph::FormatNumber(o.t) + (o.ok ? "" : ": " + o.error) + ">";
+        const std::string how = o.stopped ? "stopped by '" + o.stopped_by + "'"
+                                : o.ok    ? "ok"
+                                          : "failed";
+        return "<Outcome " + how + " t=" + graph::FormatNumber(o.t) + (o.ok ? "" : ": " + o.error) +
+               ">";
       });
 
   py::class_<Results>(m, "Results", R"(The recorded signals of a run, and how it ended.
@@ -102,7 +111,8 @@ the failure: check results.ok (or results.outcome).
       .def_property_readonly(
           "outcome", [](const Results& r) { return r.outcome(); }, "How the run ended (Outcome).")
       .def_property_readonly(
-          "ok", [](const Results& r) { return r.outcome().ok; }, "True when the run reached t_end.")
+          "ok", [](const Results& r) { return r.outcome().ok; },
+          "True when the run reached t_end, or a block of the model stopped it (outcome.stopped).")
       .def_property_readonly(
           "error", [](const Results& r) { return r.outcome().error; },
           "'' when ok, else what failed, when and where.")

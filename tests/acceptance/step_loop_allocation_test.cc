@@ -151,6 +151,20 @@ TEST_P(NoAllocation, RobotArmExperimentsStepLoopAllocatesNothing) {
   }
 }
 
+// The source blocks (noise streams, chirp, square wave, repeating sequence, table playback) and
+// the Assertion checking at every major step: examples/test_bench_sources.xml up to just
+// before its StopSimulation, whose outcome names the block (strings made once, at the end).
+TEST_P(NoAllocation, SourceBlocksStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("examples/test_bench_sources.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 1e-3;
+  settings.t_end = 4.4;
+  settings.output_interval = 0.01;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
 // Drivetrains in the mechanism (gears, friction, PMSMs with their current loops) and the
 // computed-torque controller: the digital twin and its variants. Fixed steps below the current
 // loops' stability limit (2 kHz bandwidth).

@@ -90,6 +90,15 @@ TEST(CatalogTest, ContractDefaults) {
       {"Sine", {{"amplitude", "1"}, {"frequency", "1"}, {"phase", "0"}, {"bias", "0"}}},
       {"Pulse", {{"amplitude", "1"}, {"period", "1"}, {"duty", "0.5"}, {"start", "0"}}},
       {"FromFile", {{"interpolation", "linear"}, {"extrapolation", "hold"}}},
+      {"RandomNumber", {{"mean", "0"}, {"variance", "1"}, {"seed", "0"}, {"Ts", "0.1"}}},
+      {"UniformRandomNumber", {{"minimum", "-1"}, {"maximum", "1"}, {"seed", "0"}, {"Ts", "0.1"}}},
+      {"BandLimitedWhiteNoise", {{"power", "0.1"}, {"Ts", "0.1"}, {"seed", "23341"}}},
+      {"Chirp", {{"initial_frequency", "0.1"}, {"target_time", "100"}, {"target_frequency", "1"}}},
+      {"SignalGenerator",
+       {{"waveform", "sine"}, {"amplitude", "1"}, {"frequency", "1"}, {"units", "rad/s"}}},
+      {"RepeatingSequence", {{"time", "[0, 2]"}, {"values", "[0, 2]"}}},
+      {"FromWorkspace", {{"interpolation", "linear"}, {"extrapolation", "hold"}}},
+      {"Assertion", {{"enabled", "true"}}},
       {"Sum", {{"signs", "++"}}},
       {"Product", {{"ops", "**"}}},
       {"MinMax", {{"op", "min"}, {"inputs", "2"}}},
@@ -134,6 +143,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
   const std::map<std::string, testing::ParamTexts> required = {
       {"Expression", {{"expr", "u1"}}},
+      {"FromWorkspace", {{"time", "[0, 1]"}, {"values", "[0, 1]"}}},
       {"Selector", {{"indices", "[0]"}}},
       {"LookupTable", {{"breakpoints", "[0, 1]"}, {"table", "[0, 1]"}}},
       {"LookupTable2D",
@@ -174,15 +184,32 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
 // not. FromFile: tests/blocks/signal/from_file_test.cc.
 TEST(CatalogTest, BlocksThatReadTimeSayTheyDependOnIt) {
   const std::vector<std::pair<std::string, testing::ParamTexts>> reading_time = {
-      {"Sine", {}},       {"Clock", {}},
-      {"Ramp", {}},       {"Trajectory", {{"qr", "1"}}},
-      {"Derivative", {}}, {"Expression", {{"expr", "u1 * sin(t)"}}}};
+      {"Sine", {}},
+      {"Clock", {}},
+      {"Ramp", {}},
+      {"Trajectory", {{"qr", "1"}}},
+      {"Derivative", {}},
+      {"Expression", {{"expr", "u1 * sin(t)"}}},
+      {"Chirp", {}},
+      {"SignalGenerator", {}},
+      {"SignalGenerator", {{"waveform", "sawtooth"}}},
+      {"RepeatingSequence", {}},
+      {"FromWorkspace", {{"time", "[0, 1]"}, {"values", "[0, 1]"}}}};
   for (const auto& [type, params] : reading_time) {
     EXPECT_TRUE(testing::MakeBlock(type, params)->depends_on_time()) << type;
   }
   const std::vector<std::pair<std::string, testing::ParamTexts>> not_reading_time = {
-      {"Step", {}}, {"Pulse", {}},      {"Constant", {}},
-      {"Gain", {}}, {"Integrator", {}}, {"Expression", {{"expr", "u1 * sin(2)"}}}};
+      {"Step", {}},
+      {"Pulse", {}},
+      {"Constant", {}},
+      {"Gain", {}},
+      {"Integrator", {}},
+      {"Expression", {{"expr", "u1 * sin(2)"}}},
+      {"SignalGenerator", {{"waveform", "square"}}},
+      {"SignalGenerator", {{"waveform", "random"}}},
+      {"FromWorkspace", {{"time", "[0, 1]"}, {"values", "[0, 1]"}, {"interpolation", "zoh"}}},
+      {"RandomNumber", {}},
+      {"BandLimitedWhiteNoise", {}}};
   for (const auto& [type, params] : not_reading_time) {
     EXPECT_FALSE(testing::MakeBlock(type, params)->depends_on_time()) << type;
   }

@@ -151,6 +151,62 @@ TEST(SweepCommandTest, MonteCarloIsTheSameWithThreadsAndRanks) {
 #endif
 }
 
+// L5: the noise sources give the same numbers, bit for bit, for a seed whichever thread or MPI
+// rank runs it. Four runs zip the model variable `seed` (RandomNumber and UniformRandomNumber)
+// with the BandLimitedWhiteNoise's own `noise.seed` vector; run 3 repeats run 0's seeds. The
+// run files (every logged noise element and the spring it drives, as the shortest text that
+// reads back to the same double) and the summary are compared byte for byte across -j1, -j2
+// and mpirun -np 2; run 3's file equals run 0's, and run 1's noise differs from run 0's.
+std::string NoiseSweepArgs() {
+  return std::string(TWINBLOCKS_TEST_DATA) +
+         "/sweep/noise.xml --zip --set seed=1,2,3,1 --set 'noise.seed=[1, 2],[5, 6],[7, 8],[1, 2]'"
+         " --max mass.y -q";
+}
+
+std::vector<std::string> NoiseColumn(const std::string& csv, size_t column) {
+  std::vector<std::string> values;
+  for (const std::string& line : Lines(csv)) {
+    std::vector<std::string> cells;
+    std::stringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    values.push_back(column < cells.size() ? cells[column] : "");
+  }
+  return values;
+}
+
+TEST(SweepCommandTest, L5NoiseIsBitwiseTheSameForASeedWithThreadsAndRanks) {
+  const std::filesystem::path j1 = FreshDirectory("sweep_l5_", "j1");
+  const std::filesystem::path j2 = FreshDirectory("sweep_l5_", "j2");
+  CliResult r = RunCli("sweep " + NoiseSweepArgs() + " -j1 -o " + j1.string(), true);
+  ASSERT_EQ(r.status, 0) << r.text;
+  r = RunCli("sweep " + NoiseSweepArgs() + " -j2 -o " + j2.string(), true);
+  ASSERT_EQ(r.status, 0) << r.text;
+  const std::string run0 = ReadText(j1 / "run_0000.csv");
+  ASSERT_THAT(run0, StartsWith("time,w[0],w[1],g,v,x\n"));
+  EXPECT_EQ(Lines(run0).size(), 202u);  // header + t = 0, 0.01, ..., 2
+  for (int i = 0; i < 4; ++i) {
+    const std::string file = "run_000" + std::to_string(i) + ".csv";
+    EXPECT_EQ(ReadText(j2 / file), ReadText(j1 / file)) << file << ": -j2 differs from -j1";
+  }
+  EXPECT_EQ(ReadText(j2 / "summary.csv"), ReadText(j1 / "summary.csv"));
+  // The same seeds, the same numbers; other seeds, other numbers (every noise column).
+  EXPECT_EQ(ReadText(j1 / "run_0003.csv"), run0);
+  const std::string run1 = ReadText(j1 / "run_0001.csv");
+  for (size_t column = 1; column <= 4; ++column) {
+    EXPECT_NE(NoiseColumn(run1, column), NoiseColumn(run0, column)) << "column " << column;
+  }
+#ifdef TWINBLOCKS_MPIEXEC
+  const std::filesystem::path mpi = FreshDirectory("sweep_l5_", "mpi");
+  r = RunMpi(2, NoiseSweepArgs() + " -j1 -o " + mpi.string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  for (int i = 0; i < 4; ++i) {
+    const std::string file = "run_000" + std::to_string(i) + ".csv";
+    EXPECT_EQ(ReadText(mpi / file), ReadText(j1 / file)) << file << ": mpirun -np 2 differs";
+  }
+  EXPECT_EQ(ReadText(mpi / "summary.csv"), ReadText(j1 / "summary.csv"));
+#endif
+}
+
 TEST(SweepCommandTest, E4FailingRunIsReportedWithItsTimeAndCauseAndTheOthersFinish) {
   const std::filesystem::path dir = FreshDirectory("sweep_", "e4");
   const CliResult r = RunCli("sweep " + Growth() + " --set k=0.5,4,0.25 -j2 -o " + dir.string());
