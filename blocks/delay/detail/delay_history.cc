@@ -86,19 +86,31 @@ double DelayHistory::Interpolate(const double* dw, int j, double q, int i) const
   int hi = lo + 1;
   double value = dd[0][lo] + dd[1][lo] * (q - t[lo]);
   double product = (q - t[lo]) * (q - t[hi]);
+  double low = std::min(dd[0][lo], dd[0][hi]);
+  double high = std::max(dd[0][lo], dd[0][hi]);
   for (int r = 2; r <= kDegree; ++r) {
     const bool left = lo >= 1;
     const bool right = hi + 1 < m;
     if (!left && !right) break;
-    if (left && (!right || std::abs(dd[r][lo - 1]) <= std::abs(dd[r][lo]))) {
-      --lo;
-      value += dd[r][lo] * product;
-      product *= q - t[lo];
-    } else {
-      ++hi;
-      value += dd[r][lo] * product;
-      product *= q - t[hi];
+    const bool go_left = left && (!right || std::abs(dd[r][lo - 1]) <= std::abs(dd[r][lo]));
+    const int added = go_left ? lo - 1 : hi + 1;
+    const double next = dd[r][go_left ? lo - 1 : lo];
+    if (!(left && right)) {
+      // Near the ends of the history one side may be missing, and growing to the other is
+      // forced: across a jump it would carry the jump into the interval, amplified. The
+      // sample to add is that far from the polynomial so far: on a smooth input by less
+      // than the stencil's values vary, across a jump by the jump. Then the degree reached
+      // is kept.
+      double miss = next;
+      for (int k = lo; k <= hi; ++k) miss *= t[added] - t[k];
+      if (std::abs(miss) > high - low) break;
     }
+    value += next * product;
+    product *= q - t[added];
+    lo = std::min(lo, added);
+    hi = std::max(hi, added);
+    low = std::min(low, dd[0][added]);
+    high = std::max(high, dd[0][added]);
   }
   return value;
 }

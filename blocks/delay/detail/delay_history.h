@@ -21,8 +21,8 @@ namespace twinblocks::blocks::internal {
 /// divided difference is smaller. On a smooth input its error is O(h^6) in the steps h
 /// between samples (about (w h)^6 / 200 for a sine of w rad/s); where the input jumped
 /// between two samples, the stencils of the neighbouring intervals stay on their own side of
-/// the jump, so the delayed signal does not ring, and the interval of the jump itself is a
-/// ramp (what linear interpolation gives).
+/// the jump, so the delayed signal does not ring, and within the interval of the jump itself
+/// it rises from one level to the other.
 class DelayHistory {
  public:
   /// @param capacity samples the ring holds, >= 2
