@@ -1,5 +1,6 @@
 #include "blocks/delay/memory.h"
 
+#include <limits>
 #include <memory>
 
 #include "blocks/signal/detail/block_helpers.h"
@@ -30,24 +31,32 @@ void Memory::DoConfigure(const std::vector<int>& input_widths) {
   u_stride_ = internal::StrideOf(wu);
   initial_condition_ = internal::Expand(initial_condition_param_, width_);
   SetOutputWidth(0, width_);
-  DeclareDWork(width_);
+  DeclareDWork(1 + 2 * width_);
 }
 
 void Memory::DoInitialize(Context& c) const {
-  double* held = dwork(c);
-  for (int i = 0; i < width_; ++i) held[i] = initial_condition_[i];
+  double* dw = dwork(c);
+  dw[0] = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < width_; ++i) dw[1 + width_ + i] = initial_condition_[i];
 }
 
 void Memory::DoCalcOutputs(Context& c, int stage) const {
-  const double* held = dwork(static_cast<const Context&>(c));
+  double* dw = dwork(c);
+  double* held = dw + 1;
+  // A new major step takes the input kept at the last; another evaluation at the same time
+  // (after an input changed there) keeps it, and the solver's steps hold it.
+  if (c.major && c.t > dw[0]) {
+    dw[0] = c.t;
+    for (int i = 0; i < width_; ++i) held[i] = dw[1 + width_ + i];
+  }
   double* y = out(c, 0);
   for (int i = 0; i < width_; ++i) y[i] = held[i];
 }
 
 void Memory::DoUpdate(Context& c) const {
-  double* held = dwork(c);
+  double* kept = dwork(c) + 1 + width_;
   const double* u = in(c, 0);
-  for (int i = 0; i < width_; ++i) held[i] = u[i * u_stride_];
+  for (int i = 0; i < width_; ++i) kept[i] = u[i * u_stride_];
 }
 
 BlockType MemoryType() {

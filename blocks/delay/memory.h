@@ -10,7 +10,8 @@
 namespace twinblocks::blocks {
 
 /// y = u at the previous major step (initial_condition at the first), held through the
-/// solver's steps. dwork (width): the input of the last major step.
+/// solver's steps. dwork: [time of the output, output (width), input of the last major step
+/// (width)].
 class Memory final : public Block {
  public:
   /// @throws BlockError for an empty or non-finite initial_condition.

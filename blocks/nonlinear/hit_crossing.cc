@@ -70,7 +70,7 @@ void HitCrossing::DoCalcOutputs(Context& c, int stage) const {
       const bool counts = (edge > 0 && direction_ != Direction::kFalling) ||
                           (edge < 0 && direction_ != Direction::kRising);
       // Simulink: the output stays 1 while the input stays exactly on the offset after a hit.
-      hit[i] = counts || (hit[i] != 0 && now == 0) ? 1 : 0;
+      hit[i] = counts || (hit[i] != 0 && now == 0 && before == 0) ? 1 : 0;
     }
   }
   for (int i = 0; i < width_; ++i) y[i] = hit[i];
