@@ -77,7 +77,7 @@ void TransportDelay::DoCalcOutputs(Context& c, int stage) const {
 void TransportDelay::DoUpdate(Context& c) const {
   double* dw = dwork(c);
   if (!history_.Append(dw, c.t, in(c, 0), u_stride_, c.t - delay_)) {
-    throw std::runtime_error(internal::FullHistoryMessage(history_, dw, c.t, delay_));
+    throw std::runtime_error(internal::FullHistoryMessage(history_, dw, delay_, "delay"));
   }
 }
 

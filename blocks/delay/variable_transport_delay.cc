@@ -82,7 +82,7 @@ void VariableTransportDelay::DoCalcOutputs(Context& c, int stage) const {
 void VariableTransportDelay::DoUpdate(Context& c) const {
   double* dw = dwork(c);
   if (!history_.Append(dw, c.t, in(c, 0), u_stride_, c.t - max_delay_)) {
-    throw std::runtime_error(internal::FullHistoryMessage(history_, dw, c.t, max_delay_));
+    throw std::runtime_error(internal::FullHistoryMessage(history_, dw, max_delay_, "max_delay"));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "blocks/block_error.h"
@@ -82,7 +83,8 @@ double DelayHistory::Interpolate(const double* dw, int j, double q, int i) const
   }
   // Newton's form over the interval's two samples, then growing by the neighbour of smaller
   // divided difference: a jump makes its side's differences large, so the stencil leaves it.
-  int lo = j - a;
+  const int first = j - a;
+  int lo = first;
   int hi = lo + 1;
   double value = dd[0][lo] + dd[1][lo] * (q - t[lo]);
   double product = (q - t[lo]) * (q - t[hi]);
@@ -111,6 +113,21 @@ double DelayHistory::Interpolate(const double* dw, int j, double q, int i) const
     hi = std::max(hi, added);
     low = std::min(low, dd[0][added]);
     high = std::max(high, dd[0][added]);
+  }
+  // Where features are narrower than the stencil (a pulse shorter than six steps) every
+  // stencil crosses a jump, and the polynomial overshoots. Bound it by the interval's two
+  // samples, widened by what a smooth input can bulge between them, |u''| h^2 / 8 (here
+  // twice that): with u'' / 2 taken as the smallest second divided difference around the
+  // interval, a plateau next to a jump, or a jump between plateaus, gets no bulge at all.
+  double curvature = std::numeric_limits<double>::infinity();
+  for (int k = std::max(0, first - 2); k <= first + 1 && k + 2 < m; ++k) {
+    curvature = std::min(curvature, std::abs(dd[2][k]));
+  }
+  if (curvature < std::numeric_limits<double>::infinity()) {
+    const double h = t[first + 1] - t[first];
+    const double bulge = curvature * h * h / 2.0;
+    const double f0 = dd[0][first], f1 = dd[0][first + 1];
+    value = std::max(std::min(f0, f1) - bulge, std::min(value, std::max(f0, f1) + bulge));
   }
   return value;
 }
@@ -153,8 +170,8 @@ int DelayBufferSize(double value) {
   return static_cast<int>(value);
 }
 
-std::string FullHistoryMessage(const DelayHistory& history, const double* dw, double t,
-                               double needed) {
+std::string FullHistoryMessage(const DelayHistory& history, const double* dw, double needed,
+                               const char* param) {
   const int n = history.count(dw);
   const double span = history.time(dw, n - 1) - history.time(dw, 0);
   // Samples per second so far, over the input the delay needs, with a margin for shorter
@@ -163,9 +180,9 @@ std::string FullHistoryMessage(const DelayHistory& history, const double* dw, do
   return "the delay's history of buffer_size = " + std::to_string(history.capacity()) +
          " samples is full: they span " + graph::FormatNumber(span) +
          " s of input (from t = " + graph::FormatNumber(history.time(dw, 0)) +
-         " s), but the delay needs the input since t = " + graph::FormatNumber(t - needed) +
-         " s (" + graph::FormatNumber(needed) +
-         " s) at the steps the solver takes; raise buffer_size to about " +
+         " s), less than the " + graph::FormatNumber(needed) + " s (" + param +
+         ") the block may still read, at the steps the solver takes; raise buffer_size to "
+         "about " +
          graph::FormatNumber(std::ceil(estimate)) + " or more";
 }
 

@@ -94,10 +94,10 @@ namespace twinblocks::blocks::internal {
 /// (the quintic's stencil). @throws BlockError otherwise.
 int DelayBufferSize(double value);
 
-/// The message that ends a run whose delay history is full at time t: how much time its
-/// samples span against the `needed` seconds of input (the delay, or the largest), and the
-/// buffer_size that would do at the steps the solver takes.
-std::string FullHistoryMessage(const DelayHistory& history, const double* dw, double t,
-                               double needed);
+/// The message that ends a run whose delay history is full: how much time its samples span
+/// against the `needed` seconds of input (the delay, or the largest, given by parameter
+/// `param`), and the buffer_size that would do at the steps the solver takes.
+std::string FullHistoryMessage(const DelayHistory& history, const double* dw, double needed,
+                               const char* param);
 
 }  // namespace twinblocks::blocks::internal

@@ -80,6 +80,29 @@ TEST(DelayHistoryTest, AJumpNearTheNewestSampleIsNotCarriedIntoTheLastInterval) 
   for (double q = 0.0; q <= 0.59; q += 0.01) EXPECT_EQ(h.ReadElement(dw.data(), q, 0), 0.0) << q;
 }
 
+// A pulse three samples long, sampled at uneven steps: every six-sample stencil crosses one
+// of its edges. The read stays within the two levels, and on the plateaus exactly on them.
+TEST(DelayHistoryTest, APulseNarrowerThanTheStencilDoesNotOvershoot) {
+  const DelayHistory h(32, 1);
+  std::vector<double> dw = WorkMemory(h);
+  h.Clear(dw.data());
+  const std::vector<double> times = {3.2218, 3.6218, 4.0, 4.4, 4.7124, 5.0, 5.1634, 5.5634, 5.9634};
+  for (double t : times) {
+    const double u = t >= 4.0 && t < 5.0 ? 1.0 : 0.0;
+    ASSERT_TRUE(h.Append(dw.data(), t, &u, 0, 0.0));
+  }
+  for (double q = 3.2218; q <= 5.9634; q += 0.001) {
+    const double y = h.ReadElement(dw.data(), q, 0);
+    EXPECT_GE(y, 0.0) << q;
+    EXPECT_LE(y, 1.0) << q;
+    if (q >= 4.0 && q <= 4.7124) {
+      EXPECT_EQ(y, 1.0) << q;
+    } else if (q >= 5.0 || q <= 3.6218) {
+      EXPECT_EQ(y, 0.0) << q;
+    }
+  }
+}
+
 TEST(DelayHistoryTest, PastTheNewestSampleTheLineThroughTheLastTwo) {
   const DelayHistory h(8, 1);
   std::vector<double> dw = WorkMemory(h);
