@@ -101,23 +101,26 @@ BlockType TransportDelayType() {
       "(Lagrange's), chosen as essentially non-oscillatory schemes choose them: from the two "
       "samples around t - delay the stencil grows towards the neighbour of smaller divided "
       "difference. A smooth input is delayed with an error O(h^6) in the major steps h, "
-      "about (w h)^6 / 200 for a sine of w rad/s (5e-7 for 1 rad/s under ode45 at rtol 1e-8, "
+      "about (w h)^6 / 200 for a sine of w rad/s (4e-7 for 1 rad/s under ode45 at rtol 1e-8, "
       "whose default steps reach t_end / 50): the history is as fine as the steps the solver "
       "takes for the model's states, so where the model is quiet and the steps long, limit "
-      "them with max_step. A jump of u is delayed without ringing, spread over the step "
-      "that ended on it (as Simulink's linear interpolation spreads it). When t - delay falls "
-      "after the newest sample (a delay shorter than "
-      "the step), y is extrapolated along the line through the last two samples: keep "
-      "max_step below the delay. A history too short for the delay at the steps the solver "
-      "takes (more than buffer_size major steps within one delay) ends the run with a "
-      "failure naming the block, the time and the buffer_size to set; it never drops samples "
-      "still needed. u is not direct feedthrough, so the block can close a feedback loop; a "
-      "delay of 0 passes u through (direct feedthrough). Continuous sample time.";
+      "them with max_step. A jump of u is delayed without ringing, spread over the step that "
+      "ended on it (as Simulink's linear interpolation spreads it): the read stays within the "
+      "two samples around it, widened by what a smooth input bulges between them, so even a "
+      "pulse shorter than the stencil does not overshoot. A discrete (staircase) input is "
+      "interpolated too, its steps spread likewise (Simulink returns the held value). When t "
+      "- delay falls after the newest sample (a delay shorter than the step), y is "
+      "extrapolated along the line through the last two samples: keep max_step below the "
+      "delay. A history too short for the delay at the steps the solver takes (more than "
+      "buffer_size major steps within one delay) ends the run with a failure naming the "
+      "block, the time and the buffer_size to set; it never drops samples still needed. u is "
+      "not direct feedthrough, so the block can close a feedback loop; a delay of 0 passes u "
+      "through (direct feedthrough). Continuous sample time.";
   t.reference =
       "Simulink Transport Delay (DelayTime, InitialOutput, BufferSize with a fixed-size "
       "buffer); Simulink interpolates linearly between samples (an error of (w h)^2 / 8), this "
-      "block with the ENO quintic above, and it fails instead of growing or overwriting a full "
-      "buffer";
+      "block with the bounded ENO quintic above, and it fails instead of growing or "
+      "overwriting a full buffer";
   t.params = {
       {"delay", ParamKind::kScalar, "1", "delay, s, >= 0"},
       {"initial_output", ParamKind::kVector, "0", "output until t0 + delay, scalar or per element"},

@@ -22,7 +22,12 @@ namespace twinblocks::blocks::internal {
 /// between samples (about (w h)^6 / 200 for a sine of w rad/s); where the input jumped
 /// between two samples, the stencils of the neighbouring intervals stay on their own side of
 /// the jump, so the delayed signal does not ring, and within the interval of the jump itself
-/// it rises from one level to the other.
+/// it rises from one level to the other. Where features are narrower than the stencil (a
+/// pulse of fewer than six samples) no stencil avoids a jump: the read is then bounded by the
+/// interval's two samples, widened by the bulge a smooth input can have between them
+/// (|u''| h^2 / 4, u'' from the smallest second divided difference around the interval).
+/// Where one side of the history ends, the stencil grows to the other only while the samples
+/// it adds lie within how much the stencil's values vary.
 class DelayHistory {
  public:
   /// @param capacity samples the ring holds, >= 2
