@@ -1,10 +1,12 @@
 #include "blocks/block_registry.h"
+#include "blocks/delay/register_delay_blocks.h"
 #include "blocks/discrete/register_discrete_blocks.h"
 #include "blocks/drivetrain/register_drivetrain_blocks.h"
 #include "blocks/grasp/register_grasp_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
 #include "blocks/lookup/register_lookup_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
+#include "blocks/nonlinear/register_nonlinear_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
 #include "blocks/routing/register_routing_blocks.h"
 #include "blocks/signal/register_signal_blocks.h"
@@ -17,6 +19,8 @@ const BlockRegistry& Catalog() {
     BlockRegistry r;
     RegisterSignalBlocks(r);
     RegisterDiscreteBlocks(r);
+    RegisterDelayBlocks(r);
+    RegisterNonlinearBlocks(r);
     RegisterLogicBlocks(r);
     RegisterLookupBlocks(r);
     RegisterRoutingBlocks(r);

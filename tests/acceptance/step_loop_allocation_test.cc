@@ -289,6 +289,26 @@ TEST_P(NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
   }
 }
 
+// The delays' histories (ring buffers in the work memory, read by their ENO quintic), the
+// discontinuities' modes and located events (relay, quantizer, hit crossing, backlash,
+// friction), and a snapshot of it all saved and restored.
+TEST_P(NoAllocation, DelaysAndDiscontinuitiesStepLoopAllocatesNothing) {
+  for (const char* file :
+       {"examples/delays_and_relays.xml", "examples/backlash_friction_conveyor.xml"}) {
+    SCOPED_TRACE(file);
+    const graph::System system = graph::Compile(xml::ReadModelFile(SourcePath(file)));
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = GetParam();
+    settings.step = 1e-2;  // the conveyor's 1024 samples hold 10 s of them, over its 3 s
+    settings.t_end = 12.0;
+    settings.output_interval = 0.01;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+    graph::Simulator sim(system, settings);
+    sim.Initialize();
+    EXPECT_EQ(AllocationsAcrossARestore(&sim, 4.0, 8.0), 0);
+  }
+}
+
 // ida integrates the loops as a stabilized index-2 DAE (its residual, the multipliers as
 // algebraic variables); saving and restoring (a restart with a consistent start) too.
 TEST(NoAllocationDae, ClosedLoopDaeStepLoopAllocatesNothing) {
