@@ -1,5 +1,6 @@
-// Phases 4 and 5 of Compile(): port widths from the sources on (scalar expansion), and
-// sample times, inherited from the inputs where a block does not set its own.
+// Phases 4 and 5 of Compile(): port widths from the sources on (scalar expansion), with the
+// shapes that ride on them (matrix dimensions, bus layouts: blocks/signal_shape.h), and sample
+// times, inherited from the inputs where a block does not set its own.
 #include <algorithm>
 #include <cmath>
 
@@ -18,12 +19,17 @@ int Compiler::DriverWidth(const FlatBlock& fb, int input) const {
 void Compiler::ConfigureBlock(FlatBlock& fb, bool assume_defaults) {
   const Block& b = *fb.block;
   std::vector<int> widths(b.num_inputs());
+  // Matrix dimensions and bus layouts travel with the widths, from each driver's output (the
+  // real block output found through lines, subsystem ports and Goto/From).
+  std::vector<blocks::SignalShape> shapes(b.num_inputs());
   for (int i = 0; i < b.num_inputs(); ++i) {
     const int w = DriverWidth(fb, i);
     widths[i] = w >= 0 ? w : (assume_defaults ? b.DefaultInputWidth() : -1);
+    const FlatBlock& src = flat_[fb.input_driver[i]];
+    if (src.configured) shapes[i] = src.block->output_port(fb.input_driver_port[i]).shape;
   }
   try {
-    fb.block->Configure(widths);
+    fb.block->Configure(widths, shapes);
   } catch (const BlockError& e) {
     if (!fb.input_origin.empty() && !e.port().empty()) {
       const int input = b.FindInput(e.port());
