@@ -3,6 +3,7 @@
 #include "blocks/drivetrain/register_drivetrain_blocks.h"
 #include "blocks/grasp/register_grasp_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
+#include "blocks/math/register_math_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
 #include "blocks/routing/register_routing_blocks.h"
@@ -15,6 +16,7 @@ const BlockRegistry& Catalog() {
   static const BlockRegistry registry = [] {
     BlockRegistry r;
     RegisterSignalBlocks(r);
+    RegisterMathBlocks(r);
     RegisterDiscreteBlocks(r);
     RegisterLogicBlocks(r);
     RegisterRoutingBlocks(r);
