@@ -131,6 +131,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   const std::map<std::string, testing::ParamTexts> required = {
       {"Expression", {{"expr", "u1"}}},
       {"Selector", {{"indices", "[0]"}}},
+      {"BusSelector", {{"signals", "signal1"}}},
       {"Solid", {{"radius", "0.05"}}},
       {"Inertia", {{"J", "0.01"}}},
       {"DCMotor", {{"R", "1"}, {"L", "0.01"}, {"Kt", "0.1"}, {"Ke", "0.1"}}},
