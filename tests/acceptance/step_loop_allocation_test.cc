@@ -92,6 +92,17 @@ TEST_P(NoAllocation, MultirateModelStepLoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 
+// The math, matrix and bus blocks (MatrixMultiply's inverse in its work memory, Rounding's and
+// MultiportSwitch's held modes and zero crossings, BusSelector's slices).
+TEST_P(NoAllocation, MathAndBusesStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("examples/math_and_buses.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 1e-3;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
+
 // The arm's mechanism (hybrid ABA, sensors) and the robotics blocks that run beside it.
 TEST_P(NoAllocation, RobotArmExperimentsStepLoopAllocatesNothing) {
   for (const char* file :
