@@ -26,7 +26,8 @@ void Compiler::ConfigureBlock(FlatBlock& fb, bool assume_defaults) {
     const int w = DriverWidth(fb, i);
     widths[i] = w >= 0 ? w : (assume_defaults ? b.DefaultInputWidth() : -1);
     const FlatBlock& src = flat_[fb.input_driver[i]];
-    if (src.configured) shapes[i] = src.block->output_port(fb.input_driver_port[i]).shape;
+    const Block::OutputPort& out = src.block->output_port(fb.input_driver_port[i]);
+    if (src.configured || out.shape_set) shapes[i] = out.shape;
   }
   try {
     fb.block->Configure(widths, shapes);
@@ -44,17 +45,24 @@ void Compiler::PropagateWidths() {
   size_t remaining = real_.size();
   while (remaining > 0) {
     bool progress = false;
-    for (int f : real_) {
-      FlatBlock& fb = flat_[f];
-      if (fb.configured) continue;
-      bool ready = true;
-      for (int i = 0; i < fb.block->num_inputs() && ready; ++i) {
-        ready = DriverWidth(fb, i) >= 0;
+    // First the blocks whose drivers are all configured, so that a driver's shape (set only
+    // when it is configured, unless it declares one) is final when its readers see it; then,
+    // in a feedback loop, those whose drivers' widths are known (a width declared up front).
+    for (const bool drivers_configured : {true, false}) {
+      for (int f : real_) {
+        FlatBlock& fb = flat_[f];
+        if (fb.configured) continue;
+        bool ready = true;
+        for (int i = 0; i < fb.block->num_inputs() && ready; ++i) {
+          ready = drivers_configured ? flat_[fb.input_driver[i]].configured
+                                     : DriverWidth(fb, i) >= 0;
+        }
+        if (!ready) continue;
+        ConfigureBlock(fb, false);
+        --remaining;
+        progress = true;
       }
-      if (!ready) continue;
-      ConfigureBlock(fb, false);
-      --remaining;
-      progress = true;
+      if (progress) break;
     }
     if (progress) continue;
     // A feedback loop with no width to start from: assume the first unresolved block's

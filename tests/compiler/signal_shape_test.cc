@@ -153,5 +153,24 @@ TEST(SignalShapeTest, MatrixDimensionsCrossSubsystemsAndGotoFrom) {
                              "by 'u2' (2x3)"));
 }
 
+// Readers written before the blocks that make their shapes: the compiler configures a block
+// once its drivers are, whatever the order of the file.
+TEST(SignalShapeTest, TheOrderOfTheFileDoesNotMatter) {
+  const System sys = CompileShapeModel(R"(
+    <simulation t_end="0.1"/>
+    <block type="BusSelector" name="sel" signals="A"/>
+    <block type="MatrixMultiply" name="AA"/>
+    <block type="UnitDelay" name="d" Ts="0.1"/>
+    <block type="BusCreator" name="bc" names="A, c"/>
+    <block type="Constant" name="A" value="[[1, 2], [3, 4]]"/>
+    <block type="Constant" name="c" value="5"/>
+    <connect from="sel.y1" to="AA.u1"/><connect from="A.y" to="AA.u2"/>
+    <connect from="d.y" to="sel.u"/><connect from="bc.y" to="d.u"/>
+    <connect from="A.y" to="bc.u1"/><connect from="c.y" to="bc.u2"/>
+    <log signal="AA.y" as="AA"/>)");
+  EXPECT_EQ(ShapeOf(sys, "AA"), blocks::SignalShape::Matrix(2, 2));
+  EXPECT_DOUBLE_EQ(FinalOf(sys, "AA[3]"), 3 * 2 + 4 * 4);
+}
+
 }  // namespace
 }  // namespace twinblocks::graph
