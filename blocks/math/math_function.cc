@@ -155,7 +155,9 @@ BlockType MathFunctionType() {
       "(log, log10 or sqrt of a negative u, pow of a negative u1 to a fractional u2, rem(u1, "
       "0)) stops the run at the major step that sees it, with the time, the block and the "
       "element (exit status 3 from the command line); inside a solver step the NaN is left to "
-      "the solver, which rejects the step and tries a shorter one. Infinities are results, not "
+      "the solver, which rejects the step and tries a shorter one (an input that leaves the "
+      "domain continuously ends the run where the solver can go no further, at the crossing, "
+      "naming the state whose derivative is NaN). Infinities are results, not "
       "errors: log(0) = -inf, 1/0 = inf (they stop the run only where they reach a state's "
       "derivative). rem and mod jump where u1/u2 crosses a whole number, with no zero "
       "crossing. Inherited sample time; direct feedthrough.";

@@ -147,7 +147,9 @@ BlockType TrigonometricFunctionType() {
       "sin = sin(u) and cos = cos(u). Domain: an input where f is not real (asin or acos "
       "outside [-1, 1], acosh below 1, atanh outside [-1, 1], sin of inf) stops the run at "
       "the major step that sees it, with the time, the block and the element; inside a solver "
-      "step the NaN is left to the solver, which rejects the step. atanh(+-1) and tan near "
+      "step the NaN is left to the solver, which rejects the step (an input that leaves the "
+      "domain continuously ends the run at the crossing, naming the state whose derivative "
+      "is NaN). atanh(+-1) and tan near "
       "pi/2 give infinities without error. atan2 jumps by 2 pi across the negative u2 axis "
       "with no zero crossing. Inherited sample time; direct feedthrough.";
   t.reference =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/blocks/block_test_helpers.h"
+#include "tests/support/acceptance_helpers.h"
 
 namespace twinblocks::blocks {
 namespace {
@@ -81,6 +82,37 @@ TEST(MathFunctionTest, OutsideTheDomainStopsAtMajorStepsOnly) {
   BlockHarness nan_in("MathFunction", {{"function", "sqrt"}}, {1});
   nan_in.SetInput(0, {std::nan("")});
   EXPECT_NO_THROW(nan_in.MajorStep(0.0));
+}
+
+// How a run that leaves a function's domain ends: with the time and the place. Sampled (a
+// discrete input), the major step that sees sqrt(-0.25) names the block and the element;
+// continuous, the solver cannot step past t = 1, where sqrt(1 - t) stops being real, and names
+// the state whose derivative went NaN.
+TEST(MathFunctionTest, ARunLeavingTheDomainFailsWithWhenAndWhere) {
+  const auto model = [](const std::string& lines) {
+    return R"(<?xml version="1.0"?>
+<model name="domain" format="1">
+  <simulation solver="ode45" t_end="3"/>
+  <block type="Ramp" name="r" slope="-1" initial="1"/>
+  <block type="ZeroOrderHold" name="z" Ts="0.25"/>
+  <block type="MathFunction" name="sq" function="sqrt"/>
+  <block type="Integrator" name="i"/>
+  )" + lines +
+           R"(<connect from="sq.y" to="i.u"/>
+</model>)";
+  };
+  const twinblocks::testing::RunOutput sampled = twinblocks::testing::RunModelText(
+      model(R"(<connect from="r.y" to="z.u"/><connect from="z.y" to="sq.u"/>)"));
+  EXPECT_FALSE(sampled.outcome.ok);
+  EXPECT_EQ(sampled.outcome.error,
+            "simulation failed at t = 1.25 s: block 'sq' (MathFunction): sqrt of u[0] = -0.25 is "
+            "not a real number (sqrt needs u >= 0)");
+  const twinblocks::testing::RunOutput continuous = twinblocks::testing::RunModelText(
+      model(R"(<connect from="r.y" to="sq.u"/><connect from="r.y" to="z.u"/>)"));
+  EXPECT_FALSE(continuous.outcome.ok);
+  EXPECT_NEAR(continuous.outcome.t, 1.0, 1e-9);
+  EXPECT_THAT(continuous.outcome.error,
+              HasSubstr("the derivative of i (Integrator) state 0 is nan"));
 }
 
 }  // namespace
