@@ -23,11 +23,13 @@ TEST(MathAndBusesExample, EveryRowMatchesTheClosedForms) {
   const std::vector<double> cross = Column(r.recording, "cross_z");
   const std::vector<double> lap = Column(r.recording, "lap");
   const std::vector<double> angle = Column(r.recording, "angle");
+  const auto R = Columns(r.recording, "R", 4);  // the bus's element, logged by its name
   for (size_t i = 0; i < t.size(); ++i) {
     SCOPED_TRACE(t[i]);
     const double th = w * t[i];
     EXPECT_NEAR(q[0][i], std::cos(th) * px - std::sin(th) * py, 1e-12);
     EXPECT_NEAR(q[1][i], std::sin(th) * px + std::cos(th) * py, 1e-12);
+    EXPECT_NEAR(R[1][i], -std::sin(th), 1e-15);
     EXPECT_NEAR(back[0][i], px, 1e-12);
     EXPECT_NEAR(back[1][i], py, 1e-12);
     EXPECT_NEAR(solved[0][i], px, 1e-12);

@@ -172,5 +172,29 @@ TEST(SignalShapeTest, TheOrderOfTheFileDoesNotMatter) {
   EXPECT_DOUBLE_EQ(FinalOf(sys, "AA[3]"), 3 * 2 + 4 * 4);
 }
 
+// A log names a bus's element after the output that carries it, dots for nested buses.
+TEST(SignalShapeTest, LogsABusElementByName) {
+  const System sys = CompileShapeModel(R"(
+    <simulation t_end="0.1"/>
+    <block type="Constant" name="q" value="[1, 2]"/>
+    <block type="Constant" name="t" value="7"/>
+    <block type="BusCreator" name="arm" names="q, qd"/>
+    <block type="BusCreator" name="all" names="arm, t"/>
+    <connect from="q.y" to="arm.u1"/><connect from="q.y" to="arm.u2"/>
+    <connect from="arm.y" to="all.u1"/><connect from="t.y" to="all.u2"/>
+    <log signal="all.y.t"/><log signal="all.y.arm.qd" as="qd"/>)");
+  ASSERT_EQ(sys.logged_signals().size(), 2u);
+  EXPECT_EQ(sys.logged_signals()[1].source, "all.y.arm.qd");
+  EXPECT_EQ(sys.logged_signals()[1].width, 2);
+  EXPECT_DOUBLE_EQ(FinalOf(sys, "all.y.t"), 7.0);
+  EXPECT_DOUBLE_EQ(FinalOf(sys, "qd[1]"), 2.0);
+  EXPECT_THAT(ShapeModelError(R"(
+    <block type="Constant" name="t" value="7"/>
+    <block type="BusCreator" name="all" names="t"/>
+    <connect from="t.y" to="all.u1"/>
+    <log signal="all.y.tt"/>)"),
+              HasSubstr("cannot log 'all.y.tt': no such signal"));
+}
+
 }  // namespace
 }  // namespace twinblocks::graph
