@@ -54,8 +54,8 @@ void Compiler::PropagateWidths() {
         if (fb.configured) continue;
         bool ready = true;
         for (int i = 0; i < fb.block->num_inputs() && ready; ++i) {
-          ready = drivers_configured ? flat_[fb.input_driver[i]].configured
-                                     : DriverWidth(fb, i) >= 0;
+          ready =
+              drivers_configured ? flat_[fb.input_driver[i]].configured : DriverWidth(fb, i) >= 0;
         }
         if (!ready) continue;
         ConfigureBlock(fb, false);
