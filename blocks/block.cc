@@ -1,6 +1,7 @@
 #include "blocks/block.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "common/input_limits.h"
@@ -86,7 +87,8 @@ void Block::DeclareSampleTime(SampleTime st, bool requires_discrete) {
   requires_discrete_ = requires_discrete;
 }
 
-void Block::Configure(const std::vector<int>& input_widths) {
+void Block::Configure(const std::vector<int>& input_widths,
+                      const std::vector<SignalShape>& input_shapes) {
   for (int i = 0; i < num_inputs(); ++i) {
     const int declared = inputs_[i].width;
     const int given = input_widths[i];
@@ -96,11 +98,15 @@ void Block::Configure(const std::vector<int>& input_widths) {
                        {}, inputs_[i].name);
     }
     inputs_[i].width = given;
+    // A shape that does not fit the width (a driver whose width a feedback loop made the
+    // compiler assume) is no shape.
+    const bool fits = i < static_cast<int>(input_shapes.size()) && input_shapes[i].Fits(given);
+    inputs_[i].shape = fits ? input_shapes[i] : SignalShape::Vector();
   }
   DoConfigure(input_widths);
   const InputLimits& limits = CurrentInputLimits();
   std::int64_t values = std::int64_t{nx_} + nz_ + nxd_ + ndwork_ + nmodes_ + nzc_;
-  for (const OutputPort& p : outputs_) {
+  for (OutputPort& p : outputs_) {
     if (p.width < 0) {
       throw BlockError("the width of output '" + p.name + "' could not be determined", {}, p.name);
     }
@@ -110,11 +116,32 @@ void Block::Configure(const std::vector<int>& input_widths) {
                        {}, p.name);
     }
     values += p.width;
+    if (p.shape_set && !p.shape.Fits(p.width)) {
+      throw std::logic_error("output '" + p.name + "' is a " + p.shape.Describe() +
+                             " but has width " + std::to_string(p.width));
+    }
+    if (!p.shape_set) p.shape = InheritedShape(p.width);
   }
   if (values > limits.block_values) {
     throw BlockError("the block needs " + std::to_string(values) +
                      " values (outputs, states and work memory), " + OverLimit("block_values"));
   }
+}
+
+SignalShape Block::InheritedShape(int width) const {
+  // The element-wise pattern: every input has the output's width or is a scalar that expands.
+  if (width <= 1) return SignalShape::Vector();
+  const SignalShape* shape = nullptr;
+  for (const InputPort& in : inputs_) {
+    if (in.width == 1) continue;
+    if (in.width != width) return SignalShape::Vector();
+    if (shape == nullptr) {
+      shape = &in.shape;
+    } else if (!(*shape == in.shape)) {
+      return SignalShape::Vector();
+    }
+  }
+  return shape != nullptr ? *shape : SignalShape::Vector();
 }
 
 bool Block::StiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {

@@ -11,6 +11,7 @@
 
 #include "blocks/block_error.h"
 #include "blocks/sample_time.h"
+#include "blocks/signal_shape.h"
 
 namespace twinblocks::blocks {
 
@@ -126,12 +127,17 @@ class Block {
     int width = kDynamicWidth;
     unsigned feedthrough = kFeedthrough;  ///< stages that read it directly
     int offset = -1;                      ///< into Context::signals, set by the compiler
+    SignalShape shape;                    ///< of what drives it, set by Configure
   };
   struct OutputPort {
     std::string name;
     int width = kDynamicWidth;
     int stage = 0;
     int offset = -1;
+    /// A matrix or a bus, set by the block (SetOutputShape) or else taken from its inputs
+    /// by Configure.
+    SignalShape shape;
+    bool shape_set = false;  ///< the block set `shape` itself
   };
   /// An undirected port of a physical network (a frame of a body, a rotational shaft). A
   /// block with physical ports is an element of a network: it does not run by itself; the
@@ -206,8 +212,13 @@ class Block {
   int index() const { return index_; }
 
   /// Fixes the output widths, states and zero crossings once the input widths are known.
+  /// `input_shapes` (per input, or empty: plain vectors) are the shapes of what drives the
+  /// inputs; an output whose shape the block does not set takes the shape of the inputs that
+  /// have its width, when they agree (scalars aside): element-wise blocks, delays and
+  /// integrators pass a matrix or a bus on.
   /// @throws BlockError when the widths do not fit the block's parameters.
-  void Configure(const std::vector<int>& input_widths);
+  void Configure(const std::vector<int>& input_widths,
+                 const std::vector<SignalShape>& input_shapes = {});
 
   /// Input width to assume when the widths of a feedback loop cannot be propagated (the
   /// width of an integrator's x0, say). Default 1.
@@ -315,6 +326,12 @@ class Block {
 
   // ---- Declarations for DoConfigure (also allowed in constructors) ----
   void SetOutputWidth(int port, int width) { outputs_[port].width = width; }
+  /// Makes output `port` a matrix or a bus (or a plain vector that does not take its inputs'
+  /// shape). @pre the shape fits the output's width once it is configured.
+  void SetOutputShape(int port, SignalShape shape) {
+    outputs_[port].shape = std::move(shape);
+    outputs_[port].shape_set = true;
+  }
   /// Which stages need input `port` directly, when that depends on its width.
   void SetInputFeedthrough(int port, unsigned stages) { inputs_[port].feedthrough = stages; }
   void DeclareContinuousStates(std::int64_t n) { nx_ = CheckedCount(n, "continuous states"); }
@@ -386,6 +403,8 @@ class Block {
   const double* in(const Context& c, int port) const { return c.signals + inputs_[port].offset; }
   double* out(Context& c, int port) const { return c.signals + outputs_[port].offset; }
   int in_width(int port) const { return inputs_[port].width; }
+  /// The shape of what drives input `port` (for DoConfigure; plain when nothing says more).
+  const SignalShape& in_shape(int port) const { return inputs_[port].shape; }
   int out_width(int port) const { return outputs_[port].width; }
   /// False when nothing reads output `port` in this evaluation (Context::demanded and
   /// demand_mask): the block may skip work that serves only it. Its value is then left as it
@@ -429,6 +448,9 @@ class Block {
   }
 
  private:
+  /// The shape an output of `width` takes from the inputs when the block sets none.
+  SignalShape InheritedShape(int width) const;
+
   std::vector<InputPort> inputs_;
   std::vector<OutputPort> outputs_;
   std::vector<PhysicalPort> physical_;

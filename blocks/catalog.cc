@@ -5,6 +5,7 @@
 #include "blocks/grasp/register_grasp_blocks.h"
 #include "blocks/logic/register_logic_blocks.h"
 #include "blocks/lookup/register_lookup_blocks.h"
+#include "blocks/math/register_math_blocks.h"
 #include "blocks/multibody/register_multibody_blocks.h"
 #include "blocks/nonlinear/register_nonlinear_blocks.h"
 #include "blocks/robotics/register_robotics_blocks.h"
@@ -18,6 +19,7 @@ const BlockRegistry& Catalog() {
   static const BlockRegistry registry = [] {
     BlockRegistry r;
     RegisterSignalBlocks(r);
+    RegisterMathBlocks(r);
     RegisterDiscreteBlocks(r);
     RegisterDelayBlocks(r);
     RegisterNonlinearBlocks(r);

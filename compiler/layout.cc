@@ -196,7 +196,7 @@ internal::TunableMechanism Compiler::TakeNetworkForTuning(const std::vector<int>
 
 std::optional<LoggedSignal> Compiler::ResolveSignal(const std::string& path_port) const {
   auto it = point_index_.find(path_port);
-  if (it == point_index_.end()) return std::nullopt;
+  if (it == point_index_.end()) return ResolveBusElement(path_port);
   const Point& p = points_[it->second];
   if (p.role_outside == Role::kPhysical) return std::nullopt;
   int source = -1;
@@ -215,6 +215,30 @@ std::optional<LoggedSignal> Compiler::ResolveSignal(const std::string& path_port
   const Block& b = *system_.blocks_[system_index_[sp.block]];
   return LoggedSignal{path_port, sp.name, b.output_port(sp.port).offset,
                       b.output_port(sp.port).width};
+}
+
+std::optional<LoggedSignal> Compiler::ResolveBusElement(const std::string& text) const {
+  // "path.port.element[.inner]": the longest "path.port" before it that names a bus.
+  for (size_t dot = text.rfind('.'); dot != std::string::npos && dot > 0;
+       dot = text.rfind('.', dot - 1)) {
+    if (point_index_.find(text.substr(0, dot)) == point_index_.end()) continue;
+    std::optional<LoggedSignal> s = ResolveSignal(text.substr(0, dot));
+    if (!s) return std::nullopt;
+    const int b = system_.FindBlock(s->source.substr(0, s->source.rfind('.')));
+    if (b < 0) return std::nullopt;
+    const Block& block = system_.block(b);
+    const int port = block.FindOutput(s->source.substr(s->source.rfind('.') + 1));
+    if (port < 0 || !block.output_port(port).shape.is_bus()) return std::nullopt;
+    try {
+      const blocks::BusSelection sel =
+          blocks::SelectFromBus(*block.output_port(port).shape.bus, text.substr(dot + 1), "log");
+      return LoggedSignal{text, s->source + "." + text.substr(dot + 1), s->offset + sel.offset,
+                          sel.width};
+    } catch (const blocks::BlockError&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
 void Compiler::AddLog(const std::string& signal, const std::string& as,

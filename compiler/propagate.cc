@@ -1,5 +1,6 @@
-// Phases 4 and 5 of Compile(): port widths from the sources on (scalar expansion), and
-// sample times, inherited from the inputs where a block does not set its own.
+// Phases 4 and 5 of Compile(): port widths from the sources on (scalar expansion), with the
+// shapes that ride on them (matrix dimensions, bus layouts: blocks/signal_shape.h), and sample
+// times, inherited from the inputs where a block does not set its own.
 #include <algorithm>
 #include <cmath>
 
@@ -18,12 +19,18 @@ int Compiler::DriverWidth(const FlatBlock& fb, int input) const {
 void Compiler::ConfigureBlock(FlatBlock& fb, bool assume_defaults) {
   const Block& b = *fb.block;
   std::vector<int> widths(b.num_inputs());
+  // Matrix dimensions and bus layouts travel with the widths, from each driver's output (the
+  // real block output found through lines, subsystem ports and Goto/From).
+  std::vector<blocks::SignalShape> shapes(b.num_inputs());
   for (int i = 0; i < b.num_inputs(); ++i) {
     const int w = DriverWidth(fb, i);
     widths[i] = w >= 0 ? w : (assume_defaults ? b.DefaultInputWidth() : -1);
+    const FlatBlock& src = flat_[fb.input_driver[i]];
+    const Block::OutputPort& out = src.block->output_port(fb.input_driver_port[i]);
+    if (src.configured || out.shape_set) shapes[i] = out.shape;
   }
   try {
-    fb.block->Configure(widths);
+    fb.block->Configure(widths, shapes);
   } catch (const BlockError& e) {
     if (!fb.input_origin.empty() && !e.port().empty()) {
       const int input = b.FindInput(e.port());
@@ -38,17 +45,24 @@ void Compiler::PropagateWidths() {
   size_t remaining = real_.size();
   while (remaining > 0) {
     bool progress = false;
-    for (int f : real_) {
-      FlatBlock& fb = flat_[f];
-      if (fb.configured) continue;
-      bool ready = true;
-      for (int i = 0; i < fb.block->num_inputs() && ready; ++i) {
-        ready = DriverWidth(fb, i) >= 0;
+    // First the blocks whose drivers are all configured, so that a driver's shape (set only
+    // when it is configured, unless it declares one) is final when its readers see it; then,
+    // in a feedback loop, those whose drivers' widths are known (a width declared up front).
+    for (const bool drivers_configured : {true, false}) {
+      for (int f : real_) {
+        FlatBlock& fb = flat_[f];
+        if (fb.configured) continue;
+        bool ready = true;
+        for (int i = 0; i < fb.block->num_inputs() && ready; ++i) {
+          ready =
+              drivers_configured ? flat_[fb.input_driver[i]].configured : DriverWidth(fb, i) >= 0;
+        }
+        if (!ready) continue;
+        ConfigureBlock(fb, false);
+        --remaining;
+        progress = true;
       }
-      if (!ready) continue;
-      ConfigureBlock(fb, false);
-      --remaining;
-      progress = true;
+      if (progress) break;
     }
     if (progress) continue;
     // A feedback loop with no width to start from: assume the first unresolved block's

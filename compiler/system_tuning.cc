@@ -87,6 +87,10 @@ std::string StructureChange(const blocks::Block& old_block, const blocks::Block&
     if (p.name != q.name) return "its output " + q.name + " (now " + p.name + ")";
     if (p.width != q.width) return change("the width of output " + q.name, q.width, p.width);
     if (p.stage != q.stage) return "the stage of output " + q.name;
+    if (!(p.shape == q.shape)) {
+      return "the shape of output " + q.name + " (" + q.shape.Describe() + " -> " +
+             p.shape.Describe() + ")";
+    }
   }
   if (b.num_continuous_states() != old_block.num_continuous_states()) {
     return change("its number of continuous states", old_block.num_continuous_states(),
@@ -132,7 +136,11 @@ std::unique_ptr<blocks::Block> Rebuild(const TunableBlock& t, const blocks::Para
       if (user == nullptr) throw std::logic_error(t.path + ": a robot but no RobotUser");
       user->BindRobot(*t.robot);
     }
-    b->Configure(t.input_widths);
+    // The shapes its drivers gave it at compile time: a retune changes no other block.
+    std::vector<blocks::SignalShape> shapes;
+    for (int i = 0; i < old_block.num_inputs(); ++i)
+      shapes.push_back(old_block.input_port(i).shape);
+    b->Configure(t.input_widths, shapes);
   } catch (const blocks::BlockError& e) {
     throw BlockFailure(t, e.what());
   } catch (const blocks::ExpressionError& e) {

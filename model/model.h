@@ -451,15 +451,16 @@ inline std::optional<PlotSignal> ParsePlotSignal(std::string_view text) {
     out.element = element;
     text = text.substr(0, open);
   }
-  // "a/b/c.port": identifiers separated by '/', then one '.' and the port.
-  const size_t dot = text.rfind('.');
-  if (dot == std::string_view::npos || !IsIdentifier(text.substr(dot + 1))) return std::nullopt;
-  const std::string_view path = text.substr(0, dot);
+  // "a/b/c.port": identifiers separated by '/', then one '.' and the port; more dots name an
+  // element of a bus the port carries ("c.port.arm.q").
+  const size_t last_slash = text.rfind('/');
+  const size_t tail = last_slash == std::string_view::npos ? 0 : last_slash + 1;
+  if (text.find('.', tail) == std::string_view::npos) return std::nullopt;
   for (size_t start = 0;;) {
-    const size_t slash = path.find('/', start);
-    if (!IsIdentifier(path.substr(start, slash - start))) return std::nullopt;
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
+    const size_t sep = text.find_first_of(start < tail ? "/" : ".", start);
+    if (!IsIdentifier(text.substr(start, sep - start))) return std::nullopt;
+    if (sep == std::string_view::npos) break;
+    start = sep + 1;
   }
   out.signal = std::string(text);
   return out;

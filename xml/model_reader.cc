@@ -426,18 +426,10 @@ class FileReader {
     model->summaries.push_back(std::move(summary));
   }
 
-  // "a/b/c.port": identifiers separated by '/', then one '.' and the port.
+  // "a/b/c.port" (or "c.port.element" for a bus's element), without an element index.
   static bool IsSignalPath(std::string_view s) {
-    size_t dot = s.rfind('.');
-    if (dot == std::string_view::npos || !IsIdentifier(s.substr(dot + 1))) return false;
-    std::string_view path = s.substr(0, dot);
-    size_t start = 0;
-    while (true) {
-      size_t slash = path.find('/', start);
-      if (!IsIdentifier(path.substr(start, slash - start))) return false;
-      if (slash == std::string_view::npos) return true;
-      start = slash + 1;
-    }
+    const std::optional<graph::PlotSignal> p = graph::ParsePlotSignal(s);
+    return p && p->element < 0;
   }
 
   void ReadDefine(pugi::xml_node n, graph::Model* model) {

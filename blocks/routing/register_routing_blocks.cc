@@ -1,8 +1,11 @@
 #include "blocks/routing/register_routing_blocks.h"
 
+#include "blocks/routing/bus_creator.h"
+#include "blocks/routing/bus_selector.h"
 #include "blocks/routing/demux.h"
 #include "blocks/routing/from.h"
 #include "blocks/routing/goto.h"
+#include "blocks/routing/multiport_switch.h"
 #include "blocks/routing/mux.h"
 #include "blocks/routing/selector.h"
 #include "blocks/routing/terminator.h"
@@ -16,6 +19,9 @@ void RegisterRoutingBlocks(BlockRegistry& registry) {
   registry.Add(GotoType());
   registry.Add(FromType());
   registry.Add(TerminatorType());
+  registry.Add(MultiportSwitchType());
+  registry.Add(BusCreatorType());
+  registry.Add(BusSelectorType());
 }
 
 }  // namespace twinblocks::blocks

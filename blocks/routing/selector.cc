@@ -22,6 +22,8 @@ Selector::Selector(const Params& params) {
   }
   DeclareInput("u");
   DeclareOutput("y", static_cast<int>(indices_.size()));
+  // Picked elements are a plain vector, even all of a matrix or a bus in another order.
+  SetOutputShape(0, SignalShape::Vector());
 }
 
 void Selector::DoConfigure(const std::vector<int>& input_widths) {

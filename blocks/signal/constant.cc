@@ -11,6 +11,11 @@ Constant::Constant(const Params& params) {
     for (int col = 0; col < v.cols(); ++col) value_.push_back(v(r, col));
   }
   DeclareOutput("y", static_cast<int>(value_.size()));
+  // A matrix (more than one row and column) is a matrix signal for the matrix blocks; a
+  // vector, written as a row or a column, is a plain vector.
+  if (v.rows() > 1 && v.cols() > 1) {
+    SetOutputShape(0, SignalShape::Matrix(static_cast<int>(v.rows()), static_cast<int>(v.cols())));
+  }
   DeclareSampleTime(SampleTime::Constant());
 }
 
@@ -27,7 +32,9 @@ BlockType ConstantType() {
   t.summary = "Outputs a constant scalar, vector or matrix.";
   t.doc =
       "y = value. The width of y is the number of elements of `value`; a matrix is output "
-      "row by row (row-major). The sample time is constant: y is computed once, at the start "
+      "row by row (row-major), as a matrix signal that the matrix blocks (MatrixMultiply, "
+      "Transpose, ...) read with its rows and columns. The sample time is constant: y is computed "
+      "once, at the start "
       "of the run, and blocks driven only by constants are computed once too.";
   t.reference = "Simulink Constant";
   t.params = {{"value", ParamKind::kMatrix, "1", "the output: scalar, vector or matrix"}};

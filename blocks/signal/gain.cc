@@ -48,6 +48,7 @@ void Gain::DoConfigure(const std::vector<int>& input_widths) {
                          "k", "u");
       }
       SetOutputWidth(0, rows_);
+      SetOutputShape(0, SignalShape::Vector());  // K u is a new vector, whatever u was
       break;
   }
 }

@@ -249,6 +249,9 @@ class Compiler {
   internal::TunableMechanism TakeNetworkForTuning(const std::vector<int>& tunable_of_flat);
 
   std::optional<LoggedSignal> ResolveSignal(const std::string& path_port) const;
+  /// An element of a bus by name, "path.port.element" (dots for nested buses), as a slice of
+  /// the bus; nullopt when no output of that path names a bus with that element.
+  std::optional<LoggedSignal> ResolveBusElement(const std::string& text) const;
 
   void AddLog(const std::string& signal, const std::string& as, const SourceLocation& where);
 

@@ -132,6 +132,15 @@ TEST_P(NoAllocation, SaturatedContinuousPidStepLoopAllocatesNothing) {
   settings.solver = GetParam();
   settings.step = 1e-3;
   settings.output_interval = 0.05;
+
+// The math, matrix and bus blocks (MatrixMultiply's inverse in its work memory, Rounding's and
+// MultiportSwitch's held modes and zero crossings, BusSelector's slices).
+TEST_P(NoAllocation, MathAndBusesStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("examples/math_and_buses.xml")));
+  graph::SimulationSettingsValues settings = system.settings();
+  settings.solver = GetParam();
+  settings.step = 1e-3;
   EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
 }
 

@@ -147,7 +147,7 @@ BlockHarness::BlockHarness(const std::string& type, const ParamTexts& texts,
   const BlockType& t = TypeOf(type);
   if (!t.create) throw std::invalid_argument(type + " is virtual");
   block_ = t.create(MakeParams(t, texts, options.base_dir, options.variables));
-  block_->Configure(input_widths);
+  block_->Configure(input_widths, options.input_shapes);
 
   Block::Layout layout;
   layout.index = 0;

@@ -55,6 +55,8 @@ class BlockHarness {
     std::vector<std::pair<std::string, double>> variables;
     /// What an inherited sample time resolves to (the rate of what would drive the block).
     SampleTime inherited_as = SampleTime::Continuous();
+    /// The shapes of what drives the inputs (matrices, buses), per input; empty: plain.
+    std::vector<SignalShape> input_shapes;
   };
 
   /// Creates, configures and lays out the block. @throws BlockError from the block.

@@ -151,6 +151,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"LookupTableND", {{"breakpoints", "[0, 1]"}, {"table", "[0, 1]"}}},
       {"Prelookup", {{"breakpoints", "[0, 1]"}}},
       {"InterpolationUsingPrelookup", {{"table", "[0, 1]"}}},
+      {"BusSelector", {{"signals", "signal1"}}},
       {"Solid", {{"radius", "0.05"}}},
       {"Inertia", {{"J", "0.01"}}},
       {"DCMotor", {{"R", "1"}, {"L", "0.01"}, {"Kt", "0.1"}, {"Ke", "0.1"}}},

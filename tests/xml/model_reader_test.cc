@@ -579,8 +579,11 @@ TEST(ModelReaderPlotTest, PlotSignalForms) {
   ASSERT_TRUE(ParsePlotSignal("j.wrench[12]"));
   EXPECT_EQ(ParsePlotSignal("j.wrench[12]")->signal, "j.wrench");
   EXPECT_EQ(ParsePlotSignal("j.wrench[12]")->element, 12);
+  // An element of a bus the port carries, dots for nested buses.
+  ASSERT_TRUE(ParsePlotSignal("sub/bc.y.arm.q[1]"));
+  EXPECT_EQ(ParsePlotSignal("sub/bc.y.arm.q[1]")->signal, "sub/bc.y.arm.q");
   for (const char* bad : {"", "a", ".y", "a.", "a/.y", "a.y[]", "a.y[1", "a.y[1]x", "a.y[1.5]",
-                          "1a.y", "a.y[99999999999]"}) {
+                          "1a.y", "a.y[99999999999]", "a.b/c.y", "a.y..q", "a.y.q."}) {
     EXPECT_FALSE(ParsePlotSignal(bad)) << bad;
   }
 }
