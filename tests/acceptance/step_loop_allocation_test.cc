@@ -132,6 +132,8 @@ TEST_P(NoAllocation, SaturatedContinuousPidStepLoopAllocatesNothing) {
   settings.solver = GetParam();
   settings.step = 1e-3;
   settings.output_interval = 0.05;
+  EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+}
 
 // The math, matrix and bus blocks (MatrixMultiply's inverse in its work memory, Rounding's and
 // MultiportSwitch's held modes and zero crossings, BusSelector's slices).
