@@ -73,26 +73,12 @@ Integrator::Integrator(const Params& params)
 
 void Integrator::DoConfigure(const std::vector<int>& input_widths) {
   const int wu = input_widths[0];
-  int w = wu;
-  if (in_x0_ < 0 && x0_param_.size() > 1) {
-    if (wu != 1) internal::CheckParamFitsWidth("x0", static_cast<int>(x0_param_.size()), wu, "u");
-    w = static_cast<int>(x0_param_.size());
-  }
-  internal::CheckParamFitsWidth("lower", static_cast<int>(lower_param_.size()), w, "u");
-  internal::CheckParamFitsWidth("upper", static_cast<int>(upper_param_.size()), w, "u");
-  auto check_input = [&](int port, const char* name) {
-    if (port < 0) return 0;
-    const int wi = input_widths[port];
-    if (wi != 1 && wi != w) {
-      throw BlockError(std::string("input '") + name + "' has width " + std::to_string(wi) +
-                           ", expected 1 or the state width " + std::to_string(w),
-                       {}, name);
-    }
-    return wi;
-  };
-  reset_width_ = check_input(in_reset_, "reset");
+  const internal::IntegratorWidths widths = internal::CheckIntegratorWidths(
+      input_widths, in_reset_, in_x0_, x0_param_, lower_param_, upper_param_);
+  const int w = widths.state;
+  reset_width_ = widths.reset;
   reset_stride_ = internal::StrideOf(reset_width_);
-  x0_stride_ = internal::StrideOf(check_input(in_x0_, "x0"));
+  x0_stride_ = internal::StrideOf(widths.x0);
   width_ = w;
   u_stride_ = internal::StrideOf(wu);
   x0_ = internal::Expand(x0_param_, w);

@@ -106,6 +106,44 @@ inline void CheckParamFitsWidth(const char* param, int n, int width, const char*
   }
 }
 
+/// The widths of an integrator (Integrator, DiscreteIntegrator): its state takes the width of
+/// u, or of a vector x0 where u is a scalar; the limits fit it; the optional `reset` and `x0`
+/// inputs (port -1: absent) are scalars or of the state's width.
+struct IntegratorWidths {
+  int state = 0;
+  int reset = 0;  ///< 0 without a reset input
+  int x0 = 0;     ///< 0 without an x0 input
+};
+
+/// @throws BlockError naming the parameter or input that does not fit.
+inline IntegratorWidths CheckIntegratorWidths(const std::vector<int>& input_widths, int in_reset,
+                                              int in_x0, const Eigen::VectorXd& x0,
+                                              const Eigen::VectorXd& lower,
+                                              const Eigen::VectorXd& upper) {
+  const int wu = input_widths[0];
+  IntegratorWidths w;
+  w.state = wu;
+  if (in_x0 < 0 && x0.size() > 1) {
+    if (wu != 1) CheckParamFitsWidth("x0", static_cast<int>(x0.size()), wu, "u");
+    w.state = static_cast<int>(x0.size());
+  }
+  CheckParamFitsWidth("lower", static_cast<int>(lower.size()), w.state, "u");
+  CheckParamFitsWidth("upper", static_cast<int>(upper.size()), w.state, "u");
+  auto check_input = [&](int port, const char* name) {
+    if (port < 0) return 0;
+    const int wi = input_widths[port];
+    if (wi != 1 && wi != w.state) {
+      throw BlockError(std::string("input '") + name + "' has width " + std::to_string(wi) +
+                           ", expected 1 or the state width " + std::to_string(w.state),
+                       {}, name);
+    }
+    return wi;
+  };
+  w.reset = check_input(in_reset, "reset");
+  w.x0 = check_input(in_x0, "x0");
+  return w;
+}
+
 }  // namespace twinblocks::blocks::internal
 
 namespace twinblocks::blocks::internal {
