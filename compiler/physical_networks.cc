@@ -64,7 +64,7 @@ void Compiler::ReducePhysicalNetworks() {
     e.name = fb.path;
     for (int i = 0; i < fb.block->num_physical_ports(); ++i) {
       const blocks::Block::PhysicalPort& port = fb.block->physical_port(i);
-      if (port.domain != "frame" && port.domain != "rotational") {
+      if (port.domain != "frame" && port.domain != "rotational" && port.domain != "tendon") {
         FailBlock(fb, "physical port '" + port.name + "' of domain '" + port.domain +
                           "' has no network solver yet");
       }

@@ -12,11 +12,22 @@ namespace twinblocks::multibody {
 
 namespace {
 
-int TotalRows(const std::vector<LoopConstraint>& loops,
-              const std::vector<JointCoupling>& couplings) {
+int TotalRows(const std::vector<LoopConstraint>& loops, const std::vector<JointCoupling>& couplings,
+              const std::vector<MechanismTendon>& tendons) {
   int m = static_cast<int>(couplings.size());
   for (const LoopConstraint& l : loops) m += l.num_rows;
+  for (const MechanismTendon& t : tendons) m += t.row >= 0 ? 1 : 0;
   return m;
+}
+
+/// A rigid tendon's row of G: its moment arms at q on its joints' velocities.
+void CalcTendonRow(const Eigen::Ref<const Eigen::VectorXd>& q, int k, LoopClosureData* ld) {
+  const MechanismTendon& t = ld->tendons[k];
+  ld->G.row(t.row).setZero();
+  for (size_t j = 0; j < t.joints.size(); ++j) {
+    ld->G(t.row, t.v_index[j]) += ld->arms.Arm(t, k, static_cast<int>(j), q[t.q_index[j]]);
+  }
+  ld->rate[t.row] = ld->tendon_target[k][1];
 }
 
 /// The couplings' rows of G (e_A - ratio e_B) and of G_dot v (zero).
@@ -60,24 +71,29 @@ void CalcOneLoop(const KinematicTree& tree, const LoopConstraint& loop, int k,
 
 LoopClosureData::LoopClosureData(const KinematicTree& tree,
                                  const std::vector<LoopConstraint>& loops, int num_movable,
-                                 const std::vector<JointCoupling>& couplings_in)
+                                 const std::vector<JointCoupling>& couplings_in,
+                                 const std::vector<MechanismTendon>& tendons_in)
     : couplings(couplings_in),
+      tendons(tendons_in),
+      arms(tendons_in),
+      tendon_target(tendons_in.size(), Eigen::Vector3d::Zero()),
+      rate(Eigen::VectorXd::Zero(TotalRows(loops, couplings_in, tendons_in))),
       A(tree.num_bodies(), Vector6d::Zero()),
       J_F(6, tree.nv()),
       J_B(6, tree.nv()),
-      G(TotalRows(loops, couplings_in), tree.nv()),
-      phi(TotalRows(loops, couplings_in)),
-      bias(TotalRows(loops, couplings_in)),
+      G(TotalRows(loops, couplings_in, tendons_in), tree.nv()),
+      phi(TotalRows(loops, couplings_in, tendons_in)),
+      bias(TotalRows(loops, couplings_in, tendons_in)),
       T(loops.size()),
       X_WB(loops.size()),
       p_WF(loops.size(), Eigen::Vector3d::Zero()),
-      Gm(TotalRows(loops, couplings_in), num_movable),
+      Gm(TotalRows(loops, couplings_in, tendons_in), num_movable),
       Wm(num_movable, num_movable),
       llt(num_movable),
-      Y(num_movable, TotalRows(loops, couplings_in)),
-      K(TotalRows(loops, couplings_in), TotalRows(loops, couplings_in)),
-      ldlt(TotalRows(loops, couplings_in)),
-      lambda(TotalRows(loops, couplings_in)),
+      Y(num_movable, TotalRows(loops, couplings_in, tendons_in)),
+      K(TotalRows(loops, couplings_in, tendons_in), TotalRows(loops, couplings_in, tendons_in)),
+      ldlt(TotalRows(loops, couplings_in, tendons_in)),
+      lambda(TotalRows(loops, couplings_in, tendons_in)),
       dm(num_movable),
       dv(tree.nv()) {
   for (size_t k = 0; k < loops.size(); ++k) T[k].setZero(loops[k].num_rows, 6);
@@ -91,6 +107,31 @@ LoopClosureData::LoopClosureData(const KinematicTree& tree,
 void CalcCouplingPositions(const Eigen::Ref<const Eigen::VectorXd>& q, LoopClosureData* ld) {
   for (const JointCoupling& c : ld->couplings) {
     ld->phi[c.row] = q[c.q_a] - c.ratio * q[c.q_b] - c.offset;
+  }
+  for (size_t k = 0; k < ld->tendons.size(); ++k) {
+    const MechanismTendon& t = ld->tendons[k];
+    if (t.row < 0) continue;
+    CalcTendonRow(q, static_cast<int>(k), ld);
+    ld->phi[t.row] = ld->arms.Length(t, static_cast<int>(k), q) - ld->tendon_target[k][0];
+  }
+}
+
+void CalcTendonVelocityTerms(const Eigen::Ref<const Eigen::VectorXd>& q,
+                             const Eigen::Ref<const Eigen::VectorXd>& v, LoopClosureData* ld) {
+  for (size_t k = 0; k < ld->tendons.size(); ++k) {
+    const MechanismTendon& t = ld->tendons[k];
+    if (t.row < 0) continue;
+    CalcTendonRow(q, static_cast<int>(k), ld);
+    // d/dt (R(q) v) = R qdd + sum_j r_j'(q_j) v_j^2.
+    double bias = -ld->tendon_target[k][2];
+    for (size_t j = 0; j < t.joints.size(); ++j) {
+      const double v_j = v[t.v_index[j]];
+      if (v_j != 0.0) {
+        bias += ld->arms.ArmSlope(t, static_cast<int>(k), static_cast<int>(j), q[t.q_index[j]]) *
+                v_j * v_j;
+      }
+    }
+    ld->bias[t.row] = bias;
   }
 }
 
@@ -218,8 +259,10 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
   ForwardKinematics(tree, data, q);
   CalcLoopPositions(tree, loops, *data, ld);
   if (ld->phi.size() == 0) return 0.0;
-  // G v, through the first loop row buffer that is free: bias.
+  if (!ld->tendons.empty()) CalcCouplingPositions(q, ld);  // the tendons' rows at q
+  // G v - rate, through the first loop row buffer that is free: bias.
   ld->bias.noalias() = ld->G * v;
+  ld->bias -= ld->rate;
   const double residual = ld->bias.cwiseAbs().maxCoeff();
   FactorLoopSystem(tree, movable, metric, q, data, ld);
   SolveLoopSystem(ld->bias, ld);
@@ -231,6 +274,13 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
 ConstraintRowOwner DescribeConstraintRow(const MechanismModel& m, Eigen::Index row) {
   const auto quote = [](const std::string& s) { return "'" + s + "'"; };
   ConstraintRowOwner owner;
+  for (const MechanismTendon& t : m.tendons) {
+    if (row != t.row) continue;
+    owner.element = t.element;
+    owner.is_coupling = true;
+    owner.description = "the tendon " + quote(t.name);
+    return owner;
+  }
   for (const JointCoupling& c : m.couplings) {
     if (row != c.row) continue;
     owner.element = c.element;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks/multibody/detail/tendon_arms.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
 #include "physics/multibody/kinematic_tree.h"
@@ -39,11 +40,23 @@ enum class LoopMetric {
 /// keeps them so that every function below includes their rows without another argument.
 /// Their Jacobian rows are constant and their velocity-product terms zero; only their values
 /// need q (CalcCouplingPositions, which ProjectPositions calls).
+///
+/// Rigid tendons driven by their displacement (Tendon) are rows after the couplings': they
+/// change with time, l(q) = s(t), so they hold G v = rate (their sd) rather than G v = 0, and
+/// their acceleration terms hold -sdd. Their commands are set by whoever runs the mechanism
+/// (tendon_target) before each use; their rows, like the couplings', need q
+/// (CalcCouplingPositions), and their velocity terms q and v (CalcTendonVelocityTerms).
 struct LoopClosureData {
   LoopClosureData(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
-                  int num_movable, const std::vector<JointCoupling>& couplings = {});
+                  int num_movable, const std::vector<JointCoupling>& couplings = {},
+                  const std::vector<MechanismTendon>& tendons = {});
 
   std::vector<JointCoupling> couplings;  ///< rows after the loops' (mechanism_model.h)
+  std::vector<MechanismTendon> tendons;  ///< every tendon; those with a row, after couplings'
+  internal::TendonArms arms;             ///< the tendons' moment arms
+  /// Per tendon: its command [s, sd, sdd] (m, m/s, m/s^2, or rad for dimensionless arms).
+  std::vector<Eigen::Vector3d> tendon_target;
+  Eigen::VectorXd rate;  ///< m: the target of G v (a tendon row's sd, zero for the others)
 
   std::vector<Vector6d> A;            ///< per body: spatial acceleration (CalcSpatialAccelerations)
   Eigen::MatrixXd J_F, J_B;           ///< 6 x nv: frame Jacobians of one loop's two sides
@@ -65,8 +78,14 @@ struct LoopClosureData {
   Eigen::VectorXd dv;      ///< nv: the same, in the tree's velocity coordinates
 };
 
-/// The couplings' rows of phi at q: q_A - ratio q_B - offset.
+/// The couplings' rows of phi at q: q_A - ratio q_B - offset; and the rigid tendons' rows of
+/// phi (l(q) - s), G (R(q)) and rate (sd).
 void CalcCouplingPositions(const Eigen::Ref<const Eigen::VectorXd>& q, LoopClosureData* ld);
+
+/// The rigid tendons' rows of G (R(q)), rate (sd) and bias (sum_j r_j'(q_j) v_j^2 - sdd), without
+/// their lengths: what the constrained accelerations need.
+void CalcTendonVelocityTerms(const Eigen::Ref<const Eigen::VectorXd>& q,
+                             const Eigen::Ref<const Eigen::VectorXd>& v, LoopClosureData* ld);
 
 /// phi, G and the loops' T at data.X_WB (after ForwardKinematics(tree, data, q)). The
 /// couplings' G rows are written too; their phi rows need CalcCouplingPositions.
@@ -104,8 +123,8 @@ double ProjectPositions(const KinematicTree& tree, const std::vector<LoopConstra
                         int max_iterations, KinematicTreeData* data, LoopClosureData* ld,
                         Eigen::Ref<Eigen::VectorXd> q);
 
-/// v <- v - W^-1 G^T K^+ G v on the movable coordinates: the closest velocities (in the metric)
-/// with G v = 0. @returns max |G v| before the projection.
+/// v <- v - W^-1 G^T K^+ (G v - rate) on the movable coordinates: the closest velocities (in the
+/// metric) with G v = rate. @returns max |G v - rate| before the projection.
 double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
                          const std::vector<int>& movable, LoopMetric metric,
                          const Eigen::Ref<const Eigen::VectorXd>& q, KinematicTreeData* data,
@@ -115,7 +134,7 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
 /// loop's cut joint or the coupler, and the element BuildMechanism was given for it.
 struct ConstraintRowOwner {
   int element = -1;
-  bool is_coupling = false;
+  bool is_coupling = false;  ///< a coupling's or a tendon's row
   /// "the kinematic loop closed by joint 'w' (through 'a', 'b')", or "the coupling 'c' of
   /// joints 'a' and 'b'"
   std::string description;

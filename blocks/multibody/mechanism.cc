@@ -11,6 +11,7 @@
 
 #include "blocks/block_error.h"
 #include "blocks/multibody/detail/mechanism_workspace.h"
+#include "blocks/multibody/detail/synergy_problem.h"
 
 namespace twinblocks::multibody {
 
@@ -41,10 +42,16 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     DeclareProjection();
     if (!m_.loops.empty()) DeclareDWork(static_cast<int>(m_.loops.size()));
   }
+  for (const MechanismTendon& t : m_.tendons) {
+    for (int j : t.joints)
+      tendon_on_driven_joint_ = tendon_on_driven_joint_ || m_.joints[j].prescribed;
+  }
+  // Synergy equilibria read the bodies' poses (contact points, weights).
+  if (tendon_on_driven_joint_ || !m_.equilibria.empty()) has_external_forces_ = true;
   needs_kinematics_ = needs_kinematics_ || has_external_forces_;
   cache_evaluations_ = m_.num_constraint_rows == 0 && m_.loops.empty();
-  reuse_dynamics_ = cache_evaluations_ && m_.forces.empty() && m_.drivetrain.clusters.empty() &&
-                    m_.drivetrain.motors.empty() &&
+  reuse_dynamics_ = cache_evaluations_ && m_.forces.empty() && m_.tendons.empty() &&
+                    m_.drivetrain.clusters.empty() && m_.drivetrain.motors.empty() &&
                     std::all_of(m_.internal_forces.begin(), m_.internal_forces.end(),
                                 [](const MechanismInternalForce& f) { return f.spring_damper; });
   auto frame_index = [this](const FrameLocation& at) {
@@ -197,6 +204,21 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
     }
     if (tree.joint(b).type() != JointType::kFree || has_children) free_mass_constant_ = false;
   }
+  // A tendon's command given as s alone is filtered: two states, s and sd.
+  tendon_filter_x_.assign(m_.tendons.size(), -1);
+  for (size_t k = 0; k < m_.tendons.size(); ++k) {
+    const MechanismTendon& t = m_.tendons[k];
+    if (t.force_driven) continue;
+    const int w = input_widths[t.in_command.index];
+    if (w == 1) {
+      tendon_filter_x_[k] = nx;
+      nx += 2;
+    } else if (w != 3) {
+      throw BlockError("input '" + m_.inputs[t.in_command.index].name + "' has width " +
+                           std::to_string(w) + ", expected 1 (s, filtered) or 3 ([s, sd, sdd])",
+                       {}, m_.inputs[t.in_command.index].name);
+    }
+  }
   // A drivetrain cluster of its own (not on a joint) has an angle and a speed.
   cluster_x_.assign(m_.drivetrain.clusters.size(), -1);
   cluster_joint_.assign(m_.drivetrain.clusters.size(), -1);
@@ -241,6 +263,11 @@ std::string Mechanism::DescribeContinuousState(int i) const {
       return "motion filter of joint '" + j.name + "'";
     }
   }
+  for (size_t k = 0; k < tendon_filter_x_.size(); ++k) {
+    if (tendon_filter_x_[k] >= 0 && (i == tendon_filter_x_[k] || i == tendon_filter_x_[k] + 1)) {
+      return "command filter of tendon '" + m_.tendons[k].name + "'";
+    }
+  }
   for (size_t c = 0; c < cluster_x_.size(); ++c) {
     if (cluster_x_[c] >= 0 && (i == cluster_x_[c] || i == cluster_x_[c] + 1)) {
       return std::string(i == cluster_x_[c] ? "angle" : "speed") + " of drivetrain shaft " +
@@ -265,10 +292,14 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   for (const MechanismContact& k : m_.contacts) {
     max_forces += static_cast<int>(k.laws.size()) * contact::kMaxContactPoints;
   }
-  auto ws = std::make_unique<Workspace>(
-      *m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
-      static_cast<int>(m_.drivetrain.motors.size()), static_cast<int>(m_.contacts.size()),
-      max_forces, m_.loops, static_cast<int>(free_v_.size()), m_.couplings, num_dae_rows_);
+  auto ws = std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
+                                        static_cast<int>(m_.drivetrain.motors.size()),
+                                        static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
+                                        static_cast<int>(free_v_.size()), m_.couplings,
+                                        num_dae_rows_, m_.tendons);
+  for (const MechanismSynergyEquilibrium& eq : m_.equilibria) {
+    ws->equilibria.push_back(internal::MakeSynergySolver(m_, eq));
+  }
   ws->contact_frame_poses.resize(contact_frames_.size());
   ws->dynamics_u = Eigen::VectorXd::Zero(m_.tree->nv());
   return ws;
@@ -278,7 +309,7 @@ int Mechanism::IndependentLoopRows() const {
   if (m_.num_constraint_rows == 0 || free_v_.empty()) return 0;
   const KinematicTree& tree = *m_.tree;
   KinematicTreeData data(tree);
-  LoopClosureData ld(tree, m_.loops, static_cast<int>(free_v_.size()), m_.couplings);
+  LoopClosureData ld(tree, m_.loops, static_cast<int>(free_v_.size()), m_.couplings, m_.tendons);
   const Eigen::VectorXd q0 = m_.q0;
   ForwardKinematics(tree, &data, q0);
   CalcLoopPositions(tree, m_.loops, data, &ld);
@@ -306,6 +337,14 @@ void Mechanism::DoInitialize(Context& c) const {
     // The filter starts at rest at the joint's q0: set q0 to where the motion starts.
     xs[filter_x_[n]] = m_.joints[n].q0[0];
     xs[filter_x_[n] + 1] = 0.0;
+  }
+  // A tendon's command filter starts at rest at the tendon's initial length.
+  Workspace& tendon_ws = workspace<Workspace>(c);
+  for (size_t k = 0; k < m_.tendons.size(); ++k) {
+    if (tendon_filter_x_[k] < 0) continue;
+    xs[tendon_filter_x_[k]] =
+        tendon_ws.loops.arms.Length(m_.tendons[k], static_cast<int>(k), m_.q0);
+    xs[tendon_filter_x_[k] + 1] = 0.0;
   }
   // Shafts of their own start at rest at angle 0.
   for (int x0 : cluster_x_) {

@@ -262,11 +262,24 @@ class Mechanism final : public blocks::Block {
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
   /// The joints with a spring, a damper or a stop, into passive_joints_.
   void FindPassiveJoints();
+  /// Each displacement-driven tendon's [s, sd, sdd] from its command (or its filter's states),
+  /// into ws.loops.tendon_target (mechanism_tendons.cc).
+  void SetTendonTargets(const blocks::Context& c, Workspace& ws) const;
+  /// The tendons' springs (E) and the tensions of force-driven and elastic tendons, as
+  /// generalized forces: into ws.u on free joints, as joint force pairs on driven ones.
+  void AddTendonForces(const blocks::Context& c, Workspace& ws) const;
+  /// Tendon lengths (stage 0); tensions and the synergy equilibria (stage 1).
+  void WriteTendonOutputs(blocks::Context& c, Workspace& ws, int stage) const;
+  /// The predicted equilibrium `k` at the current contact forces, into its outputs.
+  void SolveSynergyEquilibrium(blocks::Context& c, Workspace& ws, size_t k) const;
 
   MechanismModel m_;
-  std::vector<int> x_of_q_;         ///< per tree q coordinate: its state, -1 when prescribed
-  std::vector<int> x_of_v_;         ///< per tree v coordinate: its state, -1 when prescribed
-  std::vector<int> filter_x_;       ///< per joint: first of its two filter states, -1 if none
+  std::vector<int> x_of_q_;           ///< per tree q coordinate: its state, -1 when prescribed
+  std::vector<int> x_of_v_;           ///< per tree v coordinate: its state, -1 when prescribed
+  std::vector<int> filter_x_;         ///< per joint: first of its two filter states, -1 if none
+  std::vector<int> tendon_filter_x_;  ///< per tendon: its command filter's two states, or -1
+  /// A tendon pulls a motion-driven joint: its force loads that joint's actuator (f_ext).
+  bool tendon_on_driven_joint_ = false;
   std::vector<int> cluster_x_;      ///< per drivetrain cluster: its angle state, -1 on a joint
   std::vector<int> cluster_joint_;  ///< per drivetrain cluster: its joint, -1 if its own
   std::vector<int> motor_x_;        ///< per motor: its first electrical state

@@ -20,6 +20,8 @@ using internal::FrameTreeBuilder;
 using internal::JointShafts;
 using internal::MakeJointCoupling;
 using internal::MakeLoopConstraint;
+using internal::MakeSynergyEquilibrium;
+using internal::MakeTendon;
 using internal::Quote;
 
 namespace {
@@ -152,6 +154,12 @@ void MechanismBuilder::AddContact(const contact::SpatialContactForceElement& con
 }
 void MechanismBuilder::AddJointCoupler(const JointCouplerElement& coupler) {
   coupler_[current_] = &coupler;
+}
+void MechanismBuilder::AddTendon(const TendonElement& tendon) {
+  tendons_.emplace_back(current_, &tendon);
+}
+void MechanismBuilder::AddSynergyEquilibrium(const SynergyEquilibriumElement& equilibrium) {
+  equilibria_.emplace_back(current_, &equilibrium);
 }
 void MechanismBuilder::AddRotational(const drivetrain::RotationalPart& part) {
   rotational_.push_back({part, elements_[current_].name, elements_[current_].nodes, current_});
@@ -296,6 +304,25 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
     m.couplings.back().row = m.num_constraint_rows++;
   }
   if (m.num_constraint_rows > 0) AssembleLoops(network, builder, &m);
+  // Tendons after assembly: a displacement-driven tendon's command is not known until the run,
+  // which starts with the tendon at the length the joints' q0 give it (a filtered command
+  // starts there; a [s, sd, sdd] one is projected onto at the first major step).
+  for (const auto& [e, t] : network.tendons()) {
+    m.tendons.push_back(MakeTendon(network, e, shafts, m));
+    MechanismTendon& tendon = m.tendons.back();
+    tendon.in_command = in(e, t->in_command);
+    tendon.out_f = out(e, t->out_f);
+    tendon.out_length = out(e, t->out_length);
+    if (!tendon.force_driven && !tendon.elastic) tendon.row = m.num_constraint_rows++;
+  }
+  for (const auto& [e, q] : network.equilibria()) {
+    m.equilibria.push_back(MakeSynergyEquilibrium(network, e, m));
+    MechanismSynergyEquilibrium& eq = m.equilibria.back();
+    eq.out_q = out(e, q->out_q);
+    eq.out_f = out(e, q->out_f);
+    // Their widths are the tendon's joints and one tension: known only now.
+    m.outputs[eq.out_q.index].width = static_cast<int>(m.tendons[eq.tendon].joints.size());
+  }
 
   // What is attached to the bodies, each kind in element order.
   auto at = [&](int e, int port) { return builder.location(elements[e].nodes[port]); };

@@ -18,6 +18,8 @@
 #include "blocks/multibody/joint_coupler.h"
 #include "blocks/multibody/mechanism_element.h"
 #include "blocks/multibody/mechanism_model.h"
+#include "blocks/multibody/synergy_equilibrium.h"
+#include "blocks/multibody/tendon.h"
 #include "physics/multibody/robot_model.h"
 
 namespace twinblocks::contact {
@@ -70,6 +72,10 @@ class MechanismBuilder {
   void AddContact(const contact::SpatialContactForceElement& contact);
   /// ... a coupler between two joints' shafts (a constraint, not a drivetrain element).
   void AddJointCoupler(const JointCouplerElement& coupler);
+  /// ... a tendon over joints' shafts (a constraint or a force, not a drivetrain element).
+  void AddTendon(const TendonElement& tendon);
+  /// ... the predicted equilibrium of a tendon.
+  void AddSynergyEquilibrium(const SynergyEquilibriumElement& equilibrium);
   /// ... an element of a rotational network.
   void AddRotational(const drivetrain::RotationalPart& part);
   /// @}
@@ -90,6 +96,8 @@ class MechanismBuilder {
   const List<ExternalForceTorqueElement>& external_forces() const { return external_forces_; }
   const List<InternalForceElement>& internal_forces() const { return internal_forces_; }
   const List<contact::SpatialContactForceElement>& contacts() const { return contacts_; }
+  const List<TendonElement>& tendons() const { return tendons_; }
+  const List<SynergyEquilibriumElement>& equilibria() const { return equilibria_; }
   /// The rotational network's elements (joint couplers are not among them).
   const std::vector<drivetrain::RotationalNetworkElement>& rotational() const {
     return rotational_;
@@ -104,6 +112,8 @@ class MechanismBuilder {
   std::vector<const SolidElement*> solid_;
   std::vector<const JointElement*> joint_;
   std::vector<const JointCouplerElement*> coupler_;
+  List<TendonElement> tendons_;
+  List<SynergyEquilibriumElement> equilibria_;
   List<TransformSensorElement> sensors_;
   List<ExternalForceTorqueElement> external_forces_;
   List<InternalForceElement> internal_forces_;

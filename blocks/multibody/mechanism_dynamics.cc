@@ -63,6 +63,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     for (int k = 0; k < j.nv; ++k) ws.u[j.v_index + k] = ws.passive[j.v_index + k];
     if (j.properties.actuation == Actuation::kTorque) ws.u[j.v_index] += in(c, j.in_actuation)[0];
   }
+  if (!m_.tendons.empty()) SetTendonTargets(c, ws);
   if (!m_.drivetrain.clusters.empty()) {
     DrivetrainForces(c, ws);
     for (size_t n = 0; n < m_.joints.size(); ++n) {
@@ -124,6 +125,7 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
     }
     f_ext = &ws.f_ext;
   }
+  if (!m_.tendons.empty()) AddTendonForces(c, ws);
   if (!m_.loops.empty()) AddCutJointForces(c, ws);
   if (m_.num_constraint_rows > 0) {
     if (UsesDaeMultipliers(c, ws)) {
@@ -170,6 +172,12 @@ void Mechanism::WriteDerivatives(Context& c, Workspace& ws) const {
   for (const CoordinateState& s : filter_v_states_) {
     dx[s.state - 1] = ws.v[s.coordinate];
     dx[s.state] = ws.u[s.coordinate];
+  }
+  for (size_t k = 0; k < tendon_filter_x_.size(); ++k) {
+    const int f = tendon_filter_x_[k];
+    if (f < 0) continue;
+    dx[f] = ws.loops.tendon_target[k][1];
+    dx[f + 1] = ws.loops.tendon_target[k][2];
   }
   for (size_t cl = 0; cl < cluster_x_.size(); ++cl) {
     if (cluster_x_[cl] < 0) continue;

@@ -98,6 +98,7 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
   // K lambda = -G_dot v - G qdd_0 with K = G_f M_ff^-1 G_f^T over the free coordinates.
   AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
   CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
+  if (!ld.tendons.empty()) CalcTendonVelocityTerms(ws.q, ws.v, &ld);
   ws.loop_rhs = -ld.bias;
   ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
   FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
@@ -118,6 +119,14 @@ void Mechanism::ApplyConstraintForces(Workspace& ws) const {
     const double tau = ld.lambda[coupling.row];
     ApplyJointForce(ws, m_.joints[coupling.joint_a].body, tau);
     ApplyJointForce(ws, m_.joints[coupling.joint_b].body, -coupling.ratio * tau);
+  }
+  // A rigid tendon's multiplier is its tension: G^T lambda = R^T f on its joints.
+  for (const MechanismTendon& t : m_.tendons) {
+    if (t.row < 0) continue;
+    const double f = ld.lambda[t.row];
+    for (size_t j = 0; j < t.joints.size(); ++j) {
+      ApplyJointForce(ws, m_.joints[t.joints[j]].body, ld.G(t.row, t.v_index[j]) * f);
+    }
   }
 }
 
@@ -178,7 +187,7 @@ void Mechanism::DoCalcResidual(Context& c) const {
   double* rz = residual_z(c);
   for (int i = 0; i < num_dae_rows_; ++i) {
     const int row = ws.dae_rows[i];
-    rz[i] = ld.G.row(row).dot(ws.v);
+    rz[i] = ld.G.row(row).dot(ws.v) - ld.rate[row];
     rz[num_dae_rows_ + i] = ld.phi[row];
   }
 }
@@ -264,6 +273,7 @@ bool Mechanism::ProjectOntoLoops(double drift_tolerance, Workspace& ws) const {
   const KinematicTree& tree = *m_.tree;
   LoopClosureData& ld = ws.loops;
   ws.loop_rhs.noalias() = ld.G * ws.v;
+  ws.loop_rhs -= ld.rate;
   if (ld.phi.cwiseAbs().maxCoeff() <= drift_tolerance &&
       ws.loop_rhs.cwiseAbs().maxCoeff() <= drift_tolerance) {
     return false;
@@ -280,6 +290,7 @@ bool Mechanism::ProjectOntoLoops(double drift_tolerance, Workspace& ws) const {
   if (residual > kClosureFailure) ThrowLoopCannotClose(ld.phi, "position", "m or rad");
   ProjectVelocities(tree, m_.loops, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld, ws.v);
   ws.loop_rhs.noalias() = ld.G * ws.v;
+  ws.loop_rhs -= ld.rate;
   if (ws.loop_rhs.cwiseAbs().maxCoeff() > kClosureFailure) {
     ThrowLoopCannotClose(ws.loop_rhs, "velocity", "m/s or rad/s");
   }
@@ -303,6 +314,7 @@ bool Mechanism::CorrectionWithinSolverError(const Context& c, const Workspace& w
 
 void Mechanism::PlaceOnLoops(const Context& c, Workspace& ws) const {
   AssembleCoordinates(c, ws);
+  if (!m_.tendons.empty()) SetTendonTargets(c, ws);
   ForwardKinematics(*m_.tree, &ws.data, ws.q);
   CalcLoopPositions(*m_.tree, m_.loops, ws.data, &ws.loops);
   CalcCouplingPositions(ws.q, &ws.loops);

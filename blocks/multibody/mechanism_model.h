@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blocks/drivetrain/rotational_network.h"
@@ -113,6 +114,53 @@ struct JointCoupling {
   MechanismOutput out_tau;  ///< the multiplier (N m or N on joint A)
 };
 
+/// A Tendon (tendon.h): one cable over n tree joints, pulling joint j with moment arm r_j,
+/// constant or a function of that joint's angle; its length is
+/// l(q) = sum_j integral_{q_rest_j}^{q_j} r_j (physics/multibody/tendon.h). Driven by its
+/// displacement, rigidly (one constraint row l(q) = s(t) after the couplings', its multiplier
+/// the tension) or elastically (f = k (s - l) + c (sd - R v)); or by its tension. Its joints
+/// may carry the adaptive-synergy springs tau = -E (q - q_rest).
+struct MechanismTendon {
+  std::string name;                   ///< the tendon's path, for messages
+  int element = -1;                   ///< the element index BuildMechanism was given (for errors)
+  std::vector<int> joints;            ///< indices into MechanismModel::joints
+  std::vector<int> q_index, v_index;  ///< their coordinates in the tree's q and v
+  Eigen::VectorXd arms;               ///< r_j where arm_expressions[j] is empty
+  std::vector<std::string> arm_expressions;  ///< per joint: r_j as a function of q, or ""
+  std::vector<std::pair<std::string, double>> variables;  ///< the model's, for the expressions
+  Eigen::VectorXd q_rest;                                 ///< rad or m, per joint
+  Eigen::VectorXd E;          ///< per joint, N m/rad or N/m; empty: no springs of the tendon's own
+  bool force_driven = false;  ///< drive = force: the tension is the input
+  bool elastic = false;       ///< transmission = elastic
+  double stiffness = 0.0, damping = 0.0;
+  double sigma_scaling = 1.0, sigma_offset = 0.0;  ///< s = scaling (sigma + offset)
+  double filter_tc = 0.01;                         ///< s, a command of width 1
+  int row = -1;  ///< rigid and displacement-driven: its row in the stacked phi, else -1
+  MechanismInput in_command;  ///< s (sigma) or the tension
+  MechanismOutput out_f, out_length;
+  bool has_arm_functions() const {
+    for (const std::string& e : arm_expressions) {
+      if (!e.empty()) return true;
+    }
+    return false;
+  }
+};
+
+/// A SynergyEquilibrium (synergy_equilibrium.h): the quasi-static configuration and tension
+/// the adaptive-synergy model predicts for one tendon at the current contact forces.
+struct MechanismSynergyEquilibrium {
+  std::string name;
+  int element = -1;
+  int tendon = -1;      ///< into MechanismModel::tendons
+  bool gravity = true;  ///< the bodies' weights count among the external forces
+  /// The joints of the equilibrium: the tendons' that share joints with this one, and every
+  /// joint coupled to those (matched joints); indices into MechanismModel::joints.
+  std::vector<int> joints;
+  std::vector<int> tendons;    ///< the tendons acting on them (this one first)
+  std::vector<int> couplings;  ///< the couplings among them
+  MechanismOutput out_q, out_f;
+};
+
 struct MechanismSensor {
   std::string name;
   FrameLocation B, F;
@@ -188,7 +236,10 @@ struct MechanismModel {
   std::vector<MechanismJoint> joints;
   std::vector<LoopConstraint> loops;     ///< cut joints, in element order
   std::vector<JointCoupling> couplings;  ///< one constraint row each, after the loops' rows
-  int num_constraint_rows = 0;           ///< the loops' num_rows plus one per coupling
+  std::vector<MechanismTendon> tendons;  ///< rigid displacement-driven: a row after couplings'
+  std::vector<MechanismSynergyEquilibrium> equilibria;
+  /// The loops' num_rows, one per coupling and one per rigid displacement-driven tendon.
+  int num_constraint_rows = 0;
   std::vector<MechanismSensor> sensors;
   std::vector<MechanismExternalForce> forces;
   std::vector<MechanismInternalForce> internal_forces;

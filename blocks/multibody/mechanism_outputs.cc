@@ -241,10 +241,12 @@ void Mechanism::DoCalcOutputs(Context& c, int stage) const {
   if (stage == 0) {
     AssembleCoordinates(c, ws);
     WriteKinematicOutputs(c, ws);
+    if (!m_.tendons.empty()) WriteTendonOutputs(c, ws, 0);
     return;
   }
   Dynamics(c, ws);
   WriteDynamicOutputs(c, ws);
+  if (!m_.tendons.empty()) WriteTendonOutputs(c, ws, 1);
 }
 
 }  // namespace twinblocks::multibody

@@ -3,6 +3,8 @@
 #include "blocks/contact/spatial_contact_force.h"
 #include "blocks/multibody/frame_elements.h"
 #include "blocks/multibody/joint_coupler.h"
+#include "blocks/multibody/synergy_equilibrium.h"
+#include "blocks/multibody/tendon.h"
 
 namespace twinblocks::blocks {
 
@@ -18,6 +20,8 @@ void RegisterMultibodyBlocks(BlockRegistry& r) {
   r.Add(BushingJointType());
   r.Add(FreeJointType());
   r.Add(JointCouplerType());
+  r.Add(TendonType());
+  r.Add(SynergyEquilibriumType());
   r.Add(TransformSensorType());
   r.Add(ExternalForceTorqueType());
   r.Add(InternalForceType());

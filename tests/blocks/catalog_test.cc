@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,6 +143,7 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
   // Types whose required parameters have no default get a value here.
   const std::map<std::string, testing::ParamTexts> required = {
       {"Expression", {{"expr", "u1"}}},
+      {"Tendon", {{"R", "[0.01, 0.008]"}}},
       {"FromWorkspace", {{"time", "[0, 1]"}, {"values", "[0, 1]"}}},
       {"Selector", {{"indices", "[0]"}}},
       {"LookupTable", {{"breakpoints", "[0, 1]"}, {"table", "[0, 1]"}}},
@@ -241,8 +242,8 @@ TEST(CatalogTest, BlocksPageMapsEveryTypeAndOnlyRealOnes) {
     EXPECT_TRUE(named.count(t.name)) << t.name << " is not on docs/blocks.md";
   }
   for (const std::string& name : named) {
-    EXPECT_NE(Catalog().Find(name), nullptr) << "docs/blocks.md names " << name
-                                             << ", which is not in the catalog";
+    EXPECT_NE(Catalog().Find(name), nullptr)
+        << "docs/blocks.md names " << name << ", which is not in the catalog";
   }
 }
 

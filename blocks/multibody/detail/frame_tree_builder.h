@@ -371,6 +371,18 @@ JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
                                 const std::vector<drivetrain::Shaft>& shafts,
                                 const MechanismModel& m);
 
+/// The tendon of Tendon `e`: the tree joints whose shafts its ports J1..Jn are on
+/// (mechanism_builder_loops.cc). @throws NetworkError when a port is not on a shaft of a tree
+/// joint, or two ports are on one joint.
+MechanismTendon MakeTendon(const MechanismBuilder& network, int e,
+                           const std::vector<drivetrain::Shaft>& shafts, const MechanismModel& m);
+
+/// The equilibrium of SynergyEquilibrium `e`: its tendon and the joints, tendons and couplings
+/// of the balance it solves (mechanism_builder_loops.cc). @pre m's tendons and couplings made.
+/// @throws NetworkError when T is not on a Tendon's T, or the balance is undetermined.
+MechanismSynergyEquilibrium MakeSynergyEquilibrium(const MechanismBuilder& network, int e,
+                                                   const MechanismModel& m);
+
 /// Closes the loops at the start (mechanism_builder_loops.cc).
 /// @throws NetworkError naming the loop with the largest residual when it cannot.
 void AssembleLoops(const MechanismBuilder& network, const FrameTreeBuilder& builder,

@@ -14,15 +14,20 @@
 #include "blocks/multibody/mechanism.h"
 #include "physics/multibody/algorithms.h"
 #include "physics/multibody/jacobian.h"
+#include "physics/multibody/synergy_equilibrium.h"
 
 namespace twinblocks::multibody {
 
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
             int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free,
-            const std::vector<JointCoupling>& couplings, int num_dae_rows)
+            const std::vector<JointCoupling>& couplings, int num_dae_rows,
+            const std::vector<MechanismTendon>& tendons = {})
       : data(tree),
-        loops(tree, cut_joints, num_free, couplings),
+        loops(tree, cut_joints, num_free, couplings, tendons),
+        tendon_force(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(tendons.size()))),
+        q_scratch(tree.nq()),
+        tau_ext(tree.nv()),
         loop_rhs(loops.phi.size()),
         cut_force(cut_joints.size(), Vector6d::Zero()),
         q(tree.nq()),
@@ -59,7 +64,11 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         geometry_deferred(num_contacts, 0),
         contact_modes(num_contacts, 0) {}
   KinematicTreeData data;
-  LoopClosureData loops;     ///< closed loops' constraints and multipliers
+  LoopClosureData loops;         ///< closed loops' constraints and multipliers
+  Eigen::VectorXd tendon_force;  ///< per tendon: its tension, once per evaluation
+  Eigen::VectorXd q_scratch;     ///< nq: the synergy equilibria's trial configurations
+  Eigen::VectorXd tau_ext;       ///< nv: external generalized forces, for the equilibria
+  std::vector<SynergyEquilibriumSolver> equilibria;  ///< per SynergyEquilibrium
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
   /// Per cut joint: its own force (spring, damper, stops, actuation) on F, [torque; force] in
   /// W at F's origin.
