@@ -4,7 +4,7 @@
 // two joints coupled (tests/data/xml/light_coupled_chain.xml, 1 s), and the same finger
 // pressing a free ball (light_chain_pressing_ball.xml, 0.2 s).
 // - ode23s with the mechanism's Jacobian takes as many steps as with a differenced one (a
-//   Jacobian without the dampers took 18 times as many on the ball, 1945 against 108), at
+//   Jacobian without the dampers took 19 times as many on the ball, 1965 against 104), at
 //   40 % of the evaluations or less (6 states; the ball's 19: 16 %), and far fewer than
 //   explicit ode23, which the fast modes bound;
 // - ros2 stays stable at steps of 1 and 10 ms, 100 to 1000 times the fast time constants;
