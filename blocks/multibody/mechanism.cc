@@ -194,6 +194,13 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
       }
     }
   }
+  // The stiff Jacobian's free rows: fixed here, with the structure it declares.
+  const bool filter_constrained =
+      m_.num_constraint_rows > 0 &&
+      std::any_of(filter_x_.begin(), filter_x_.end(), [](int f) { return f >= 0; });
+  passive_in_jacobian_ = free_passive_;
+  free_rows_in_jacobian_ = !free_v_.empty() && (!m_.contacts.empty() || free_prescribed_coupled_ ||
+                                                passive_in_jacobian_ || filter_constrained);
   // Free bodies without children on free joints (grasped objects): in body coordinates their
   // mass matrix is their spatial inertia, whatever q.
   free_mass_constant_ = !free_prescribed_coupled_ && !free_v_.empty();
@@ -205,13 +212,6 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
     }
     if (tree.joint(b).type() != JointType::kFree || has_children) free_mass_constant_ = false;
   }
-  // The stiff Jacobian's free rows: fixed here, with the structure it declares.
-  const bool filter_constrained =
-      m_.num_constraint_rows > 0 &&
-      std::any_of(filter_x_.begin(), filter_x_.end(), [](int f) { return f >= 0; });
-  passive_in_jacobian_ = free_passive_;
-  free_rows_in_jacobian_ = !free_v_.empty() && (!m_.contacts.empty() || free_prescribed_coupled_ ||
-                                                passive_in_jacobian_ || filter_constrained);
   // A drivetrain cluster of its own (not on a joint) has an angle and a speed.
   cluster_x_.assign(m_.drivetrain.clusters.size(), -1);
   cluster_joint_.assign(m_.drivetrain.clusters.size(), -1);
