@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -148,6 +149,35 @@ TEST(PassiveJacobianTest, CoupledChainUsesTheConstrainedInverse) {
   EXPECT_LT((j.stiff.row(v3) - kRatio * j.stiff.row(v2)).cwiseAbs().maxCoeff(), 1e-12 * scale);
   // Joint 3's damper now moves joint 2 (and 1) through the coupling.
   EXPECT_GT(std::abs(j.stiff(v2, v3)), 1e-3 * std::abs(j.stiff(v3, v3)));
+}
+
+// A four-bar of the library with dampers of 0.05 N m s/rad on its two pivots, at rest
+// without gravity: its loop's rows (which turn with q) map the dampers through P, as the
+// coupler's do. four_bar_redundant's planar loop of revolute joints locks the out-of-plane
+// motions twice (rank-deficient G, K's pivoted factors with zero pivots).
+TEST(PassiveJacobianTest, DampedFourBarUsesItsLoopRows) {
+  for (const char* file : {"four_bar.xml", "four_bar_redundant.xml"}) {
+    SCOPED_TRACE(file);
+    std::ifstream in(std::string(TWINBLOCKS_SOURCE_DIR) + "/models/mechanisms/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string xml = text.str();
+    const auto replace = [&xml](const std::string& from, const std::string& to) {
+      const size_t at = xml.find(from);
+      ASSERT_NE(at, std::string::npos) << from;
+      xml.replace(at, from.size(), to);
+    };
+    replace(R"(gravity="[0, 0, -9.81]")", R"(gravity="[0, 0, 0]")");
+    replace(R"(name="crank_pivot")", R"(name="crank_pivot" damping="0.05")");
+    replace(R"(name="rocker_pivot")", R"(name="rocker_pivot" damping="0.05")");
+    const Jacobians j = AtStart(xml);
+    for (double r : j.xdot) EXPECT_NEAR(r, 0.0, 1e-12);
+    EXPECT_LT(RelativeDifference(j), 1e-6) << Print(j);
+    // The crank's damper moves the rocker through the loop.
+    const int crank = StateOf(j, "velocity 0 of joint 'crank_pivot'");
+    const int rocker = StateOf(j, "velocity 0 of joint 'rocker_pivot'");
+    EXPECT_GT(std::abs(j.stiff(rocker, crank)), 1e-3 * std::abs(j.stiff(crank, crank)));
+  }
 }
 
 // The largest difference over the velocity columns (dampers, the contact's damping and
