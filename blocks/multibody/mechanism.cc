@@ -29,10 +29,7 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
   for (const MechanismInternalForce& f : m_.internal_forces) {
     if (f.B.body >= 0 || f.F.body >= 0) has_external_forces_ = true;
   }
-  if (!m_.contacts.empty()) {
-    has_external_forces_ = true;
-    DeclareStiffJacobian();
-  }
+  if (!m_.contacts.empty()) has_external_forces_ = true;
   // Closed loops act on the tree through wrench pairs, and are projected at major steps.
   // Joint couplings are rows of the same system (loop_closure.h). A loop closed by a free or
   // bushing joint has no rows but the joint's outputs and forces.
@@ -71,6 +68,11 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
     for (const MechanismContactShape& f : con.f) contact_shape_frame_.push_back(frame_index(f.at));
   }
   FindPassiveJoints();
+  // The stiff terms an implicit solver needs from the mechanism: a contact's stiffness,
+  // damping and friction, and the joints' springs, dampers and stops (on light links their
+  // time constants I / damping reach 1e-5 s). Without either, the solvers difference the
+  // whole diagram, which also holds gravity and the Coriolis terms.
+  if (!m_.contacts.empty() || free_passive_) DeclareStiffJacobian();
   for (const MechanismJoint& j : m_.joints) {
     if (j.out_torque.connected()) joint_force_ports_.push_back(j.out_torque.index);
     if (j.out_wrench.connected()) joint_force_ports_.push_back(j.out_wrench.index);
@@ -79,6 +81,7 @@ Mechanism::Mechanism(MechanismModel model) : m_(std::move(model)) {
 
 void Mechanism::FindPassiveJoints() {
   passive_joints_.clear();
+  free_passive_ = false;
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const MechanismJoint& j = m_.joints[n];
     const auto nonzero = [](const auto& values) {
@@ -87,6 +90,9 @@ void Mechanism::FindPassiveJoints() {
     if (nonzero(j.properties.stiffness) || nonzero(j.properties.damping) ||
         std::isfinite(j.properties.lower) || std::isfinite(j.properties.upper)) {
       passive_joints_.push_back(static_cast<int>(n));
+      if (!j.prescribed && j.kind != JointKind::kFree && j.kind != JointKind::kWeld) {
+        free_passive_ = true;
+      }
     }
   }
 }
@@ -172,6 +178,8 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
       q_state_[iv] = x_of_q_[tree.idx_q(b)];
     }
   }
+  free_index_of_v_.assign(tree.nv(), -1);
+  for (size_t a = 0; a < free_v_.size(); ++a) free_index_of_v_[free_v_[a]] = static_cast<int>(a);
   free_prescribed_coupled_ = false;
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     const MechanismJoint& p = m_.joints[n];
@@ -193,6 +201,13 @@ void Mechanism::DoConfigure(const std::vector<int>& input_widths) {
       }
     }
   }
+  // The stiff Jacobian's free rows: fixed here, with the structure it declares.
+  const bool filter_constrained =
+      m_.num_constraint_rows > 0 &&
+      std::any_of(filter_x_.begin(), filter_x_.end(), [](int f) { return f >= 0; });
+  passive_in_jacobian_ = free_passive_;
+  free_rows_in_jacobian_ = !free_v_.empty() && (!m_.contacts.empty() || free_prescribed_coupled_ ||
+                                                passive_in_jacobian_ || filter_constrained);
   // Free bodies without children on free joints (grasped objects): in body coordinates their
   // mass matrix is their spatial inertia, whatever q.
   free_mass_constant_ = !free_prescribed_coupled_ && !free_v_.empty();

@@ -74,24 +74,35 @@ class Mechanism final : public blocks::Block {
   void DoCalcDerivatives(blocks::Context& c) const override;
   /// The Jacobian of the mechanism's rates over its own states, as far as it shapes a
   /// linearly implicit step (ros2, ode23s) and the error estimate of one:
-  /// - the free coordinates' accelerations through the contact forces, over the free
-  ///   coordinates and over the states of motion-filtered joints (the fingers that push):
-  ///     d qdd_f / d v = M_ff^-1 sum_points J_f^T (d f_p / d v_p) J_p,
-  ///     d qdd_f / d q = M_ff^-1 sum_points J_f^T (d f_p / d x_p) J_p,
+  /// - the free coordinates' accelerations through the generalized forces that make a light
+  ///   mechanism stiff, over the free coordinates and over the states of motion-filtered
+  ///   joints (the fingers that push):
+  ///     d qdd_f / d v = P (sum_points J_f^T (d f_p / d v_p) J_p - D),
+  ///     d qdd_f / d q = P (sum_points J_f^T (d f_p / d x_p) J_p - K),
   ///   f_p a contact point's force, v_p and x_p the velocity and displacement of the follower
   ///   body's point relative to the base body's, J_p their Jacobian, J_f its columns of the
-  ///   free coordinates, M_ff the mass matrix on them. d f_p / d v_p holds the normal damping
-  ///   and friction as a viscous force of coefficient f_n mu(s) / s (the secant of the friction
-  ///   curve, MuJoCo's "implicitfast" treatment); d f_p / d x_p the normal stiffness, which
-  ///   the friction force follows in proportion;
-  /// - the free accelerations' coupling to prescribed accelerations through M_fp;
+  ///   free coordinates. d f_p / d v_p holds the normal damping and friction as a viscous
+  ///   force of coefficient f_n mu(s) / s (the secant of the friction curve, MuJoCo's
+  ///   "implicitfast" treatment); d f_p / d x_p the normal stiffness, which the friction force
+  ///   follows in proportion. D and K are the tree joints' own dampers and springs, each on its
+  ///   own coordinate (revolute, prismatic, the six of a bushing, a spherical joint's
+  ///   dampers), with the slopes of the limit stops they are in. P maps a change of the
+  ///   generalized forces to the accelerations: M_ff^-1 (the mass matrix on the free
+  ///   coordinates) without constraint rows; with loops and JointCoupler rows (G, stacked on
+  ///   the free coordinates) the constraint-consistent inverse
+  ///     P = M_ff^-1 - M_ff^-1 G^T (G M_ff^-1 G^T)^+ G M_ff^-1,
+  ///   with the evaluation's own factors of G M_ff^-1 G^T (redundant rows as there);
+  /// - the free accelerations' coupling to prescribed accelerations through M_fp and, with
+  ///   constraint rows, through the rows' columns of the prescribed coordinates;
   /// - the kinematic rows q' = Q(q) v (quaternion rates included) and the motion filters'
   ///   rows, exactly.
-  /// Left out: Coriolis and gravity terms, joint springs, dampers and stops, closed-loop
-  /// constraints, drivetrains, and the contact normals' turning with the bodies.
+  /// Left out: Coriolis and gravity terms, the turning of G and of the contact normals with
+  /// the bodies, the cut joints' springs, dampers and stops, InternalForce spring-dampers,
+  /// drivetrains and motors.
   void DoCalcStiffJacobian(blocks::Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
   /// Where DoCalcStiffJacobian may write: the kinematic and filter rows, and the free
-  /// velocities' rows over every state (any contact may reach any coordinate).
+  /// velocities' rows over every state (any contact may reach any coordinate, and P couples
+  /// every free coordinate of a branch or a constraint) when they carry terms.
   bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const override;
   /// The stabilized index-2 rows of the loops (see the top of this file); without loops,
   /// x' - f.
@@ -259,6 +270,16 @@ class Mechanism final : public blocks::Block {
                                          const char* unit) const;
   /// The Jacobian's exact rows: q' = Q(q) v of the free joints, and the motion filters'.
   void AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const;
+  /// The free joints' springs, dampers and stops: d(generalized force)/d(v) and /d(q) on
+  /// their own coordinates, added to ws.dqdd (before it is mapped to accelerations).
+  void AddPassiveForceTerms(Workspace& ws) const;
+  /// With constraint rows: ws.P = M_ff^-1 - Y K^+ Y^T from ws.M_free_inverse and the loops'
+  /// factors of the evaluation just made (Y = M_ff^-1 G_f^T, K = G_f Y).
+  void CalcConstrainedInverse(Workspace& ws) const;
+  /// With constraint rows: the motion filters' accelerations reach the free ones through the
+  /// rows' prescribed columns, qdd_f = ... - Y K^+ G_p qdd_p; their terms, into ws.dqdd (after
+  /// the mapping: they are accelerations already).
+  void AddFilterConstraintTerms(Workspace& ws) const;
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
   /// The joints with a spring, a damper or a stop, into passive_joints_.
   void FindPassiveJoints();
@@ -325,6 +346,18 @@ class Mechanism final : public blocks::Block {
   bool reuse_dynamics_ = false;
   /// The joints with a spring, a damper or a limit stop: the others add no passive force.
   std::vector<int> passive_joints_;
+  /// Some joint that moves freely has a spring, a damper or a stop (FindPassiveJoints): its
+  /// forces are stiff terms of the Jacobian.
+  bool free_passive_ = false;
+  /// Per tree v coordinate: its index into free_v_, -1 when prescribed.
+  std::vector<int> free_index_of_v_;
+  /// The free velocities' rows of the stiff Jacobian carry terms beyond the kinematics
+  /// (contacts, passive forces, prescribed accelerations): fixed when configured, so that
+  /// DoStiffJacobianStructure holds whatever a retune changes.
+  bool free_rows_in_jacobian_ = false;
+  /// free_passive_ when configured: a retune that adds passive forces to a mechanism that had
+  /// none leaves them out of the Jacobian, whose structure was declared without them.
+  bool passive_in_jacobian_ = false;
 };
 
 }  // namespace twinblocks::multibody

@@ -75,7 +75,115 @@ void QuaternionRateJacobian(const double* wxyz, const Eigen::Vector3d& w,
   over_q.block<3, 3>(1, 1) = -0.5 * Skew(w);
 }
 
+/// x <- K^+ x (m) through the loops' pivoted factors P^T L D L^T P = K, D's pivots below
+/// kRankTolerance times the largest taken as zero: SolveLoopSystem's inverse, on a column of
+/// one's own (that keeps the evaluation's multipliers).
+void SolveWithLoopFactors(const Eigen::LDLT<Eigen::MatrixXd>& ldlt, double* x) {
+  const Eigen::Index m = ldlt.rows();
+  const Eigen::MatrixXd& LD = ldlt.matrixLDLT();  // L below the diagonal, D on it
+  const auto& perm = ldlt.transpositionsP();
+  for (Eigen::Index i = 0; i < m; ++i) std::swap(x[i], x[perm.coeff(i)]);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index j = 0; j < i; ++j) x[i] -= LD(i, j) * x[j];
+  }
+  const double largest = LD.diagonal().cwiseAbs().maxCoeff();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double d = LD(i, i);
+    x[i] = std::abs(d) > kRankTolerance * largest ? x[i] / d : 0.0;
+  }
+  for (Eigen::Index i = m - 1; i >= 0; --i) {
+    for (Eigen::Index j = i + 1; j < m; ++j) x[i] -= LD(j, i) * x[j];
+  }
+  for (Eigen::Index i = m - 1; i >= 0; --i) std::swap(x[i], x[perm.coeff(i)]);
+}
+
 }  // namespace
+
+void Mechanism::AddPassiveForceTerms(Workspace& ws) const {
+  const int nv = m_.tree->nv();
+  auto dqdd_dv = ws.dqdd.leftCols(nv);
+  auto dqdd_dq = ws.dqdd.rightCols(nv);
+  for (int n : passive_joints_) {
+    const MechanismJoint& j = m_.joints[n];
+    if (j.prescribed) continue;
+    const JointProperties& p = j.properties;
+    switch (j.kind) {
+      case JointKind::kRevolute:
+      case JointKind::kPrismatic: {
+        // AddPassiveForces' law: -k (q - q_eq) - c qd, minus the upper stop's force at
+        // q - upper, plus the lower one's at lower - q (moving into it at -qd).
+        const int k = j.v_index, a = free_index_of_v_[k];
+        const double q = ws.q[j.q_index], qd = ws.v[k];
+        double over_q = -p.stiffness[0], over_v = -p.damping[0];
+        double pen, vel;
+        internal::StopForceSlopes(q - p.upper, qd, p, &pen, &vel);
+        over_q -= pen;
+        over_v -= vel;
+        internal::StopForceSlopes(p.lower - q, -qd, p, &pen, &vel);
+        over_q -= pen;
+        over_v -= vel;
+        dqdd_dq(a, k) += over_q;
+        dqdd_dv(a, k) += over_v;
+        break;
+      }
+      case JointKind::kBushing:
+        for (int i = 0; i < 6; ++i) {
+          const int k = j.v_index + i, a = free_index_of_v_[k];
+          dqdd_dq(a, k) -= p.stiffness[i];
+          dqdd_dv(a, k) -= p.damping[i];
+        }
+        break;
+      case JointKind::kSpherical:
+        for (int i = 0; i < 3; ++i) {
+          const int k = j.v_index + i;
+          dqdd_dv(free_index_of_v_[k], k) -= p.damping[i];
+        }
+        break;
+      case JointKind::kFree:
+      case JointKind::kWeld:
+        break;
+    }
+  }
+}
+
+void Mechanism::CalcConstrainedInverse(Workspace& ws) const {
+  // The evaluation just made at this point (CalcStiffJacobian's precondition) solved for the
+  // multipliers (SolveLoopConstraints): ws.loops holds G at ws.q, Y = M_ff^-1 G_f^T and the
+  // pivoted factors of K = G_f Y, whatever the rows (loops, couplings) are.
+  const LoopClosureData& ld = ws.loops;
+  const Eigen::Index nf = ws.P.rows(), m = ld.Y.cols();
+  ws.KY = ld.Y.transpose();
+  for (Eigen::Index b = 0; b < nf; ++b) SolveWithLoopFactors(ld.ldlt, ws.KY.col(b).data());
+  // P = M_ff^-1 - Y (K^+ Y^T): symmetric, by columns of independent dot products.
+  for (Eigen::Index b = 0; b < nf; ++b) {
+    for (Eigen::Index a = 0; a < nf; ++a) {
+      double sum = 0.0;
+      for (Eigen::Index r = 0; r < m; ++r) sum += ld.Y(a, r) * ws.KY(r, b);
+      ws.P(a, b) = ws.M_free_inverse(a, b) - sum;
+    }
+  }
+}
+
+void Mechanism::AddFilterConstraintTerms(Workspace& ws) const {
+  const LoopClosureData& ld = ws.loops;
+  const int nv = m_.tree->nv();
+  const Eigen::Index nf = ld.Y.rows(), m = ld.Y.cols();
+  for (size_t n = 0; n < m_.joints.size(); ++n) {
+    if (filter_x_[n] < 0) continue;
+    const int p = m_.joints[n].v_index;
+    if (ld.G.col(p).isZero(0.0)) continue;
+    // qdd_f = ... - Y K^+ G_p qdd_p, and qdd_p = (u - qf) / tc^2 - 2 qf_dot / tc.
+    ws.constraint_column = ld.G.col(p);
+    SolveWithLoopFactors(ld.ldlt, ws.constraint_column.data());
+    const double tc = m_.joints[n].properties.filter_tc;
+    for (Eigen::Index a = 0; a < nf; ++a) {
+      double w = 0.0;
+      for (Eigen::Index r = 0; r < m; ++r) w += ld.Y(a, r) * ws.constraint_column[r];
+      ws.dqdd(a, nv + p) += w / (tc * tc);
+      ws.dqdd(a, p) += 2.0 * w / tc;
+    }
+  }
+}
 
 void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const {
   const KinematicTree& tree = *m_.tree;
@@ -161,7 +269,7 @@ bool Mechanism::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entri
     entries->emplace_back(f + 1, f);
     entries->emplace_back(f + 1, f + 1);
   }
-  if (free_v_.empty() || (m_.contacts.empty() && !free_prescribed_coupled_)) return true;
+  if (!free_rows_in_jacobian_) return true;
   // The free velocities' rows: every coordinate's state and every rotation's.
   std::vector<int> columns = rotation_states;
   for (int k = 0; k < tree.nv(); ++k) {
@@ -178,7 +286,12 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   Workspace& ws = workspace<Workspace>(c);
   AddKinematicJacobian(ws, J);
   const int nf = static_cast<int>(free_v_.size());
-  if (nf == 0 || (ws.num_contact_forces == 0 && !free_prescribed_coupled_)) return;
+  const bool constrained = m_.num_constraint_rows > 0;
+  const bool passive = passive_in_jacobian_ && !passive_joints_.empty();
+  if (!free_rows_in_jacobian_ ||
+      (ws.num_contact_forces == 0 && !free_prescribed_coupled_ && !passive && !constrained)) {
+    return;
+  }
   const KinematicTree& tree = *m_.tree;
   // d(generalized force on the free coordinates)/d(v, q), summed over the contact points.
   const int nv = tree.nv();
@@ -224,6 +337,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
                                          dF_dx, ws.J_rel_free, ws.JfT_dFv, ws.JfT_dFx, &ws.dqdd);
     }
   }
+  if (passive) AddPassiveForceTerms(ws);
   // M_ff and M_fp: the bodies that move freely and their ancestors' joints (once only when
   // M_ff does not change with q).
   const bool mass_known = free_mass_constant_ && ws.free_mass_factored;
@@ -254,10 +368,11 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     ws.M_free_llt.solveInPlace(ws.M_free_inverse);
     ws.free_mass_factored = true;
   }
-  // M_ff^-1 applied as a product: the columns are independent, where substitution through
-  // the Cholesky factor chains each unknown to the last (and divides).
-  // The columns of joints that no contact reaches stay zero.
-  const Eigen::MatrixXd& M_inv = ws.M_free_inverse;
+  if (constrained) CalcConstrainedInverse(ws);
+  // P (M_ff^-1, or the constrained inverse) applied as a product: the columns are
+  // independent, where substitution through the Cholesky factor chains each unknown to the
+  // last (and divides). The columns of joints that no force reaches stay zero.
+  const Eigen::MatrixXd& M_inv = constrained ? ws.P : ws.M_free_inverse;
   for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
     double* y = ws.dqdd.col(k).data();
     if (ws.dqdd.col(k).isZero(0.0)) continue;
@@ -276,6 +391,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     }
     std::copy_n(solved, nf, y);
   }
+  if (constrained) AddFilterConstraintTerms(ws);
   // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
     const int row = x_of_v_[free_v_[a]];

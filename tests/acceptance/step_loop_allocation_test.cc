@@ -300,6 +300,22 @@ TEST_P(NoAllocation, ClosedLoopStepLoopAllocatesNothing) {
   }
 }
 
+// The mechanism's Jacobian of joint springs and dampers through the coupler's constrained
+// inverse (ode23s, ros2), with and without a contact.
+TEST_P(NoAllocation, LightChainJacobianStepLoopAllocatesNothing) {
+  for (const char* file :
+       {"tests/data/xml/light_coupled_chain.xml", "tests/data/xml/light_chain_pressing_ball.xml"}) {
+    SCOPED_TRACE(file);
+    const graph::System system = graph::Compile(xml::ReadModelFile(SourcePath(file)));
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = GetParam();
+    settings.step = 1e-4;
+    settings.t_end = 0.05;
+    settings.rtol = 1e-3;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 // The delays' histories (ring buffers in the work memory, read by their ENO quintic), the
 // discontinuities' modes and located events (relay, quantizer, hit crossing, backlash,
 // friction), and a snapshot of it all saved and restored.

@@ -59,6 +59,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         M_free_llt(num_free),
         M_free_inverse(num_free, num_free),
         dqdd_solved(num_free, 1),
+        P(loops.G.rows() > 0 ? num_free : 0, loops.G.rows() > 0 ? num_free : 0),
+        KY(loops.G.rows(), num_free),
+        constraint_column(loops.G.rows()),
         q_posed(tree.nq()),
         v_posed(tree.nv()),
         geometry_deferred(num_contacts, 0),
@@ -113,9 +116,13 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd dqdd;
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
-  Eigen::MatrixXd M_free_inverse;         ///< nf x nf
-  Eigen::MatrixXd dqdd_solved;            ///< nf: one column of M_free^-1 dqdd
-  bool free_mass_factored = false;        ///< M_free_inverse is current (once for a constant M_ff)
+  Eigen::MatrixXd M_free_inverse;   ///< nf x nf
+  Eigen::MatrixXd dqdd_solved;      ///< nf: one column of M_free^-1 dqdd
+  bool free_mass_factored = false;  ///< M_free_inverse is current (once for a constant M_ff)
+  // With constraint rows (m of them): the constraint-consistent inverse and its scratch.
+  Eigen::MatrixXd P;                      ///< nf x nf: M_ff^-1 - Y K^+ Y^T (0 x 0 without rows)
+  Eigen::MatrixXd KY;                     ///< m x nf: K^+ Y^T
+  Eigen::VectorXd constraint_column;      ///< m: one column of G, then K^+ of it
   std::vector<Pose> contact_frame_poses;  ///< per Mechanism::contact_frames_: X_WF
   bool kinematics_valid = false;
   bool dynamics_valid = false;
@@ -164,6 +171,19 @@ inline double StopForce(double penetration, double velocity_into, const JointPro
   if (penetration <= 0.0) return 0.0;
   const double ramp = std::min(penetration / j.limit_transition, 1.0);
   return j.limit_stiffness * penetration + ramp * j.limit_damping * velocity_into;
+}
+
+/// StopForce's derivatives over the penetration and over the velocity into the stop (zero
+/// outside it; the one-sided slopes where it is reached or the ramp ends).
+inline void StopForceSlopes(double penetration, double velocity_into, const JointProperties& j,
+                            double* over_penetration, double* over_velocity) {
+  *over_penetration = 0.0;
+  *over_velocity = 0.0;
+  if (penetration <= 0.0) return;
+  const double ramp = penetration / j.limit_transition;
+  *over_penetration = j.limit_stiffness;
+  if (ramp < 1.0) *over_penetration += j.limit_damping * velocity_into / j.limit_transition;
+  *over_velocity = std::min(ramp, 1.0) * j.limit_damping;
 }
 
 }  // namespace internal
