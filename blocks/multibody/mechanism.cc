@@ -95,6 +95,13 @@ void Mechanism::FindPassiveJoints() {
       }
     }
   }
+  // A tendon's springs and an elastic tendon act on its joints like joint springs.
+  tendon_springs_ = false;
+  for (const MechanismTendon& t : m_.tendons) {
+    if (t.E.size() == 0 && !t.elastic) continue;
+    for (int j : t.joints) tendon_springs_ = tendon_springs_ || !m_.joints[j].prescribed;
+  }
+  free_passive_ = free_passive_ || tendon_springs_;
 }
 
 void Mechanism::SetNumbers(MechanismModel model) {

@@ -289,6 +289,9 @@ class Mechanism final : public blocks::Block {
   /// The tendons' springs (E) and the tensions of force-driven and elastic tendons, as
   /// generalized forces: into ws.u on free joints, as joint force pairs on driven ones.
   void AddTendonForces(const blocks::Context& c, Workspace& ws) const;
+  /// The tendons' springs and elastic cables in the stiff Jacobian: d tau / d q and d v on
+  /// the free coordinates, into ws.dqdd (before the inverse is applied).
+  void AddTendonForceTerms(Workspace& ws) const;
   /// Tendon lengths (stage 0); tensions and the synergy equilibria (stage 1).
   void WriteTendonOutputs(blocks::Context& c, Workspace& ws, int stage) const;
   /// The predicted equilibrium `k` at the current contact forces, into its outputs.
@@ -349,6 +352,8 @@ class Mechanism final : public blocks::Block {
   /// Some joint that moves freely has a spring, a damper or a stop (FindPassiveJoints): its
   /// forces are stiff terms of the Jacobian.
   bool free_passive_ = false;
+  /// A tendon with springs (E) or an elastic cable pulls a joint that is not motion-driven.
+  bool tendon_springs_ = false;
   /// Per tree v coordinate: its index into free_v_, -1 when prescribed.
   std::vector<int> free_index_of_v_;
   /// The free velocities' rows of the stiff Jacobian carry terms beyond the kinematics

@@ -231,6 +231,16 @@ void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::Matr
     J(f + 1, f) -= 1.0 / (tc * tc);
     J(f + 1, f + 1) -= 2.0 / tc;
   }
+  // The tendons' command filters, alike (their effect on the free accelerations through a
+  // rigid tendon's row is left out).
+  for (size_t k = 0; k < tendon_filter_x_.size(); ++k) {
+    const int f = tendon_filter_x_[k];
+    if (f < 0) continue;
+    const double tc = m_.tendons[k].filter_tc;
+    J(f, f + 1) += 1.0;
+    J(f + 1, f) -= 1.0 / (tc * tc);
+    J(f + 1, f + 1) -= 2.0 / tc;
+  }
 }
 
 bool Mechanism::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
@@ -269,6 +279,12 @@ bool Mechanism::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entri
     entries->emplace_back(f + 1, f);
     entries->emplace_back(f + 1, f + 1);
   }
+  for (int f : tendon_filter_x_) {
+    if (f < 0) continue;
+    entries->emplace_back(f, f + 1);
+    entries->emplace_back(f + 1, f);
+    entries->emplace_back(f + 1, f + 1);
+  }
   if (!free_rows_in_jacobian_) return true;
   // The free velocities' rows: every coordinate's state and every rotation's.
   std::vector<int> columns = rotation_states;
@@ -287,7 +303,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   AddKinematicJacobian(ws, J);
   const int nf = static_cast<int>(free_v_.size());
   const bool constrained = m_.num_constraint_rows > 0;
-  const bool passive = passive_in_jacobian_ && !passive_joints_.empty();
+  const bool passive = passive_in_jacobian_ && (!passive_joints_.empty() || tendon_springs_);
   if (!free_rows_in_jacobian_ ||
       (ws.num_contact_forces == 0 && !free_prescribed_coupled_ && !passive && !constrained)) {
     return;
@@ -338,6 +354,7 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     }
   }
   if (passive) AddPassiveForceTerms(ws);
+  if (passive && tendon_springs_) AddTendonForceTerms(ws);
   // M_ff and M_fp: the bodies that move freely and their ancestors' joints (once only when
   // M_ff does not change with q).
   const bool mass_known = free_mass_constant_ && ws.free_mass_factored;

@@ -68,6 +68,34 @@ void Mechanism::AddTendonForces(const Context& c, Workspace& ws) const {
   }
 }
 
+void Mechanism::AddTendonForceTerms(Workspace& ws) const {
+  const int nv = m_.tree->nv();
+  auto dqdd_dv = ws.dqdd.leftCols(nv);
+  auto dqdd_dq = ws.dqdd.rightCols(nv);
+  const internal::TendonArms& arms = ws.loops.arms;
+  for (size_t k = 0; k < m_.tendons.size(); ++k) {
+    const MechanismTendon& t = m_.tendons[k];
+    const int tendon = static_cast<int>(k);
+    const int n = static_cast<int>(t.joints.size());
+    for (int i = 0; i < n; ++i) {
+      if (m_.joints[t.joints[i]].prescribed) continue;
+      const int a = free_index_of_v_[t.v_index[i]];
+      if (t.E.size() > 0) dqdd_dq(a, t.v_index[i]) -= t.E[i];
+      if (!t.elastic) continue;
+      // tau_i = r_i f, f = k (s - l) + c (sd - R v): d tau_i / d q_j = -k r_i r_j (+ r_i' f on
+      // the diagonal), d tau_i / d v_j = -c r_i r_j.
+      const double r_i = arms.Arm(t, tendon, i, ws.q[t.q_index[i]]);
+      for (int j = 0; j < n; ++j) {
+        const double r_j = arms.Arm(t, tendon, j, ws.q[t.q_index[j]]);
+        dqdd_dq(a, t.v_index[j]) -= t.stiffness * r_i * r_j;
+        dqdd_dv(a, t.v_index[j]) -= t.damping * r_i * r_j;
+      }
+      dqdd_dq(a, t.v_index[i]) +=
+          arms.ArmSlope(t, tendon, i, ws.q[t.q_index[i]]) * ws.tendon_force[k];
+    }
+  }
+}
+
 void Mechanism::WriteTendonOutputs(Context& c, Workspace& ws, int stage) const {
   if (stage == 0) {
     for (size_t k = 0; k < m_.tendons.size(); ++k) {

@@ -235,6 +235,49 @@ TEST(PassiveJacobianTest, CoupledChainPressingAFreeBallMatchesDifferences) {
 }
 
 // The structure the mechanism declares holds every nonzero of these Jacobians.
+// A tendon's springs E and an elastic cable (f = k (s - l) - c R qd at a constant command) on
+// the planar adaptive finger: d tau / d q = -E - k R R^T, d tau / d v = -c R R^T, through M^-1.
+// Compared on the joints' rows and columns (the command filter's coupling through the cable is
+// left out of the Jacobian).
+TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
+  const std::string xml = R"(<model name="af_elastic" format="1">
+  <block type="World" name="world" gravity="[0, 0, 0]"/>
+  <block type="RevoluteJoint" name="j1" axis="[0, 0, 1]" actuation="port" damping="0.002"/>
+  <block type="Solid" name="link1" shape="none" mass="0.02" com="[0.025, 0, 0]" inertia="[[1e-9, 0, 0], [0, 4e-6, 0], [0, 0, 4e-6]]"/>
+  <block type="RigidTransform" name="end1" translation="[0.05, 0, 0]"/>
+  <block type="RevoluteJoint" name="j2" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
+  <block type="Solid" name="link2" shape="none" mass="0.015" com="[0.02, 0, 0]" inertia="[[1e-9, 0, 0], [0, 2e-6, 0], [0, 0, 2e-6]]"/>
+  <block type="Tendon" name="tendon" R="[0.01, 0.008]" E="[0.2, 0.1]" transmission="elastic" stiffness="1000" damping="2"/>
+  <block type="Constant" name="s" value="0"/>
+  <connect from="world.W" to="j1.B"/>
+  <connect from="j1.F" to="link1.R"/>
+  <connect from="j1.F" to="end1.B"/>
+  <connect from="end1.F" to="j2.B"/>
+  <connect from="j2.F" to="link2.R"/>
+  <connect from="tendon.J1" to="j1.shaft"/>
+  <connect from="tendon.J2" to="j2.shaft"/>
+  <connect from="s.y" to="tendon.s"/>
+</model>)";
+  const Jacobians j = AtStart(xml);
+  std::vector<int> joints;
+  for (const char* name : {"j1", "j2"}) {
+    joints.push_back(StateOf(j, std::string("position 0 of joint '") + name + "'"));
+    joints.push_back(StateOf(j, std::string("velocity 0 of joint '") + name + "'"));
+  }
+  double worst = 0.0, largest = 0.0;
+  for (int r : joints) {
+    for (int c : joints) {
+      worst = std::max(worst, std::abs(j.stiff(r, c) - j.differenced(r, c)));
+      largest = std::max(largest, std::abs(j.differenced(r, c)));
+    }
+  }
+  EXPECT_LT(worst / largest, 1e-7) << Print(j);
+  // The cable's stiffness dominates: the spring rows are not just -E / M.
+  const int q1 = StateOf(j, "position 0 of joint 'j1'"),
+            v1 = StateOf(j, "velocity 0 of joint 'j1'");
+  EXPECT_LT(j.stiff(v1, q1), -1.0);
+}
+
 TEST(PassiveJacobianTest, DeclaredStructureHoldsEveryNonzero) {
   for (int variant = 0; variant < 3; ++variant) {
     ChainOptions o;
