@@ -154,20 +154,33 @@ def _segment_pose(vector):
     return v / 2, axis, angle
 
 
+def _round(x, digits=12):
+    """x to `digits` significant digits: a shape's size or a placement computed here, where
+    the last bits carry nothing and would only lengthen the text."""
+    return float(f"{float(x):.{digits}g}")
+
+
 def _cylinder_inertia(mass, radius, length):
-    """3x3 inertia (kg m^2) of a solid cylinder about its centre, axis z."""
-    side = mass * (3 * radius**2 + length**2) / 12
-    return [[side, 0, 0], [0, side, 0], [0, 0, mass * radius**2 / 2]]
+    """3x3 inertia (kg m^2) of a solid cylinder about its centre, axis z (6 digits)."""
+    side = _round(mass * (3 * radius**2 + length**2) / 12, 6)
+    return [[side, 0, 0], [0, side, 0], [0, 0, _round(mass * radius**2 / 2, 6)]]
 
 
-def _add_link(model, diagram, name, vector, mass, radius, color):
+def _add_link(model, diagram, name, vector, mass, radius, color, pose=None):
     """A link on the segment `vector` (m, in its body frame) from the body frame's origin: a
     pose transform NAME_pose and a capsule Solid NAME of the segment's length (the contact
-    shape), carrying the mass and inertia of a cylinder of that length."""
-    centre, axis, angle = _segment_pose(vector)
-    length = float(np.linalg.norm(vector))
-    model.add_block(diagram, "RigidTransform", f"{name}_pose", translation=_vec(centre),
-                    rotation="axis_angle", axis=_vec(axis), angle=_num(angle))
+    shape), carrying the mass and inertia of a cylinder of that length. `pose`: the pose's
+    (translation, axis, angle) as texts, when they read better than the numbers computed here.
+    """
+    length = _round(np.linalg.norm(vector))
+    if pose is None:
+        centre, axis, angle = _segment_pose(vector)
+        pose = (_vec([_round(c) for c in centre]), _vec([_round(c) for c in axis]),
+                _num(_round(angle)))
+    translation, axis, angle = pose
+    rotation = {} if axis is None else dict(rotation="axis_angle", axis=axis, angle=angle)
+    model.add_block(diagram, "RigidTransform", f"{name}_pose", translation=translation,
+                    **rotation)
     model.add_block(diagram, "Solid", name, shape="capsule", radius=radius, length=length,
                     mass=mass, inertia=_cylinder_inertia(mass, radius, length), color=color)
     return f"{name}_pose"
@@ -231,6 +244,9 @@ def _soft_hand_finger(model, hand, spec, thumb, drive, hand_info):
         vectors = [np.array([0.0033, 0.0225 * 0.927, 0.0225 * 0.375])] + [
             s * np.array([0.0, 0.927, 0.375]) for s in SOFT_HAND_THUMB_STEPS]
         abd_range = ("0", "pi/2")
+        # Rx(-atan2(0.927, 0.375)) turns z onto d; the first segment is off d.
+        poses = [None] + [(_scaled(step / 2, d), "[1, 0, 0]", "-atan2(0.927, 0.375)")
+                          for step in SOFT_HAND_THUMB_STEPS]
     else:
         d = _splay_direction(spec["splay"])
         abd_axis = ["1", "0", "0"]
@@ -238,6 +254,10 @@ def _soft_hand_finger(model, hand, spec, thumb, drive, hand_info):
         steps = [_scaled(s, d) for s in SOFT_HAND_STEPS]
         vectors = [s * _evaluate(d) for s in SOFT_HAND_STEPS]
         abd_range = ("-pi/6", "pi/6")
+        # Rx(-splay) turns z onto d.
+        splay = spec["splay"]
+        rotation = ("[1, 0, 0]", f"-deg({_num(splay)})") if splay else (None, None)
+        poses = [(_scaled(step / 2, d),) + rotation for step in SOFT_HAND_STEPS]
     steps = [s if isinstance(s, str) else _vec(s) for s in steps]
 
     model.add_block(f, "RigidTransform", "mount", translation=_vec(spec["p"]))
@@ -258,7 +278,7 @@ def _soft_hand_finger(model, hand, spec, thumb, drive, hand_info):
         model.add_block(f, "RevoluteJoint", joint, **params)
         model.connect(f, previous, f"{joint}.B")
         pose = _add_link(model, f, f"{joint}_link", vectors[k], masses[k], SOFT_HAND_RADIUS,
-                         LINK_COLORS[k % 2])
+                         LINK_COLORS[k % 2], poses[k])
         model.connect(f, f"{joint}.F", f"{pose}.B")
         model.connect(f, f"{pose}.F", f"{joint}_link.R")
         hand_info.links.append(f"{name}/{joint}_link")
@@ -428,6 +448,9 @@ def _reflex_finger(model, hand, name, drive, info):
         model.connect(f, ".base", "mount.B")
         previous = "mount.F"
     segments = {"proximal": REFLEX_DISTAL_FROM_PROXIMAL, "distal": [REFLEX_DISTAL_LENGTH, 0, 0]}
+    # Ry(atan2(x, z)) turns z onto a segment (x, 0, z).
+    poses = {j: (_vec([_round(c / 2) for c in v]), "[0, 1, 0]", f"atan2({_num(v[0])}, {_num(v[2])})")
+             for j, v in segments.items()}
     links = {"proximal": REFLEX_PROXIMAL_LINK, "distal": REFLEX_DISTAL_LINK}
     ranges = {"proximal": REFLEX_PROXIMAL_RANGE, "distal": REFLEX_DISTAL_RANGE}
     for k, joint in enumerate(("proximal", "distal")):
@@ -439,7 +462,7 @@ def _reflex_finger(model, hand, name, drive, info):
         model.add_block(f, "RevoluteJoint", joint, **params)
         model.connect(f, previous, f"{joint}.B")
         pose = _add_link(model, f, f"{joint}_link", segments[joint], links[joint]["mass"],
-                         links[joint]["radius"], REFLEX_LINK_COLORS[joint])
+                         links[joint]["radius"], REFLEX_LINK_COLORS[joint], poses[joint])
         model.connect(f, f"{joint}.F", f"{pose}.B")
         model.connect(f, f"{pose}.F", f"{joint}_link.R")
         info.links.append(f"{name}/{joint}_link")
