@@ -132,6 +132,173 @@ def write_with_header(model, path, header):
     pathlib.Path(path).write_text(f"{declaration}\n{header}{rest}")
 
 
+# ---- Experiments ----------------------------------------------------------------------------
+
+# RH1 (reference "Experiment RH1"): H palm down, x_H = -z, y_H = y, z_H = x (columns: H's axes
+# in the world), origin 2 mm of palm above the sphere's top.
+RH1_H_ROTATION = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
+RH1_H_ORIGIN = [-0.075, 0, 0.087]
+RH1_CONTACT = {"stiffness": "1e5", "damping": "100", "mu_object": "1", "mu_other": "0.5",
+               "v_crit": "1e-3"}
+
+RH1_HEADER = """\
+<!-- Experiment RH1 of the reference (Rocchi & Hauser (2016), "A Generic Simulator for
+     Underactuated Compliant Hands", Sec. V, Fig. 6; the rest fixed by the reference): the
+     SoftHand (soft_hand.xml) grasps a sphere on the ground and lifts it. Written by
+     examples/hands_from_python.py.
+
+     Ground z = 0, gravity on. Sphere r = 0.035, 0.100 kg, centre (0, 0, 0.035), at rest.
+     Hand frame H prescribed: x_H = -z, y_H = y, z_H = x (palm down), origin (-0.075, 0,
+     0.087): the palm's face 2 mm above the sphere. sigma = t/0.5 on [0, 0.5] s, then 1; H rises
+     0.1 m along +z linearly on [0.5, 2.0] s (a prismatic joint following q through its 10 ms
+     filter); end 2.5 s. Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m; mu = 1.0 hand-sphere,
+     0.5 hand-ground and sphere-ground (smooth stick-slip, v_crit 1 mm/s).
+
+     Logs: the sphere's position in the world (sphere_position) and in H (sphere_in_hand: its
+     change after the grasp is the slip relative to the palm), the hand's joint angles and
+     fingertips, the lift. -->
+"""
+
+REFLEX_CYLINDER_HEADER = """\
+<!-- The Reflex (reflex.xml) grasps an upright cylinder on the ground from above and lifts it,
+     as RH1 does with the SoftHand. Written by examples/hands_from_python.py.
+
+     Ground z = 0, gravity on. Cylinder (chosen here so that the closing fingers reach it):
+     radius 0.03 m, height 0.10 m, 0.2 kg, upright, centre (0.015, 0, 0.05), at rest: in the hand's
+     frame it sits between F1, F2 (proximal joints at x_B = 0.0604) and F3 (x_B = -0.030), with
+     5 mm (F1, F2) and 10 mm (F3) between its side and the proximal links' capsules when they
+     stand at pi/2. Hand base B palm down (x_B = x, y_B = -y, z_B = -z), origin (0, 0, 0.172):
+     the palm's face (z_B = 0.07) 2 mm above the cylinder's top. Power preshape (p = 0); the
+     command c goes from 1 (open) to 0 (closed) on [0, 0.5] s, then holds; B rises 0.1 m along
+     +z linearly on [1.0, 2.0] s; end 2.5 s. Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
+     mu = 1.0 hand-cylinder, 0.5 hand-ground and cylinder-ground (smooth stick-slip).
+
+     Logs: the cylinder's position in the world and in B (the slip), the hand's joint angles,
+     the lift. -->
+"""
+
+
+def build_rh1(out_dir):
+    """rh1_grasp_lift.xml's model (includes soft_hand.xml, in the same folder)."""
+    m = tb.Model("rh1_grasp_lift", file=str(pathlib.Path(out_dir) / "rh1_grasp_lift.xml"))
+    m.add_include("soft_hand.xml")
+    m.set_simulation(solver="ode23s", t_end="2.5", rtol="1e-3", atol="1e-5",
+                     output_interval="1e-3")
+    m.add_block("", "World", "world")
+    m.add_block("", "Solid", "ground", shape="plane", color=[0.6, 0.6, 0.6])
+    m.add_block("", "FreeJoint", "sphere_joint", position0=[0, 0, 0.035])
+    m.add_block("", "Solid", "sphere", shape="sphere", radius=0.035, mass=0.1,
+                color=[0.8, 0.2, 0.2])
+    m.add_block("", "SpatialContactForce", "sphere_ground", model="kelvin_voigt",
+                stiffness="1e5", damping="100", friction="smooth_stick_slip", mu_s="0.5",
+                mu_d="0.5", v_crit="1e-3")
+    # The wrist: a lift along z, then H's pose.
+    m.add_block("", "Clock", "clock")
+    m.add_block("", "Expression", "lift_profile", expr="0.1*min(max((u1 - 0.5)/1.5, 0), 1)")
+    m.add_block("", "PrismaticJoint", "lift", axis=[0, 0, 1], actuation="motion")
+    m.add_block("", "RigidTransform", "wrist", translation=RH1_H_ORIGIN, rotation="matrix",
+                matrix=RH1_H_ROTATION)
+    m.add_block("", "SoftHandContact", "hand", **RH1_CONTACT)
+    m.add_block("", "TransformSensor", "sphere_in_hand")
+    m.connect("", "world.W", "ground.R")
+    m.connect("", "world.W", "sphere_joint.B")
+    m.connect("", "sphere_joint.F", "sphere.R")
+    m.connect("", "ground.R", "sphere_ground.B")
+    m.connect("", "sphere.R", "sphere_ground.F")
+    m.connect("", "clock.t", "lift_profile.u1")
+    m.connect("", "lift_profile.y", "lift.motion")
+    m.connect("", "world.W", "lift.B")
+    m.connect("", "lift.F", "wrist.B")
+    m.connect("", "wrist.F", "hand.base")
+    m.connect("", "sphere.R", "hand.object")
+    m.connect("", "ground.R", "hand.ground")
+    m.connect("", "wrist.F", "sphere_in_hand.B")
+    m.connect("", "sphere.R", "sphere_in_hand.F")
+    if drive() == "tendon":
+        m.add_block("", "Expression", "sigma", expr="min(u1/0.5, 1)")
+        m.connect("", "clock.t", "sigma.u1")
+        m.connect("", "sigma.y", "hand.sigma")
+        m.add_log("sigma.y", "sigma")
+    m.add_log("sphere_joint.position", "sphere_position")
+    m.add_log("sphere_in_hand.position", "sphere_in_hand")
+    m.add_log("lift.q", "lift")
+    m.add_log("hand.q", "q")
+    m.add_log("hand.tips", "tips")
+    m.add_plot("rh1_sphere.svg", ["sphere_joint.position", "lift.q"],
+               title="RH1: sphere position (x, y, z) and the hand's lift", ylabel="m")
+    m.add_plot("rh1_slip.svg", ["sphere_in_hand.position"],
+               title="RH1: sphere centre in the hand frame H (slip relative to the palm)",
+               ylabel="m")
+    m.add_summary(["sphere_joint.position"], "final", "sphere position at t_end, m (x, y, z)")
+    m.add_summary(["sphere_in_hand.position"], "final", "sphere centre in H at t_end, m")
+    m.add_summary(["sphere_in_hand.position"], "max", "sphere centre in H, largest, m")
+    m.add_summary(["sphere_in_hand.position"], "min", "sphere centre in H, smallest, m")
+    return m
+
+
+def build_reflex_cylinder(out_dir):
+    """reflex_cylinder.xml's model (includes reflex.xml, in the same folder)."""
+    m = tb.Model("reflex_cylinder", file=str(pathlib.Path(out_dir) / "reflex_cylinder.xml"))
+    m.add_include("reflex.xml")
+    m.set_simulation(solver="ode23s", t_end="2.5", rtol="1e-3", atol="1e-5",
+                     output_interval="1e-3")
+    m.add_block("", "World", "world")
+    m.add_block("", "Solid", "ground", shape="plane", color=[0.6, 0.6, 0.6])
+    m.add_block("", "FreeJoint", "cylinder_joint", position0=[0.015, 0, 0.05])
+    m.add_block("", "Solid", "cylinder", shape="cylinder", radius=0.03, length=0.1, mass=0.2,
+                color=[0.8, 0.2, 0.2])
+    m.add_block("", "SpatialContactForce", "cylinder_ground", model="kelvin_voigt",
+                stiffness="1e5", damping="100", friction="smooth_stick_slip", mu_s="0.5",
+                mu_d="0.5", v_crit="1e-3")
+    m.add_block("", "Clock", "clock")
+    m.add_block("", "Expression", "lift_profile", expr="0.1*min(max((u1 - 1)/1, 0), 1)")
+    m.add_block("", "PrismaticJoint", "lift", axis=[0, 0, 1], actuation="motion")
+    m.add_block("", "RigidTransform", "wrist", translation=[0, 0, 0.172], rotation="matrix",
+                matrix=[[1, 0, 0], [0, -1, 0], [0, 0, -1]])
+    m.add_block("", "ReflexContact", "hand", **RH1_CONTACT)
+    m.add_block("", "TransformSensor", "cylinder_in_hand")
+    m.add_block("", "Constant", "preshape", value=0)
+    m.connect("", "world.W", "ground.R")
+    m.connect("", "world.W", "cylinder_joint.B")
+    m.connect("", "cylinder_joint.F", "cylinder.R")
+    m.connect("", "ground.R", "cylinder_ground.B")
+    m.connect("", "cylinder.R", "cylinder_ground.F")
+    m.connect("", "clock.t", "lift_profile.u1")
+    m.connect("", "lift_profile.y", "lift.motion")
+    m.connect("", "world.W", "lift.B")
+    m.connect("", "lift.F", "wrist.B")
+    m.connect("", "wrist.F", "hand.base")
+    m.connect("", "cylinder.R", "hand.object")
+    m.connect("", "ground.R", "hand.ground")
+    m.connect("", "preshape.y", "hand.preshape")
+    m.connect("", "wrist.F", "cylinder_in_hand.B")
+    m.connect("", "cylinder.R", "cylinder_in_hand.F")
+    if drive() == "tendon":
+        m.add_block("", "Expression", "command", expr="max(1 - u1/0.5, 0)")
+        m.add_block("", "Mux", "commands", inputs=3)
+        m.connect("", "clock.t", "command.u1")
+        for k in (1, 2, 3):
+            m.connect("", "command.y", f"commands.u{k}")
+        m.connect("", "commands.y", "hand.command")
+        m.add_log("command.y", "command")
+    m.add_log("cylinder_joint.position", "cylinder_position")
+    m.add_log("cylinder_in_hand.position", "cylinder_in_hand")
+    m.add_log("lift.q", "lift")
+    m.add_log("hand.q", "q")
+    m.add_log("hand.tips", "tips")
+    m.add_plot("reflex_cylinder.svg", ["cylinder_joint.position", "lift.q"],
+               title="Reflex: cylinder position (x, y, z) and the hand's lift", ylabel="m")
+    m.add_summary(["cylinder_joint.position"], "final", "cylinder centre at t_end, m (x, y, z)")
+    m.add_summary(["cylinder_in_hand.position"], "final", "cylinder centre in B at t_end, m")
+    m.add_summary(["cylinder_in_hand.position"], "max", "cylinder centre in B, largest, m")
+    m.add_summary(["cylinder_in_hand.position"], "min", "cylinder centre in B, smallest, m")
+    return m
+
+
+EXPERIMENTS = {"rh1_grasp_lift.xml": (build_rh1, RH1_HEADER),
+               "reflex_cylinder.xml": (build_reflex_cylinder, REFLEX_CYLINDER_HEADER)}
+
+
 LIBRARIES = {"soft_hand.xml": (build_soft_hand_library, SOFT_HAND_HEADER),
              "reflex.xml": (build_reflex_library, REFLEX_HEADER)}
 
@@ -144,13 +311,16 @@ def write_models(out_dir):
     for name, (build, header) in LIBRARIES.items():
         built[name] = build()
         write_with_header(built[name], out_dir / name, header)
+    for name, (build, header) in EXPERIMENTS.items():  # after the libraries they include
+        built[name] = build(out_dir)
+        write_with_header(built[name], out_dir / name, header)
     return built
 
 
 def compare_with_checked_in(out_dir):
     """The files of out_dir that differ from models/hands/'s, read back as Models."""
     out_dir = pathlib.Path(out_dir)
-    return [name for name in LIBRARIES
+    return [name for name in list(LIBRARIES) + list(EXPERIMENTS)
             if tb.load(out_dir / name) != tb.load(CHECKED_IN / name)]
 
 
@@ -161,7 +331,7 @@ def main(argv=None):
     if drive() != "tendon":
         print("this build has no Tendon block: the tendon joints' shafts are ports J1..Jn")
     write_models(args.out)
-    print(f"wrote {', '.join(LIBRARIES)} to {args.out}")
+    print(f"wrote {', '.join(list(LIBRARIES) + list(EXPERIMENTS))} to {args.out}")
     differences = compare_with_checked_in(args.out)
     if differences:
         print("differs from models/hands/: " + ", ".join(differences))

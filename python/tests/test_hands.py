@@ -202,3 +202,14 @@ def test_contacts_touch_every_link_and_the_palm():
     assert m.get_param("hand/index/j3m_link_object", "mu_s") == "1"
     assert m.get_param("hand/index/j3m_link_ground", "mu_d") == "0.5"
     assert m.get_param("hand/palm_object", "model") == "kelvin_voigt"
+
+
+@pytest.mark.parametrize("name", ["rh1_grasp_lift.xml", "reflex_cylinder.xml"])
+def test_the_experiments_start_at_rest(name):
+    # The object rests on the ground, clear of the open hand: over the first 20 ms it settles
+    # into the ground by its weight over k (about 10 and 20 micrometres), no more.
+    results = tb.simulate(tb.load(LIBRARY / name), t_end=0.02)
+    assert results.ok, results.error
+    key = "sphere_position" if name.startswith("rh1") else "cylinder_position"
+    start, end = results[key][0], results[key][-1]
+    assert np.max(np.abs(end - start)) < 1e-4
