@@ -10,6 +10,7 @@ The editing API (Model.add_block, connect, ...), compile, System (tunable parame
 Simulator (run, or step by step with advance_to, set_input, read, save_state), Results and
 sweep are the C++ library's (bound with pybind11); docs/python.md is the guide. Block types
 written in Python (UserBlock, register_block) are in user_block.py; docs/user-blocks.md.
+Builders of underactuated hands (SoftHand, Reflex) are in hands.py (tb.hands).
 """
 
 from ._twinblocks import (
@@ -44,6 +45,7 @@ from ._twinblocks import (
     to_xml,
 )
 from .user_block import Input, Output, Param, UserBlock, register_block
+from . import hands
 
 __all__ = [
     "Block",
@@ -69,6 +71,7 @@ __all__ = [
     "compile",
     "format_number",
     "grasp",
+    "hands",
     "import_urdf",
     "limits",
     "load",
