@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,98 @@ TEST(Tendon, UndampedFingerKeepsItsEnergy) {
   for (size_t i = 0; i < q1.size(); ++i) {
     ASSERT_NEAR(kR1 * q1[i] + kR2 * q2[i], 0.005, 1e-12) << "row " << i;
   }
+}
+
+/// The equilibrium of the AF finger pressed on the fixed cylinder by tendon displacement s,
+/// frictionless contact on link 1 (links as capsules of radius 1 mm: the cylinder's radius
+/// grows by 1 mm): joint 2 E2 q2 = R2 f; joint 1 E1 q1 = R1 f - F l; R1 q1 + R2 q2 = s; the
+/// contact force F = k (rho - d) at the link's distance d = |c| sin(theta_c - q1) from the
+/// centre c, applied at l = |c| cos(theta_c - q1) along the link; k = inf: rigid, d = rho.
+struct ContactEquilibrium {
+  double q1, q2, f, F;
+};
+ContactEquilibrium OnCylinder(double s, double k) {
+  const double cx = 0.03, cy = 0.02, rho = 0.008 + 0.001;
+  const double c = std::hypot(cx, cy), theta = std::atan2(cy, cx);
+  auto at = [&](double q1) {
+    ContactEquilibrium e;
+    e.q1 = q1;
+    e.q2 = (s - kR1 * q1) / kR2;
+    e.f = kE2 * e.q2 / kR2;
+    const double d = c * std::sin(theta - q1);
+    e.F = std::isinf(k) ? 0.0 : (d < rho ? k * (rho - d) : 0.0);
+    return e;
+  };
+  if (std::isinf(k)) {
+    ContactEquilibrium e = at(theta - std::asin(rho / c));
+    e.F = (kR1 * e.f - kE1 * e.q1) / (c * std::cos(theta - e.q1));
+    return e;
+  }
+  // Bisection on joint 1's balance, E1 q1 - R1 f + F l, which rises with q1.
+  auto balance = [&](double q1) {
+    const ContactEquilibrium e = at(q1);
+    return kE1 * q1 - kR1 * e.f + e.F * c * std::cos(theta - q1);
+  };
+  double lo = 0.0, hi = 0.6;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (balance(mid) > 0.0 ? hi : lo) = mid;
+  }
+  return at(0.5 * (lo + hi));
+}
+
+/// The AF cylinder model with its tendon displacement and contact stiffness set.
+std::string CylinderModel(double s, const std::string& k) {
+  std::string xml = ReadBytes(SourcePath("tests/data/xml/af_finger_cylinder.xml"));
+  auto set = [&xml](const std::string& var, const std::string& value) {
+    const std::string key = "<var name=\"" + var + "\" value=\"";
+    const size_t at = xml.find(key) + key.size();
+    xml.replace(at, xml.find('"', at) - at, value);
+  };
+  set("s_final", Figure(s));
+  set("k_contact", k);
+  return xml;
+}
+
+TEST(Tendon, ProximalLinkTouchesTheCylinderFirstAndSettlesOnThePenaltyClosedForm) {
+  for (double s : {0.010, 0.012}) {
+    const RunOutput out = RunModelText(CylinderModel(s, "1e4"));
+    ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+    const ContactEquilibrium e = OnCylinder(s, 1e4);
+    SCOPED_TRACE("s = " + Figure(s));
+    EXPECT_NEAR(Column(out.recording, "j1.q").back(), e.q1, 1e-6);
+    EXPECT_NEAR(Column(out.recording, "j2.q").back(), e.q2, 1e-6);
+    EXPECT_NEAR(Column(out.recording, "tendon.f").back(), e.f, 1e-6 * e.f);
+    EXPECT_NEAR(Column(out.recording, "contact1.fn").back(), e.F, 1e-6 * e.F);
+    // Link 1 touches, link 2 never does.
+    const std::vector<double> fn1 = Column(out.recording, "contact1.fn");
+    const std::vector<double> fn2 = Column(out.recording, "contact2.fn");
+    EXPECT_GT(fn1.back(), 0.5);
+    EXPECT_EQ(*std::max_element(fn2.begin(), fn2.end()), 0.0);
+    // The predicted equilibrium at the settled contact force agrees with the simulation.
+    EXPECT_NEAR(Column(out.recording, "predicted.q[0]").back(), e.q1, 1e-6);
+    EXPECT_NEAR(Column(out.recording, "predicted.q[1]").back(), e.q2, 1e-6);
+    EXPECT_NEAR(Column(out.recording, "predicted.f").back(), e.f, 1e-6 * e.f);
+  }
+  // Below the touch (q1 = 0.3357 rad) it closes freely: s = 0.005 stays off the cylinder.
+  const RunOutput out = RunModelText(CylinderModel(0.005, "1e4"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const std::vector<double> fn1 = Column(out.recording, "contact1.fn");
+  EXPECT_EQ(*std::max_element(fn1.begin(), fn1.end()), 0.0);
+  EXPECT_NEAR(Column(out.recording, "j1.q").back(), FreeClosing(0.005).q1, 1e-8);
+}
+
+TEST(Tendon, StiffContactSettlesOnTheRigidContactClosedForm) {
+  // k = 1e8 N/m: the link sinks F / k = 2e-8 m into the cylinder, 6e-7 rad of q1.
+  const RunOutput out = RunModelText(CylinderModel(0.012, "1e8"));
+  ASSERT_TRUE(out.outcome.ok) << out.outcome.error;
+  const ContactEquilibrium rigid = OnCylinder(0.012, std::numeric_limits<double>::infinity());
+  EXPECT_NEAR(Column(out.recording, "j1.q").back(), rigid.q1, 1e-6);
+  EXPECT_NEAR(Column(out.recording, "j2.q").back(), rigid.q2, 1e-6);
+  EXPECT_NEAR(Column(out.recording, "tendon.f").back(), rigid.f, 1e-5 * rigid.f);
+  EXPECT_NEAR(Column(out.recording, "contact1.fn").back(), rigid.F, 1e-4 * rigid.F);
+  EXPECT_NEAR(Column(out.recording, "predicted.q[0]").back(), Column(out.recording, "j1.q").back(),
+              1e-6);
 }
 
 struct BadTendon {
