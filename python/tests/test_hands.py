@@ -87,8 +87,9 @@ def hand_at_rest(define, library, inputs, reference):
         m.add_block("", "Constant", f"{port}_value", value=value)
         m.connect("", f"{port}_value.y", f"hand.{port}")
     m.expand_define("hand")
-    for tendon in m.find_blocks(type="Tendon"):
-        m.remove_block(tendon)
+    for kind in ("Tendon", "SynergyEquilibrium"):
+        for block in m.find_blocks(type=kind):
+            m.remove_block(block)
     for finger, (joints, _) in reference.items():
         f = f"hand/{finger}"
         for joint, _, _ in joints:
