@@ -37,7 +37,8 @@ solvers::JacobianMethod SolverJacobianMethod(const System& system,
                    [](const blocks::Block* b) { return b->has_stiff_jacobian(); })) {
     throw std::invalid_argument(
         "jacobian_method = blocks: no block of this model gives a Jacobian of its own (a "
-        "Mechanism with contacts does); use auto or perturbation");
+        "Mechanism with contacts, or with joint springs, dampers or stops, does); use auto or "
+        "perturbation");
   }
   const solvers::SolverInfo* solver = solvers::FindSolver(s.solver);
   if (solver != nullptr && solver->solves_daes() && system.num_algebraic_variables() > 0) {
