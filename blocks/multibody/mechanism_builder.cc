@@ -299,7 +299,7 @@ MechanismModel BuildMechanism(const std::vector<NetworkElement>& elements, int n
   for (int e = 0; e < static_cast<int>(elements.size()); ++e) {
     const JointCouplerElement* c = network.coupler(e);
     if (c == nullptr) continue;
-    m.couplings.push_back(MakeJointCoupling(network, e, builder, shafts, m));
+    m.couplings.push_back(MakeJointCoupling(network, e, shafts, m));
     m.couplings.back().out_tau = out(e, c->out_tau);
     m.couplings.back().row = m.num_constraint_rows++;
   }

@@ -57,11 +57,29 @@ LoopConstraint MakeLoopConstraint(const MechanismBuilder& network, int e,
   return loop;
 }
 
+namespace {
+
+/// The tree joint (index into m.joints) whose shaft is on `node`; -1 when no joint's shaft is
+/// there, -2 when the joint is cut (closes a loop).
+int JointOnShaft(int node, const std::vector<drivetrain::Shaft>& shafts, const MechanismModel& m,
+                 int* element) {
+  *element = -1;
+  for (const drivetrain::Shaft& s : shafts) {
+    if (s.node == node) *element = s.element;
+  }
+  if (*element < 0) return -1;
+  for (size_t n = 0; n < m.joints.size(); ++n) {
+    if (m.joints[n].element == *element) return static_cast<int>(n);
+  }
+  return -2;
+}
+
+}  // namespace
+
 /// The coupling of JointCoupler `e`: the joints whose shafts its ports A and B are on.
 /// @throws NetworkError when a port is not on a shaft of a joint of the tree, or both ports are
 ///         on one joint.
 JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
-                                const FrameTreeBuilder& builder,
                                 const std::vector<drivetrain::Shaft>& shafts,
                                 const MechanismModel& m) {
   const std::vector<NetworkElement>& elements = network.elements();
@@ -75,21 +93,15 @@ JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
   const int ports[2] = {el.port_a, el.port_b};
   for (int side = 0; side < 2; ++side) {
     const char* port = side == 0 ? "A" : "B";
-    const int node = elements[e].nodes[ports[side]];
     int element = -1;
-    for (const drivetrain::Shaft& s : shafts) {
-      if (s.node == node) element = s.element;
-    }
-    if (element < 0) {
+    joint[side] = JointOnShaft(elements[e].nodes[ports[side]], shafts, m, &element);
+    if (joint[side] == -1) {
       throw NetworkError(e, "coupler " + Quote(c.name) + ": port " + port +
                                 " is not connected to a joint's shaft; connect it directly to the "
                                 "`shaft` port of a revolute or prismatic joint with "
                                 "actuation=\"port\"");
     }
-    for (size_t n = 0; n < builder.joints().size(); ++n) {
-      if (builder.joints()[n].element == element) joint[side] = static_cast<int>(n);
-    }
-    if (joint[side] < 0) {
+    if (joint[side] == -2) {
       throw NetworkError(e, "coupler " + Quote(c.name) + ": joint " +
                                 Quote(elements[element].name) + " on port " + port +
                                 " closes a kinematic loop (it is cut); a coupled joint must be a "
@@ -109,25 +121,6 @@ JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
   c.v_b = m.joints[joint[1]].v_index;
   return c;
 }
-
-namespace {
-
-/// The tree joint (index into m.joints) whose shaft is on `node`; -1 when no joint's shaft is
-/// there, -2 when the joint is cut (closes a loop).
-int JointOnShaft(int node, const std::vector<drivetrain::Shaft>& shafts, const MechanismModel& m,
-                 int* element) {
-  *element = -1;
-  for (const drivetrain::Shaft& s : shafts) {
-    if (s.node == node) *element = s.element;
-  }
-  if (*element < 0) return -1;
-  for (size_t n = 0; n < m.joints.size(); ++n) {
-    if (m.joints[n].element == *element) return static_cast<int>(n);
-  }
-  return -2;
-}
-
-}  // namespace
 
 MechanismTendon MakeTendon(const MechanismBuilder& network, int e,
                            const std::vector<drivetrain::Shaft>& shafts, const MechanismModel& m) {
@@ -245,6 +238,19 @@ MechanismSynergyEquilibrium MakeSynergyEquilibrium(const MechanismBuilder& netwo
   }
   for (size_t c = 0; c < m.couplings.size(); ++c) {
     if (in[m.couplings[c].joint_a]) eq.couplings.push_back(static_cast<int>(c));
+  }
+  // Where each tendon's and coupling's joints stand among the balance's, once.
+  auto column = [&eq](int joint) {
+    return static_cast<int>(std::find(eq.joints.begin(), eq.joints.end(), joint) -
+                            eq.joints.begin());
+  };
+  for (int t : eq.tendons) {
+    eq.tendon_columns.emplace_back();
+    for (int j : m.tendons[t].joints) eq.tendon_columns.back().push_back(column(j));
+  }
+  for (int c : eq.couplings) {
+    eq.coupling_columns.emplace_back(column(m.couplings[c].joint_a),
+                                     column(m.couplings[c].joint_b));
   }
   for (int j : eq.joints) {
     if (m.joints[j].kind != JointKind::kRevolute && m.joints[j].kind != JointKind::kPrismatic) {

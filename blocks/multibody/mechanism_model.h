@@ -158,6 +158,10 @@ struct MechanismSynergyEquilibrium {
   std::vector<int> joints;
   std::vector<int> tendons;    ///< the tendons acting on them (this one first)
   std::vector<int> couplings;  ///< the couplings among them
+  /// Per tendon (as in `tendons`), per joint of it: its position in `joints`.
+  std::vector<std::vector<int>> tendon_columns;
+  /// Per coupling: the positions of its joints A and B in `joints`.
+  std::vector<std::pair<int, int>> coupling_columns;
   MechanismOutput out_q, out_f;
 };
 

@@ -367,7 +367,6 @@ LoopConstraint MakeLoopConstraint(const MechanismBuilder& network, int e,
 /// The coupling of JointCoupler `e` (mechanism_builder_loops.cc).
 /// @throws NetworkError when its ports are not on two shafts of tree joints.
 JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
-                                const FrameTreeBuilder& builder,
                                 const std::vector<drivetrain::Shaft>& shafts,
                                 const MechanismModel& m);
 

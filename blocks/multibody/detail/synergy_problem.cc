@@ -1,18 +1,6 @@
 #include "blocks/multibody/detail/synergy_problem.h"
 
-#include <algorithm>
-
 namespace twinblocks::multibody::internal {
-
-namespace {
-
-/// Position of joint `joint` among eq's joints, -1 if it is not one.
-int Column(const MechanismSynergyEquilibrium& eq, int joint) {
-  const auto it = std::find(eq.joints.begin(), eq.joints.end(), joint);
-  return it == eq.joints.end() ? -1 : static_cast<int>(it - eq.joints.begin());
-}
-
-}  // namespace
 
 SynergyEquilibriumSolver MakeSynergySolver(const MechanismModel& m,
                                            const MechanismSynergyEquilibrium& eq) {
@@ -25,19 +13,19 @@ SynergyEquilibriumSolver MakeSynergySolver(const MechanismModel& m,
     s.K[a] = p.stiffness[0];
     s.b[a] = p.stiffness[0] * p.q_eq[0];
   }
-  for (int t : eq.tendons) {
-    const MechanismTendon& tendon = m.tendons[t];
+  for (size_t i = 0; i < eq.tendons.size(); ++i) {
+    const MechanismTendon& tendon = m.tendons[eq.tendons[i]];
     if (tendon.E.size() == 0) continue;
     for (size_t j = 0; j < tendon.joints.size(); ++j) {
-      const int a = Column(eq, tendon.joints[j]);
+      const int a = eq.tendon_columns[i][j];
       s.K[a] += tendon.E[j];
       s.b[a] += tendon.E[j] * tendon.q_rest[j];
     }
   }
   for (size_t k = 0; k < eq.couplings.size(); ++k) {
     const JointCoupling& c = m.couplings[eq.couplings[k]];
-    s.C(k, Column(eq, c.joint_a)) += 1.0;
-    s.C(k, Column(eq, c.joint_b)) -= c.ratio;
+    s.C(k, eq.coupling_columns[k].first) += 1.0;
+    s.C(k, eq.coupling_columns[k].second) -= c.ratio;
     s.d[k] = c.offset;
   }
   return s;
@@ -55,7 +43,7 @@ void EvaluateSynergyTendons(const MechanismModel& m, const MechanismSynergyEquil
     const MechanismTendon& tendon = m.tendons[t];
     l[i] = arms.Length(tendon, t, q_tree);
     for (size_t j = 0; j < tendon.joints.size(); ++j) {
-      const int a = Column(eq, tendon.joints[j]);
+      const int a = eq.tendon_columns[i][j];
       const double q_j = q_tree[tendon.q_index[j]];
       R(i, a) = arms.Arm(tendon, t, static_cast<int>(j), q_j);
       dR(i, a) = arms.ArmSlope(tendon, t, static_cast<int>(j), q_j);

@@ -294,7 +294,9 @@ TEST(PassiveJacobianTest, DeclaredStructureHoldsEveryNonzero) {
     const int n = system.num_continuous_states();
     for (int c = 0; c < n; ++c) {
       for (int r = 0; r < n; ++r) {
-        if (J(r, c) != 0.0) EXPECT_NE(structure[static_cast<size_t>(c) * n + r], 0);
+        if (J(r, c) != 0.0) {
+          EXPECT_NE(structure[static_cast<size_t>(c) * n + r], 0);
+        }
       }
     }
   }
