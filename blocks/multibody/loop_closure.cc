@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "physics/multibody/algorithms.h"
@@ -70,7 +71,8 @@ void CalcOneLoop(const KinematicTree& tree, const LoopConstraint& loop, int k,
 }  // namespace
 
 LoopClosureData::LoopClosureData(const KinematicTree& tree,
-                                 const std::vector<LoopConstraint>& loops, int num_movable,
+                                 const std::vector<LoopConstraint>& loops,
+                                 const std::vector<int>& movable,
                                  const std::vector<JointCoupling>& couplings_in,
                                  const std::vector<MechanismTendon>& tendons_in)
     : couplings(couplings_in),
@@ -87,14 +89,14 @@ LoopClosureData::LoopClosureData(const KinematicTree& tree,
       T(loops.size()),
       X_WB(loops.size()),
       p_WF(loops.size(), Eigen::Vector3d::Zero()),
-      Gm(TotalRows(loops, couplings_in, tendons_in), num_movable),
-      Wm(num_movable, num_movable),
-      llt(num_movable),
-      Y(num_movable, TotalRows(loops, couplings_in, tendons_in)),
+      Gm(TotalRows(loops, couplings_in, tendons_in), static_cast<int>(movable.size())),
+      Wm(static_cast<int>(movable.size()), static_cast<int>(movable.size())),
+      mass_factor(tree, movable),
+      Y(static_cast<int>(movable.size()), TotalRows(loops, couplings_in, tendons_in)),
       K(TotalRows(loops, couplings_in, tendons_in), TotalRows(loops, couplings_in, tendons_in)),
       ldlt(TotalRows(loops, couplings_in, tendons_in)),
       lambda(TotalRows(loops, couplings_in, tendons_in)),
-      dm(num_movable),
+      dm(static_cast<int>(movable.size())),
       dv(tree.nv()) {
   for (size_t k = 0; k < loops.size(); ++k) T[k].setZero(loops[k].num_rows, 6);
   G.setZero();
@@ -162,9 +164,16 @@ void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable
     for (int a = 0; a < nm; ++a) {
       for (int b = 0; b < nm; ++b) ld->Wm(a, b) = M(movable[a], movable[b]);
     }
-    ld->llt.compute(ld->Wm);
+    // The free block of M keeps the tree's sparsity: factored along the tree, in place of a
+    // dense Cholesky (the hand's five fingers: a twentieth of the work).
+    // Not positive definite (a body without mass, numbers gone wrong): NaN multipliers, that
+    // the solver reports as the failure of this evaluation.
     ld->Y = ld->Gm.transpose();
-    ld->llt.solveInPlace(ld->Y);
+    if (ld->mass_factor.Factor(ld->Wm)) {
+      ld->mass_factor.SolveInPlace(ld->Y);
+    } else {
+      ld->Y.setConstant(std::numeric_limits<double>::quiet_NaN());
+    }
   } else {
     ld->Y = ld->Gm.transpose();
   }

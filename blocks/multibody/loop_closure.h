@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "blocks/multibody/detail/tendon_arms.h"
+#include "physics/multibody/tree_cholesky.h"
 #include "blocks/multibody/loop_constraint.h"
 #include "blocks/multibody/mechanism_model.h"
 #include "physics/multibody/kinematic_tree.h"
@@ -47,8 +48,10 @@ enum class LoopMetric {
 /// (tendon_target) before each use; their rows, like the couplings', need q
 /// (CalcCouplingPositions), and their velocity terms q and v (CalcTendonVelocityTerms).
 struct LoopClosureData {
+  /// `movable`: the coordinates the constraints may move (ascending), those of every
+  /// FactorLoopSystem and projection made with this data.
   LoopClosureData(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
-                  int num_movable, const std::vector<JointCoupling>& couplings = {},
+                  const std::vector<int>& movable, const std::vector<JointCoupling>& couplings = {},
                   const std::vector<MechanismTendon>& tendons = {});
 
   std::vector<JointCoupling> couplings;  ///< rows after the loops' (mechanism_model.h)
@@ -69,7 +72,7 @@ struct LoopClosureData {
 
   Eigen::MatrixXd Gm;  ///< m x nm: G's movable columns
   Eigen::MatrixXd Wm;  ///< nm x nm: the metric on the movable coordinates
-  Eigen::LLT<Eigen::MatrixXd> llt;
+  TreeCholesky mass_factor;  ///< of Wm in the mass metric
   Eigen::MatrixXd Y;  ///< nm x m: Wm^-1 Gm^T
   Eigen::MatrixXd K;  ///< m x m: Gm Y
   Eigen::LDLT<Eigen::MatrixXd> ldlt;

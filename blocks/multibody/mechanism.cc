@@ -317,7 +317,7 @@ std::unique_ptr<blocks::BlockWorkspace> Mechanism::DoMakeWorkspace() const {
   auto ws = std::make_unique<Workspace>(*m_.tree, static_cast<int>(m_.drivetrain.clusters.size()),
                                         static_cast<int>(m_.drivetrain.motors.size()),
                                         static_cast<int>(m_.contacts.size()), max_forces, m_.loops,
-                                        static_cast<int>(free_v_.size()), m_.couplings,
+                                        free_v_, m_.couplings,
                                         num_dae_rows_, m_.tendons);
   for (const MechanismSynergyEquilibrium& eq : m_.equilibria) {
     ws->equilibria.push_back(internal::MakeSynergySolver(m_, eq));
@@ -331,7 +331,7 @@ int Mechanism::IndependentLoopRows() const {
   if (m_.num_constraint_rows == 0 || free_v_.empty()) return 0;
   const KinematicTree& tree = *m_.tree;
   KinematicTreeData data(tree);
-  LoopClosureData ld(tree, m_.loops, static_cast<int>(free_v_.size()), m_.couplings, m_.tendons);
+  LoopClosureData ld(tree, m_.loops, free_v_, m_.couplings, m_.tendons);
   const Eigen::VectorXd q0 = m_.q0;
   ForwardKinematics(tree, &data, q0);
   CalcLoopPositions(tree, m_.loops, data, &ld);

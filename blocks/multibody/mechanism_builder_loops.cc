@@ -313,14 +313,14 @@ void AssembleLoops(const MechanismBuilder& network, const FrameTreeBuilder& buil
   KinematicTreeData data(tree);
   Eigen::VectorXd q = m->q0, v = m->v0;
   for (const std::vector<int>* movable : {&low, &free}) {
-    LoopClosureData ld(tree, m->loops, static_cast<int>(movable->size()), m->couplings);
+    LoopClosureData ld(tree, m->loops, *movable, m->couplings);
     q = m->q0;
     if (ProjectPositions(tree, m->loops, *movable, LoopMetric::kIdentity, kTolerance, kIterations,
                          &data, &ld, q) <= kFailure) {
       break;
     }
   }
-  LoopClosureData ld(tree, m->loops, static_cast<int>(free.size()), m->couplings);
+  LoopClosureData ld(tree, m->loops, free, m->couplings);
   ForwardKinematics(tree, &data, q);
   CalcLoopPositions(tree, m->loops, data, &ld);
   CalcCouplingPositions(q, &ld);
@@ -346,7 +346,7 @@ void AssembleLoops(const MechanismBuilder& network, const FrameTreeBuilder& buil
                            "and the joints' q0");
   }
   for (const std::vector<int>* movable : {&low, &free}) {
-    LoopClosureData lv(tree, m->loops, static_cast<int>(movable->size()), m->couplings);
+    LoopClosureData lv(tree, m->loops, *movable, m->couplings);
     v = m->v0;
     ProjectVelocities(tree, m->loops, *movable, LoopMetric::kIdentity, q, &data, &lv, v);
     if (m->num_constraint_rows == 0 || (ld.G * v).cwiseAbs().maxCoeff() <= kFailure) break;

@@ -64,7 +64,7 @@ LoopRun RunAndMeasureModel(
   const mb::MechanismModel& m = FindMechanism(system).model();
   const mb::KinematicTree& tree = *m.tree;
   mb::KinematicTreeData data(tree);
-  mb::LoopClosureData ld(tree, m.loops, 0);
+  mb::LoopClosureData ld(tree, m.loops, {});
   Eigen::VectorXd q(tree.nq()), v(tree.nv());
   const graph::Recording& rec = run.recording;
   auto value = [&rec](int row, const std::string& column) {

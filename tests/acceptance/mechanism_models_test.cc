@@ -103,7 +103,7 @@ struct MechanismRun {
   /// max |phi| of the loops and couplings over the rows.
   double ConstraintDrift() const {
     const mb::MechanismModel& m = model();
-    mb::LoopClosureData ld(*m.tree, m.loops, 0, m.couplings);
+    mb::LoopClosureData ld(*m.tree, m.loops, {}, m.couplings);
     double worst = 0.0;
     ForEachRow([&](int, const Eigen::VectorXd& q, const Eigen::VectorXd&,
                    const mb::KinematicTreeData& data) {

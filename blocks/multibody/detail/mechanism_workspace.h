@@ -18,13 +18,16 @@
 
 namespace twinblocks::multibody {
 
+inline int NumFree(const std::vector<int>& free_v) { return static_cast<int>(free_v.size()); }
+
 struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Workspace(const KinematicTree& tree, int num_clusters, int num_motors, int num_contacts,
-            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints, int num_free,
+            int max_contact_forces, const std::vector<LoopConstraint>& cut_joints,
+            const std::vector<int>& free_v,
             const std::vector<JointCoupling>& couplings, int num_dae_rows,
             const std::vector<MechanismTendon>& tendons = {})
       : data(tree),
-        loops(tree, cut_joints, num_free, couplings, tendons),
+        loops(tree, cut_joints, free_v, couplings, tendons),
         tendon_force(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(tendons.size()))),
         q_scratch(tree.nq()),
         tau_ext(tree.nv()),
@@ -51,16 +54,16 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         mu_v(tree.nv()),
         qdot_mu(tree.nq()),
         J_rel(3, tree.nv()),
-        J_rel_free(3, num_free),
-        JfT_dFv(num_free, 3),
-        JfT_dFx(num_free, 3),
-        dqdd(num_free, 2 * tree.nv()),
-        M_free(num_free, num_free),
-        M_free_llt(num_free),
-        M_free_inverse(num_free, num_free),
-        dqdd_solved(num_free, 1),
-        P(loops.G.rows() > 0 ? num_free : 0, loops.G.rows() > 0 ? num_free : 0),
-        KY(loops.G.rows(), num_free),
+        J_rel_free(3, NumFree(free_v)),
+        JfT_dFv(NumFree(free_v), 3),
+        JfT_dFx(NumFree(free_v), 3),
+        dqdd(NumFree(free_v), 2 * tree.nv()),
+        M_free(NumFree(free_v), NumFree(free_v)),
+        M_free_llt(NumFree(free_v)),
+        M_free_inverse(NumFree(free_v), NumFree(free_v)),
+        dqdd_solved(NumFree(free_v), 1),
+        P(loops.G.rows() > 0 ? NumFree(free_v) : 0, loops.G.rows() > 0 ? NumFree(free_v) : 0),
+        KY(loops.G.rows(), NumFree(free_v)),
         constraint_column(loops.G.rows()),
         q_posed(tree.nq()),
         v_posed(tree.nv()),

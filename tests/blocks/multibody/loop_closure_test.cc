@@ -49,7 +49,7 @@ std::vector<LoopConstraint> MakeLoops(const KinematicTree& tree, JointKind kind,
 Eigen::VectorXd Phi(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
                     const Eigen::VectorXd& q) {
   KinematicTreeData data(tree);
-  LoopClosureData ld(tree, loops, 0);
+  LoopClosureData ld(tree, loops, {});
   ForwardKinematics(tree, &data, q);
   CalcLoopPositions(tree, loops, data, &ld);
   return ld.phi;
@@ -80,7 +80,7 @@ TEST_P(LoopConstraintTest, JacobianAndBiasMatchFiniteDifferences) {
     IntegrateConfiguration(tree, shift, q);
 
     KinematicTreeData data(tree);
-    LoopClosureData ld(tree, loops, 0);
+    LoopClosureData ld(tree, loops, {});
     ForwardKinematics(tree, &data, q, v);
     CalcLoopVelocityTerms(tree, loops, data, &ld);
     auto at = [&](double t) {
@@ -109,7 +109,7 @@ TEST_P(LoopConstraintTest, ProjectionsLandOnTheConstraintsEvenWhenRedundant) {
   std::vector<int> movable;
   for (int k = 6; k < tree.nv(); ++k) movable.push_back(k);  // not the free base
   KinematicTreeData data(tree);
-  LoopClosureData ld(tree, loops, static_cast<int>(movable.size()));
+  LoopClosureData ld(tree, loops, movable);
   Eigen::VectorXd q = q0, shift = Eigen::VectorXd::Zero(tree.nv());
   std::uniform_real_distribution<double> u(-0.05, 0.05);
   for (int k : movable) shift[k] = u(rng);
