@@ -147,7 +147,7 @@ void CalcLoopPositions(const KinematicTree& tree, const std::vector<LoopConstrai
 
 void CalcLoopVelocityTerms(const KinematicTree& tree, const std::vector<LoopConstraint>& loops,
                            const KinematicTreeData& data, LoopClosureData* ld) {
-  CalcSpatialAccelerations(tree, data, nullptr, &ld->A);
+  if (!loops.empty()) CalcSpatialAccelerations(tree, data, nullptr, &ld->A);
   for (size_t k = 0; k < loops.size(); ++k) {
     CalcOneLoop(tree, loops[k], static_cast<int>(k), data, &ld->A, ld);
   }

@@ -127,14 +127,20 @@ void Mechanism::Dynamics(const Context& c, Workspace& ws) const {
   }
   if (!m_.tendons.empty()) AddTendonForces(c, ws);
   if (!m_.loops.empty()) AddCutJointForces(c, ws);
+  bool solved = false;
   if (m_.num_constraint_rows > 0) {
     if (UsesDaeMultipliers(c, ws)) {
       ApplyDaeMultipliers(c, ws);
+    } else if (m_.loops.empty() && driven == DrivenForces::kSkip) {
+      SolveJointConstraints(ws);
+      solved = true;
     } else {
       SolveLoopConstraints(ws);
     }
   }
-  if (ws.kinematics_valid) {
+  if (solved) {
+    // SolveJointConstraints placed the bodies (EnsureKinematics) and gave qdd.
+  } else if (ws.kinematics_valid) {
     // The contacts placed the bodies at this q and v already.
     AbaHybridAfterKinematics(tree, &ws.data, ws.v, ws.u, m_.prescribed, f_ext, driven);
   } else {

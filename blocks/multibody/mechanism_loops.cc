@@ -106,6 +106,24 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
   ApplyConstraintForces(ws);
 }
 
+void Mechanism::SolveJointConstraints(Workspace& ws) const {
+  const KinematicTree& tree = *m_.tree;
+  EnsureKinematics(ws);
+  LoopClosureData& ld = ws.loops;
+  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
+  CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
+  if (!ld.tendons.empty()) CalcTendonVelocityTerms(ws.q, ws.v, &ld);
+  ws.loop_rhs = -ld.bias;
+  ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
+  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
+  SolveLoopSystem(ws.loop_rhs, &ld);
+  // Y = M_ff^-1 G_f^T from the factoring: the multipliers' accelerations.
+  const Eigen::Index nf = static_cast<Eigen::Index>(free_v_.size());
+  for (Eigen::Index a = 0; a < nf; ++a) {
+    ws.data.qdd[free_v_[a]] += ld.Y.row(a).dot(ld.lambda);
+  }
+}
+
 void Mechanism::ApplyConstraintForces(Workspace& ws) const {
   const LoopClosureData& ld = ws.loops;
   for (size_t k = 0; k < m_.loops.size(); ++k) {

@@ -23,7 +23,16 @@ SynergyEquilibriumSolver::SynergyEquilibriumSolver(int n, int na, int nc)
       A_(Eigen::MatrixXd::Zero(n + na + nc, n + na + nc)),
       r_(Eigen::VectorXd::Zero(n + na + nc)),
       dx_(Eigen::VectorXd::Zero(n + na + nc)),
+      factored_(Eigen::MatrixXd::Zero(n + na + nc, n + na + nc)),
       lu_(n + na + nc) {}
+
+bool SynergyEquilibriumSolver::FactorMatrix() {
+  if (regular_ && A_ == factored_) return true;
+  lu_.compute(A_);
+  factored_ = A_;
+  regular_ = std::abs(lu_.determinant()) > 0.0;
+  return regular_;
+}
 
 void SynergyEquilibriumSolver::FormMatrix() {
   // d(residual)/d(q, f, lambda): the springs and the arms' turning with q (the tension's

@@ -36,6 +36,9 @@ class SynergyEquilibriumSolver {
   Eigen::VectorXd q, f, lambda;
 
   /// Newton's method from q (f and lambda from zero). `tendons(q)` fills l, R and dR at q.
+  /// With constant arms (dR zero) the balance is linear: one step solves it, and its matrix,
+  /// which then depends on K, R and C alone, is factored again only when one of them changed
+  /// (a run's predictions solve with the factors of its first).
   /// @returns true when the step fell below `tolerance` (rad or m) within max_iterations and
   /// the system was regular; false otherwise (q, f, lambda then hold the last iterate).
   template <class TendonEvaluation>
@@ -48,8 +51,12 @@ class SynergyEquilibriumSolver {
 
  private:
   void FormMatrix();
+  /// Factors A_ unless it equals the matrix factored last; false when it is singular.
+  bool FactorMatrix();
   int n_, na_, nc_;
-  Eigen::MatrixXd A_;  ///< (n + na + nc)^2 Newton matrix
+  Eigen::MatrixXd A_;         ///< (n + na + nc)^2 Newton matrix
+  Eigen::MatrixXd factored_;  ///< the matrix lu_ holds the factors of (empty: none yet)
+  bool regular_ = false;      ///< lu_'s matrix is regular
   Eigen::VectorXd r_, dx_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
 };
@@ -68,13 +75,13 @@ bool SynergyEquilibriumSolver::Solve(TendonEvaluation&& tendons, int max_iterati
     r_.segment(n_, na_) = l - s;
     r_.tail(nc_).noalias() = C * q - d;
     FormMatrix();
-    lu_.compute(A_);
-    if (!(std::abs(lu_.determinant()) > 0.0)) return false;
+    if (!FactorMatrix()) return false;
     dx_ = lu_.solve(-r_);
     if (!dx_.allFinite()) return false;
     q += dx_.head(n_);
     f += dx_.segment(n_, na_);
     lambda += dx_.tail(nc_);
+    if (dR.isZero(0.0)) return true;  // linear: the step was exact
     if (dx_.head(n_).cwiseAbs().maxCoeff() <= tolerance) return true;
   }
   return false;
