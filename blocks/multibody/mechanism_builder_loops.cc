@@ -122,6 +122,29 @@ JointCoupling MakeJointCoupling(const MechanismBuilder& network, int e,
   return c;
 }
 
+/// routing="chain": each joint's body lies beyond the previous joint's, on its path to the
+/// root, so that J1..Jn follow one chain from the base outward.
+void CheckTendonChain(int e, const MechanismTendon& t, const MechanismModel& m) {
+  const KinematicTree& tree = *m.tree;
+  for (size_t k = 1; k < t.joints.size(); ++k) {
+    const int inner = m.joints[t.joints[k - 1]].body;
+    bool beyond = false;
+    for (int b = tree.parent(m.joints[t.joints[k]].first_body); b >= 0 && !beyond;
+         b = tree.parent(b)) {
+      beyond = b == inner;
+    }
+    if (!beyond) {
+      throw NetworkError(e, "tendon " + Quote(t.name) + " has routing=\"chain\", but joint " +
+                                Quote(m.joints[t.joints[k]].name) + " (J" +
+                                std::to_string(k + 1) + ") is not beyond joint " +
+                                Quote(m.joints[t.joints[k - 1]].name) + " (J" +
+                                std::to_string(k) +
+                                ") on one chain from the base; order J1..Jn from the base "
+                                "outward along one branch, or use routing=\"free\"");
+    }
+  }
+}
+
 MechanismTendon MakeTendon(const MechanismBuilder& network, int e,
                            const std::vector<drivetrain::Shaft>& shafts, const MechanismModel& m) {
   const std::vector<NetworkElement>& elements = network.elements();
@@ -160,6 +183,7 @@ MechanismTendon MakeTendon(const MechanismBuilder& network, int e,
     t.q_index.push_back(m.joints[joint].q_index);
     t.v_index.push_back(m.joints[joint].v_index);
   }
+  if (el->chain) CheckTendonChain(e, t, m);
   t.arms = el->arms;
   t.arm_expressions = el->arm_expressions;
   if (t.arm_expressions.empty()) t.arm_expressions.assign(t.joints.size(), "");

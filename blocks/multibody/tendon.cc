@@ -168,6 +168,7 @@ TendonElement::TendonElement(const Params& p) {
   if (!(filter_tc > 0.0 && std::isfinite(filter_tc))) {
     throw BlockError("parameter 'filter_tc' must be positive (s)", "filter_tc");
   }
+  chain = p.Word("routing") == "chain";
   for (int j = 0; j < n; ++j) {
     joint_ports.push_back(DeclarePhysicalPort("J" + std::to_string(j + 1), "rotational"));
   }
@@ -235,7 +236,14 @@ BlockType TendonType() {
       {"damping", ParamKind::kScalar, "0", "cable damping for transmission=elastic, N s/m"},
       {"sigma_scaling", ParamKind::kScalar, "1", "s = sigma_scaling (sigma + sigma_offset)"},
       {"sigma_offset", ParamKind::kScalar, "0", "see sigma_scaling"},
-      {"filter_tc", ParamKind::kScalar, "0.01", "s: the filter of a width-1 command"}};
+      {"filter_tc", ParamKind::kScalar, "0.01", "s: the filter of a width-1 command"},
+      {"routing",
+       ParamKind::kWord,
+       "free",
+       "free (any joints: a fixed tendon, as the SoftHand's over five fingers) | chain (J1..Jn "
+       "in order along one chain from the base outward, as a cable routed along one finger; "
+       "checked)",
+       {"free", "chain"}}};
   t.inputs = {{"s", "command sigma, [s, sd, sdd] (3) or s (1) (drive=displacement)"},
               {"force", "tension f, N (drive=force)"}};
   t.outputs = {{"f", "tension, N (N m for dimensionless arms); > 0 pulls"},

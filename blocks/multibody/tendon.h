@@ -35,6 +35,9 @@ class TendonElement final : public MechanismElement {
   bool force_driven = false, elastic = false;
   double stiffness = 0.0, damping = 0.0, sigma_scaling = 1.0, sigma_offset = 0.0;
   double filter_tc = 0.01;
+  /// routing = chain: J1..Jn lie in this order on one path from the base outward (a cable
+  /// along one finger), checked when the mechanism is built.
+  bool chain = false;
   std::vector<int> joint_ports;  ///< physical ports J1..Jn
   int port_t = -1;               ///< physical port T, for a SynergyEquilibrium
   int in_command = -1;           ///< s (displacement) or force

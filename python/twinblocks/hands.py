@@ -492,7 +492,7 @@ def _reflex_finger(model, hand, name, drive, info):
                         expr=f"1 - {_num(REFLEX_SIGMA_OFFSET)} - u1")
         model.add_block(f, "Tendon", "tendon", R_functions=reflex_R_functions(),
                         q_rest=_vec(REFLEX_Q_REST), sigma_scaling=REFLEX_SIGMA_SCALING,
-                        sigma_offset=REFLEX_SIGMA_OFFSET)
+                        sigma_offset=REFLEX_SIGMA_OFFSET, routing="chain")
         model.connect(f, ".command", "sigma.u1")
         model.connect(f, "sigma.y", "tendon.s")
         model.connect(f, "tendon.J1", "proximal.shaft")

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile.h"
 #include "tests/support/acceptance_helpers.h"
+#include "xml/model_reader.h"
 
 namespace twinblocks::testing {
 namespace {
@@ -226,6 +228,56 @@ TEST_P(BadTendons, AreOneLineErrors) {
   const auto path = dir / (std::string(c.name) + ".xml");
   WriteText(path, model);
   ExpectOneLineBadInput(path.string(), std::string(c.name) + ".xml", 4, {c.says});
+}
+
+// routing="chain": J1..Jn must follow one branch from the base outward. Two fingers side by
+// side on the world (a and b), and one finger's joints in reverse order (b then a, a2 on a's
+// link), are refused; the same joints with routing="free", and a's finger in order, build.
+std::string ChainModel(const std::string& tendon, const std::string& j1, const std::string& j2) {
+  return R"(<model name="chain" format="1">
+  <block type="World" name="world"/>
+  <block type="RevoluteJoint" name="a" axis="[0, 0, 1]" actuation="port"/>
+  )" + tendon + R"(
+  <block type="Solid" name="link_a" shape="sphere" radius="0.01"/>
+  <block type="RigidTransform" name="end" translation="[0.05, 0, 0]"/>
+  <block type="RevoluteJoint" name="a2" axis="[0, 0, 1]" actuation="port"/>
+  <block type="Solid" name="tip_a" shape="sphere" radius="0.01"/>
+  <block type="RevoluteJoint" name="b" axis="[0, 0, 1]" actuation="port"/>
+  <block type="Solid" name="link_b" shape="sphere" radius="0.01"/>
+  <block type="Constant" name="s" value="0.001"/>
+  <connect from="world.W" to="a.B"/>
+  <connect from="a.F" to="link_a.R"/>
+  <connect from="a.F" to="end.B"/>
+  <connect from="end.F" to="a2.B"/>
+  <connect from="a2.F" to="tip_a.R"/>
+  <connect from="world.W" to="b.B"/>
+  <connect from="b.F" to="link_b.R"/>
+  <connect from="tendon.J1" to=")" + j1 + R"(.shaft"/>
+  <connect from="tendon.J2" to=")" + j2 + R"(.shaft"/>
+  <connect from="s.y" to="tendon.s"/>
+</model>
+)";
+}
+
+TEST(Tendon, ChainRoutingRefusesJointsOffOneChain) {
+  const std::string chain = R"(<block type="Tendon" name="tendon" R="[0.01, 0.01]" routing="chain"/>)";
+  const std::string free = R"(<block type="Tendon" name="tendon" R="[0.01, 0.01]"/>)";
+  struct Case {
+    const char* name;
+    std::string model;
+  };
+  for (const Case& c : {Case{"two_fingers", ChainModel(chain, "a", "b")},
+                        Case{"reversed", ChainModel(chain, "a2", "a")}}) {
+    const auto dir = FreshDirectory("tendon_chain", c.name);
+    const auto path = dir / (std::string(c.name) + ".xml");
+    WriteText(path, c.model);
+    ExpectOneLineBadInput(path.string(), std::string(c.name) + ".xml", 4,
+                          {"routing=\"chain\"", "is not beyond joint"});
+  }
+  for (const std::string& model :
+       {ChainModel(free, "a", "b"), ChainModel(free, "a2", "a"), ChainModel(chain, "a", "a2")}) {
+    EXPECT_NO_THROW(graph::Compile(xml::ReadModelString(model))) << model;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
