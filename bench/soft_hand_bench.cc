@@ -80,7 +80,7 @@ RunResult Run(const graph::SimulationSettingsValues& settings) {
 }
 
 graph::SimulationSettingsValues Setting(const std::string& solver, double step_or_rtol,
-                                        double atol = 0.0) {
+                                        double atol = 0.0, bool zero_crossings = true) {
   graph::SimulationSettingsValues s = Rh1().settings();
   s.solver = solver;
   if (solvers::SolverNamed(solver).is_fixed_step()) {
@@ -89,6 +89,7 @@ graph::SimulationSettingsValues Setting(const std::string& solver, double step_o
     s.rtol = step_or_rtol;
     s.atol = atol > 0.0 ? atol : 1e-2 * step_or_rtol;
   }
+  s.zero_crossings = zero_crossings;
   return s;
 }
 
@@ -123,14 +124,15 @@ void BM_Rh1Reference(benchmark::State& state) {
 }
 BENCHMARK(BM_Rh1Reference)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-void BM_Rh1(benchmark::State& state, const std::string& solver, double step_or_rtol) {
+void BM_Rh1(benchmark::State& state, const std::string& solver, double step_or_rtol, double atol,
+            bool zero_crossings) {
   RunResult r, reference;
   bool first = true;
   for (auto _ : state) {
     state.PauseTiming();
     const RunResult ref = Run(ReferenceSetting());
     state.ResumeTiming();
-    const RunResult now = Run(Setting(solver, step_or_rtol));
+    const RunResult now = Run(Setting(solver, step_or_rtol, atol, zero_crossings));
     reference = first ? ref : Faster(reference, ref);
     r = first ? now : Faster(r, now);
     first = false;
@@ -142,18 +144,27 @@ struct Rh1Setting {
   const char* name;
   const char* solver;
   double step_or_rtol;
+  double atol = 0.0;  ///< 0: rtol / 100
+  bool zero_crossings = true;
 };
 
+// The best: ode23s with loose tolerances (atol 1e-2 on radians, metres and their rates; the
+// sphere's position still within 0.3 mm of the reference) and without locating the contacts'
+// zero crossings (their forces are continuous in the penetration: locating where each
+// contact begins costs steps and buys nothing the error control does not already).
 constexpr Rh1Setting kSettings[] = {
-    {"ode23s_rtol1e-2", "ode23s", 1e-2},       {"ode23s_rtol1e-3", "ode23s", 1e-3},
-    {"cvode_bdf_rtol1e-3", "cvode-bdf", 1e-3}, {"ros2_step1e-3", "ros2", 1e-3},
+    {"best_ode23s_rtol1e-2_atol1e-2_zc_off", "ode23s", 1e-2, 1e-2, false},
+    {"ode23s_rtol1e-2", "ode23s", 1e-2},
+    {"ode23s_rtol1e-3", "ode23s", 1e-3},
+    {"cvode_bdf_rtol1e-3", "cvode-bdf", 1e-3},
+    {"ros2_step1e-3", "ros2", 1e-3},
     {"paper_ode1be_step1e-3", "ode1be", 1e-3},
 };
 
 const bool kRegistered = [] {
   for (const Rh1Setting& s : kSettings) {
     benchmark::RegisterBenchmark((std::string("BM_Rh1/") + s.name).c_str(), BM_Rh1, s.solver,
-                                 s.step_or_rtol)
+                                 s.step_or_rtol, s.atol, s.zero_crossings)
         ->Unit(benchmark::kMillisecond)
         ->Iterations(1);
   }
