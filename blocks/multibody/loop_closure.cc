@@ -93,6 +93,7 @@ LoopClosureData::LoopClosureData(const KinematicTree& tree,
       Wm(static_cast<int>(movable.size()), static_cast<int>(movable.size())),
       mass_factor(tree, movable),
       Y(static_cast<int>(movable.size()), TotalRows(loops, couplings_in, tendons_in)),
+      Z(static_cast<int>(movable.size()), TotalRows(loops, couplings_in, tendons_in)),
       K(TotalRows(loops, couplings_in, tendons_in), TotalRows(loops, couplings_in, tendons_in)),
       ldlt(TotalRows(loops, couplings_in, tendons_in)),
       lambda(TotalRows(loops, couplings_in, tendons_in)),
@@ -165,20 +166,42 @@ void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable
       for (int b = 0; b < nm; ++b) ld->Wm(a, b) = M(movable[a], movable[b]);
     }
     // The free block of M keeps the tree's sparsity: factored along the tree, in place of a
-    // dense Cholesky (the hand's five fingers: a twentieth of the work).
-    // Not positive definite (a body without mass, numbers gone wrong): NaN multipliers, that
-    // the solver reports as the failure of this evaluation.
-    ld->Y = ld->Gm.transpose();
+    // dense Cholesky (the hand's five fingers: a twentieth of the work). K = Z^T Z with
+    // Z = L^-T G_m^T, whose columns (a coupling's two joints, a tendon's) stay sparse; Y only
+    // when asked (LoopY). Not positive definite (a body without mass, numbers gone wrong): NaN
+    // multipliers, that the solver reports as the failure of this evaluation.
+    ld->Z = ld->Gm.transpose();
     if (ld->mass_factor.Factor(ld->Wm)) {
-      ld->mass_factor.SolveInPlace(ld->Y);
+      ld->mass_factor.SolveTransposedFactorInPlace(ld->Z);
     } else {
-      ld->Y.setConstant(std::numeric_limits<double>::quiet_NaN());
+      ld->Z.setConstant(std::numeric_limits<double>::quiet_NaN());
     }
+    ld->K.noalias() = ld->Z.transpose() * ld->Z;
+    ld->y_current = false;
   } else {
     ld->Y = ld->Gm.transpose();
+    ld->K.noalias() = ld->Gm * ld->Y;
+    ld->y_current = true;
   }
-  ld->K.noalias() = ld->Gm * ld->Y;
   ld->ldlt.compute(ld->K);
+}
+
+const Eigen::MatrixXd& LoopY(LoopClosureData* ld) {
+  if (!ld->y_current) {
+    ld->Y = ld->Z;
+    ld->mass_factor.SolveFactorInPlace(ld->Y);
+    ld->y_current = true;
+  }
+  return ld->Y;
+}
+
+void CalcLoopCorrection(LoopClosureData* ld) {
+  if (ld->y_current) {
+    ld->dm.noalias() = ld->Y * ld->lambda;
+    return;
+  }
+  ld->dm.noalias() = ld->Z * ld->lambda;
+  ld->mass_factor.SolveFactorInPlace(ld->dm);
 }
 
 void SolveLoopSystem(const Eigen::Ref<const Eigen::VectorXd>& rhs, LoopClosureData* ld) {
@@ -253,9 +276,9 @@ double ProjectPositions(const KinematicTree& tree, const std::vector<LoopConstra
     if (residual <= tol || it >= max_iterations) break;
     FactorLoopSystem(tree, movable, metric, q, data, ld);
     SolveLoopSystem(ld->phi, ld);
-    ld->dm.noalias() = -ld->Y * ld->lambda;
+    CalcLoopCorrection(ld);
     ld->dv.setZero();
-    for (size_t j = 0; j < movable.size(); ++j) ld->dv[movable[j]] = ld->dm[j];
+    for (size_t j = 0; j < movable.size(); ++j) ld->dv[movable[j]] = -ld->dm[j];
     IntegrateConfiguration(tree, ld->dv, q);
   }
   return residual;
@@ -275,7 +298,7 @@ double ProjectVelocities(const KinematicTree& tree, const std::vector<LoopConstr
   const double residual = ld->bias.cwiseAbs().maxCoeff();
   FactorLoopSystem(tree, movable, metric, q, data, ld);
   SolveLoopSystem(ld->bias, ld);
-  ld->dm.noalias() = ld->Y * ld->lambda;
+  CalcLoopCorrection(ld);
   for (size_t j = 0; j < movable.size(); ++j) v[movable[j]] -= ld->dm[j];
   return residual;
 }

@@ -73,7 +73,9 @@ struct LoopClosureData {
   Eigen::MatrixXd Gm;  ///< m x nm: G's movable columns
   Eigen::MatrixXd Wm;  ///< nm x nm: the metric on the movable coordinates
   TreeCholesky mass_factor;  ///< of Wm in the mass metric
-  Eigen::MatrixXd Y;  ///< nm x m: Wm^-1 Gm^T
+  Eigen::MatrixXd Y;  ///< nm x m: Wm^-1 Gm^T, when y_current (LoopY)
+  Eigen::MatrixXd Z;  ///< nm x m: L^-T Gm^T in the mass metric, Wm = L^T L
+  bool y_current = false;
   Eigen::MatrixXd K;  ///< m x m: Gm Y
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   Eigen::VectorXd lambda;  ///< m: multipliers (N, N m) or correction coefficients
@@ -105,6 +107,12 @@ void CalcLoopVelocityTerms(const KinematicTree& tree, const std::vector<LoopCons
 void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable, LoopMetric metric,
                       const Eigen::Ref<const Eigen::VectorXd>& q, KinematicTreeData* data,
                       LoopClosureData* ld);
+
+/// Y = W^-1 G_m^T of the last FactorLoopSystem (computed on the first call after it).
+const Eigen::MatrixXd& LoopY(LoopClosureData* ld);
+
+/// ld->dm = W^-1 G_m^T ld->lambda: the motion of the multipliers, after FactorLoopSystem.
+void CalcLoopCorrection(LoopClosureData* ld);
 
 /// ld->lambda = K^+ rhs (minimum norm in the dependent directions), after FactorLoopSystem.
 void SolveLoopSystem(const Eigen::Ref<const Eigen::VectorXd>& rhs, LoopClosureData* ld);

@@ -150,24 +150,26 @@ void Mechanism::CalcConstrainedInverse(Workspace& ws) const {
   // The evaluation just made at this point (CalcStiffJacobian's precondition) solved for the
   // multipliers (SolveLoopConstraints): ws.loops holds G at ws.q, Y = M_ff^-1 G_f^T and the
   // pivoted factors of K = G_f Y, whatever the rows (loops, couplings) are.
-  const LoopClosureData& ld = ws.loops;
-  const Eigen::Index nf = ws.P.rows(), m = ld.Y.cols();
-  ws.KY = ld.Y.transpose();
+  LoopClosureData& ld = ws.loops;
+  const Eigen::MatrixXd& Y = LoopY(&ld);
+  const Eigen::Index nf = ws.P.rows(), m = Y.cols();
+  ws.KY = Y.transpose();
   for (Eigen::Index b = 0; b < nf; ++b) SolveWithLoopFactors(ld.ldlt, ws.KY.col(b).data());
   // P = M_ff^-1 - Y (K^+ Y^T): symmetric, by columns of independent dot products.
   for (Eigen::Index b = 0; b < nf; ++b) {
     for (Eigen::Index a = 0; a < nf; ++a) {
       double sum = 0.0;
-      for (Eigen::Index r = 0; r < m; ++r) sum += ld.Y(a, r) * ws.KY(r, b);
+      for (Eigen::Index r = 0; r < m; ++r) sum += Y(a, r) * ws.KY(r, b);
       ws.P(a, b) = ws.M_free_inverse(a, b) - sum;
     }
   }
 }
 
 void Mechanism::AddFilterConstraintTerms(Workspace& ws) const {
-  const LoopClosureData& ld = ws.loops;
+  LoopClosureData& ld = ws.loops;
+  const Eigen::MatrixXd& Y = LoopY(&ld);
   const int nv = m_.tree->nv();
-  const Eigen::Index nf = ld.Y.rows(), m = ld.Y.cols();
+  const Eigen::Index nf = Y.rows(), m = Y.cols();
   for (size_t n = 0; n < m_.joints.size(); ++n) {
     if (filter_x_[n] < 0) continue;
     const int p = m_.joints[n].v_index;
@@ -178,7 +180,7 @@ void Mechanism::AddFilterConstraintTerms(Workspace& ws) const {
     const double tc = m_.joints[n].properties.filter_tc;
     for (Eigen::Index a = 0; a < nf; ++a) {
       double w = 0.0;
-      for (Eigen::Index r = 0; r < m; ++r) w += ld.Y(a, r) * ws.constraint_column[r];
+      for (Eigen::Index r = 0; r < m; ++r) w += Y(a, r) * ws.constraint_column[r];
       ws.dqdd(a, nv + p) += w / (tc * tc);
       ws.dqdd(a, p) += 2.0 * w / tc;
     }

@@ -117,11 +117,9 @@ void Mechanism::SolveJointConstraints(Workspace& ws) const {
   ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
   FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
   SolveLoopSystem(ws.loop_rhs, &ld);
-  // Y = M_ff^-1 G_f^T from the factoring: the multipliers' accelerations.
-  const Eigen::Index nf = static_cast<Eigen::Index>(free_v_.size());
-  for (Eigen::Index a = 0; a < nf; ++a) {
-    ws.data.qdd[free_v_[a]] += ld.Y.row(a).dot(ld.lambda);
-  }
+  // M_ff^-1 G_f^T lambda: the multipliers' accelerations.
+  CalcLoopCorrection(&ld);
+  for (size_t a = 0; a < free_v_.size(); ++a) ws.data.qdd[free_v_[a]] += ld.dm[a];
 }
 
 void Mechanism::ApplyConstraintForces(Workspace& ws) const {

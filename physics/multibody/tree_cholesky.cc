@@ -62,16 +62,20 @@ bool TreeCholesky::Factor(const Eigen::Ref<const Eigen::MatrixXd>& H) {
   return true;
 }
 
-void TreeCholesky::SolveColumn(double* b) const {
-  const int n = size();
-  // L^T y = b: each coordinate after all its descendants (they come later in the order).
-  for (int k = n - 1; k >= 0; --k) {
+void TreeCholesky::SolveTransposedFactor(double* b) const {
+  // L^T y = b: each coordinate after all its descendants (they come later in the order); a
+  // zero stays zero until a descendant's nonzero reaches it.
+  for (int k = size() - 1; k >= 0; --k) {
+    if (b[k] == 0.0) continue;
     b[k] /= L_(k, k);
     const double yk = b[k];
     for (int i = parent_[k]; i >= 0; i = parent_[i]) b[i] -= L_(k, i) * yk;
   }
+}
+
+void TreeCholesky::SolveFactor(double* b) const {
   // L x = y: each coordinate after its ancestors.
-  for (int k = 0; k < n; ++k) {
+  for (int k = 0; k < size(); ++k) {
     double sum = b[k];
     for (int i = parent_[k]; i >= 0; i = parent_[i]) sum -= L_(k, i) * b[i];
     b[k] = sum / L_(k, k);
@@ -79,7 +83,18 @@ void TreeCholesky::SolveColumn(double* b) const {
 }
 
 void TreeCholesky::SolveInPlace(Eigen::Ref<Eigen::MatrixXd> b) const {
-  for (Eigen::Index c = 0; c < b.cols(); ++c) SolveColumn(b.col(c).data());
+  for (Eigen::Index c = 0; c < b.cols(); ++c) {
+    SolveTransposedFactor(b.col(c).data());
+    SolveFactor(b.col(c).data());
+  }
+}
+
+void TreeCholesky::SolveTransposedFactorInPlace(Eigen::Ref<Eigen::MatrixXd> b) const {
+  for (Eigen::Index c = 0; c < b.cols(); ++c) SolveTransposedFactor(b.col(c).data());
+}
+
+void TreeCholesky::SolveFactorInPlace(Eigen::Ref<Eigen::MatrixXd> b) const {
+  for (Eigen::Index c = 0; c < b.cols(); ++c) SolveFactor(b.col(c).data());
 }
 
 }  // namespace twinblocks::multibody

@@ -39,8 +39,15 @@ class TreeCholesky {
   /// successful Factor.
   void SolveInPlace(Eigen::Ref<Eigen::MatrixXd> b) const;
 
+  /// The two halves of a solve: b <- L^-T b, then b <- L^-1 b. The first touches only the
+  /// ancestors of b's nonzeros, so a sparse b (a constraint's row of two joints) costs their
+  /// depth; Z = L^-T G^T gives G M^-1 G^T = Z^T Z.
+  void SolveTransposedFactorInPlace(Eigen::Ref<Eigen::MatrixXd> b) const;
+  void SolveFactorInPlace(Eigen::Ref<Eigen::MatrixXd> b) const;
+
  private:
-  void SolveColumn(double* b) const;
+  void SolveTransposedFactor(double* b) const;
+  void SolveFactor(double* b) const;
 
   std::vector<int> parent_;  ///< per coordinate: its parent's position, -1 at a root
   Eigen::MatrixXd L_;        ///< the factor, in its lower triangle (ancestor entries only)
