@@ -231,6 +231,9 @@ class Mechanism final : public blocks::Block {
                                    const RelativeMotion& rel, int k) const;
   /// Springs, dampers, stops and applied torque of the cut joints, as wrench pairs in f_ext.
   void AddCutJointForces(const blocks::Context& c, Workspace& ws) const;
+  /// The unconstrained accelerations (AbaHybrid) into ws.data.qdd and the multipliers of every
+  /// row (ws.loops.lambda) for the current forces.
+  void SolveMultipliers(Workspace& ws) const;
   /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
   /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
   void SolveLoopConstraints(Workspace& ws) const;

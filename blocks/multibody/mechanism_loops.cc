@@ -90,7 +90,7 @@ void Mechanism::AddCutJointForces(const Context& c, Workspace& ws) const {
   }
 }
 
-void Mechanism::SolveLoopConstraints(Workspace& ws) const {
+void Mechanism::SolveMultipliers(Workspace& ws) const {
   const KinematicTree& tree = *m_.tree;
   EnsureKinematics(ws);
   LoopClosureData& ld = ws.loops;
@@ -103,23 +103,18 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
   ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
   FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
   SolveLoopSystem(ws.loop_rhs, &ld);
+}
+
+void Mechanism::SolveLoopConstraints(Workspace& ws) const {
+  SolveMultipliers(ws);
   ApplyConstraintForces(ws);
 }
 
 void Mechanism::SolveJointConstraints(Workspace& ws) const {
-  const KinematicTree& tree = *m_.tree;
-  EnsureKinematics(ws);
-  LoopClosureData& ld = ws.loops;
-  AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
-  CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
-  if (!ld.tendons.empty()) CalcTendonVelocityTerms(ws.q, ws.v, &ld);
-  ws.loop_rhs = -ld.bias;
-  ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
-  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
-  SolveLoopSystem(ws.loop_rhs, &ld);
-  // M_ff^-1 G_f^T lambda: the multipliers' accelerations.
-  CalcLoopCorrection(&ld);
-  for (size_t a = 0; a < free_v_.size(); ++a) ws.data.qdd[free_v_[a]] += ld.dm[a];
+  SolveMultipliers(ws);
+  // M_ff^-1 G_f^T lambda: the multipliers' accelerations, added to the unconstrained qdd_0.
+  CalcLoopCorrection(&ws.loops);
+  for (size_t a = 0; a < free_v_.size(); ++a) ws.data.qdd[free_v_[a]] += ws.loops.dm[a];
 }
 
 void Mechanism::ApplyConstraintForces(Workspace& ws) const {
