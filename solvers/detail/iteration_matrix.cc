@@ -110,6 +110,10 @@ IterationMatrix::IterationMatrix(int nx)
       is_active_(nx, 0),
       pivot_(nx, 0),
       inverse_pivot_(nx, 0.0),
+      partner_(nx, -1),
+      elim_coef_(nx, 0.0),
+      eliminated_(nx, 0),
+      partner_state_(nx, -1),
       rhs_(Eigen::VectorXd::Zero(nx)),
       visit_index_(nx, -1),
       low_link_(nx, 0),
@@ -125,6 +129,7 @@ IterationMatrix::IterationMatrix(int nx)
   coupling_pattern_start_.reserve(nx + 1);
   block_start_.reserve(nx + 1);
   block_first_read_.reserve(nx);
+  block_kept_end_.reserve(nx);
   block_start_.push_back(0);
   component_stack_.reserve(nx);
   search_state_.reserve(nx);
@@ -282,6 +287,7 @@ void IterationMatrix::OrderBlocks() {
       }
     }
   }
+  EliminateKinematicStates();
   // The first earlier column each block reads: the solve skips the zeros before it (a
   // finger's filter reads no other state, the object reads only the fingers it touches).
   block_first_read_.clear();
@@ -314,6 +320,60 @@ void IterationMatrix::OrderBlocks() {
     }
     coupling_pattern_start_.push_back(static_cast<int>(coupling_row_.size()));
   }
+}
+
+void IterationMatrix::EliminateKinematicStates() {
+  // Per active state: the one state its row reads, when that is all it reads and not itself.
+  for (int v : active_) {
+    int only = -1, count = 0;
+    for (int w : active_) {
+      if (!depends(v, w)) continue;
+      ++count;
+      only = w;
+    }
+    partner_state_[v] = count == 1 && only != v ? only : -1;
+    eliminated_[v] = 0;
+  }
+  block_kept_end_.clear();
+  std::fill(partner_.begin(), partner_.end(), -1);
+  // Tarjan's search is done: its stacks (empty, reserved for nx) serve as scratch.
+  std::vector<int>& kept = search_state_;
+  std::vector<int>& gone = component_stack_;
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    const int s = block_start_[b], e = block_start_[b + 1];
+    // A state is eliminated when it has a partner (in the block: always, for a block of more
+    // than one state), the partner is not eliminated and it is no one's partner itself.
+    // (eliminated_: 1 eliminated, 2 a partner, 0 neither.)
+    for (int r = s; r < e; ++r) {
+      const int v = order_[r], p = partner_state_[v];
+      if (e - s < 2 || p < 0 || eliminated_[p] == 1 || eliminated_[v] == 2) continue;
+      eliminated_[v] = 1;
+      eliminated_[p] = 2;  // a partner: kept
+    }
+    kept.clear();
+    gone.clear();
+    for (int r = s; r < e; ++r) (eliminated_[order_[r]] == 1 ? gone : kept).push_back(order_[r]);
+    std::copy(kept.begin(), kept.end(), order_.begin() + s);
+    std::copy(gone.begin(), gone.end(), order_.begin() + s + static_cast<int>(kept.size()));
+    const int kept_end = s + static_cast<int>(kept.size());
+    block_kept_end_.push_back(kept_end);
+    for (int r = kept_end; r < e; ++r) {
+      const int p = partner_state_[order_[r]];
+      for (int k = s; k < kept_end; ++k) {
+        if (order_[k] == p) partner_[r] = k;
+      }
+    }
+  }
+  kept.clear();
+  gone.clear();
+}
+
+int IterationMatrix::num_eliminated() const {
+  int n = 0;
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    n += block_start_[b + 1] - block_kept_end_[b];
+  }
+  return n;
 }
 
 int IterationMatrix::FormTimeDerivative(OdeProblem* problem, double t, const Eigen::VectorXd& x,
@@ -354,14 +414,31 @@ bool IterationMatrix::Factor(double gamma_h) {
       num_couplings += w != 0.0;
     }
     coupling_start_[b + 1] = num_couplings;
-    for (int c = s; c < e; ++c) {
+    const int k_end = block_kept_end_[b];
+    for (int c = s; c < k_end; ++c) {
       const double* J_c = J_.col(order_[c]).data();
       double* W_c = lu_.col(c).data();
-      for (int r = s; r < e; ++r) {
+      for (int r = s; r < k_end; ++r) {
         W_c[r] = -gamma_h * J_c[order_[r]];
         bad |= NotFiniteBit(W_c[r]);
       }
       W_c[c] += 1.0;
+    }
+    // The eliminated states: x_i = y_i + gamma h c x_p. Their columns of W over the kept rows
+    // (kept for the solve's right-hand side) fold into their partners' columns.
+    for (int i = k_end; i < e; ++i) {
+      const int p = partner_[i];
+      const double coef = gamma_h * J_(order_[i], order_[p]);
+      bad |= NotFiniteBit(coef);
+      elim_coef_[i] = coef;
+      const double* J_i = J_.col(order_[i]).data();
+      double* W_i = lu_.col(i).data();
+      double* W_p = lu_.col(p).data();
+      for (int r = s; r < k_end; ++r) {
+        W_i[r] = -gamma_h * J_i[order_[r]];
+        bad |= NotFiniteBit(W_i[r]);
+        W_p[r] += W_i[r] * coef;
+      }
     }
     if (bad != 0) {
       // Which row, only now.
@@ -375,7 +452,7 @@ bool IterationMatrix::Factor(double gamma_h) {
       }
       return false;
     }
-    if (e - s == 2) {
+    if (k_end - s == 2) {
       // A 2 x 2 block (a motion filter's angle and rate): its inverse, for solves without
       // the substitution loops' overhead.
       const double a = lu_(s, s), b01 = lu_(s, s + 1), c10 = lu_(s + 1, s), d = lu_(s + 1, s + 1);
@@ -388,8 +465,8 @@ bool IterationMatrix::Factor(double gamma_h) {
       lu_(s + 1, s + 1) = a * inv;
       continue;
     }
-    if (!FactorFor(e - s)(e - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
-                          inverse_pivot_.data() + s)) {
+    if (!FactorFor(k_end - s)(k_end - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
+                              inverse_pivot_.data() + s)) {
       return false;
     }
   }
@@ -409,14 +486,22 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
       const Coupling& w = coupling_[k];
       y[w.row] -= w.value * y[w.col];
     }
-    if (e - s == 2) {
+    const int k_end = block_kept_end_[blk];
+    // The kept rows less the eliminated states' known part y_i.
+    for (int i = k_end; i < e; ++i) {
+      const double yi = y[i];
+      const double* W_i = lu_.col(i).data();
+      for (int r = s; r < k_end; ++r) y[r] -= W_i[r] * yi;
+    }
+    if (k_end - s == 2) {
       const double y0 = y[s], y1 = y[s + 1];
       y[s] = lu_(s, s) * y0 + lu_(s, s + 1) * y1;
       y[s + 1] = lu_(s + 1, s) * y0 + lu_(s + 1, s + 1) * y1;
-      continue;
+    } else {
+      SubstituteFor(k_end - s)(k_end - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
+                               inverse_pivot_.data() + s, y + s);
     }
-    SubstituteFor(e - s)(e - s, &lu_(s, s), lu_.outerStride(), pivot_.data() + s,
-                         inverse_pivot_.data() + s, y + s);
+    for (int i = k_end; i < e; ++i) y[i] += elim_coef_[i] * y[partner_[i]];
   }
   for (int r = 0; r < m; ++r) b[order_[r]] = y[r];
 }

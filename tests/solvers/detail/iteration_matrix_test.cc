@@ -80,6 +80,41 @@ TEST(IterationMatrixTest, DenseCouplingIsOneBlockAndMatchesDenseLu) {
   EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-12);
 }
 
+// A mechanism's Jacobian: angles whose rates are their velocities (q_i' = v_i, one entry in
+// the row), velocities that read everything, and a chain x' = y, y' = z (z reads all) where
+// only x can go (y is x's partner). The angles and x are eliminated before the factoring;
+// the solution is the dense one, at several gamma h, with the structure declared or found.
+TEST(IterationMatrixTest, KinematicStatesAreEliminatedAndTheSolutionIsTheDenseOne) {
+  std::mt19937 rng(11);
+  constexpr int n = 7;           // angles and velocities
+  constexpr int nx = 2 * n + 3;  // then x, y, z
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nx, nx);
+  for (int i = 0; i < n; ++i) J(i, n + i) = i == 3 ? 2.5 : 1.0;  // one with c != 1
+  J.middleRows(n, n) = 300.0 * RandomMatrix(n, &rng).replicate(1, 3).leftCols(nx);
+  J(2 * n, 2 * n + 1) = 1.0;
+  J(2 * n + 1, 2 * n + 2) = 1.0;
+  J.row(2 * n + 2) = 10.0 * RandomMatrix(1, &rng).replicate(1, nx);
+  J(2 * n + 2, 0) = 4.0;
+  for (bool declared : {false, true}) {
+    FixedJacobian problem(J);
+    if (declared) {
+      std::vector<char> structure(static_cast<size_t>(nx) * nx, 0);
+      for (int c = 0; c < nx; ++c) {
+        for (int r = 0; r < nx; ++r) structure[static_cast<size_t>(c) * nx + r] = J(r, c) != 0.0;
+      }
+      problem.Declare(structure);
+    }
+    IterationMatrix W(problem, JacobianMethod::kAuto);
+    FormFrom(&problem, &W);
+    for (double gamma_h : {1e-4, 1e-2, 1.0}) {
+      ASSERT_TRUE(W.Factor(gamma_h)) << gamma_h;
+      EXPECT_EQ(W.num_blocks(), 1);
+      EXPECT_EQ(W.num_eliminated(), n + 1);
+      EXPECT_LT(SolveError(J, gamma_h, &W, &rng), 1e-11) << gamma_h << " declared " << declared;
+    }
+  }
+}
+
 // One dense block of every size: the kernels unrolled for sizes up to 16 and the general
 // one beyond give the dense solution.
 TEST(IterationMatrixTest, EveryBlockSizeMatchesDenseLu) {
