@@ -90,10 +90,11 @@ LoopClosureData::LoopClosureData(const KinematicTree& tree,
       X_WB(loops.size()),
       p_WF(loops.size(), Eigen::Vector3d::Zero()),
       Gm(TotalRows(loops, couplings_in, tendons_in), static_cast<int>(movable.size())),
-      Wm(static_cast<int>(movable.size()), static_cast<int>(movable.size())),
       mass_factor(tree, movable),
       Y(static_cast<int>(movable.size()), TotalRows(loops, couplings_in, tendons_in)),
       Z(static_cast<int>(movable.size()), TotalRows(loops, couplings_in, tendons_in)),
+      z_first(TotalRows(loops, couplings_in, tendons_in), 0),
+      z_last(TotalRows(loops, couplings_in, tendons_in), 0),
       K(TotalRows(loops, couplings_in, tendons_in), TotalRows(loops, couplings_in, tendons_in)),
       ldlt(TotalRows(loops, couplings_in, tendons_in)),
       lambda(TotalRows(loops, couplings_in, tendons_in)),
@@ -162,21 +163,39 @@ void FactorLoopSystem(const KinematicTree& tree, const std::vector<int>& movable
   for (int j = 0; j < nm; ++j) ld->Gm.col(j) = ld->G.col(movable[j]);
   if (metric == LoopMetric::kMass) {
     const Eigen::MatrixXd& M = Crba(tree, data, q);
-    for (int a = 0; a < nm; ++a) {
-      for (int b = 0; b < nm; ++b) ld->Wm(a, b) = M(movable[a], movable[b]);
-    }
     // The free block of M keeps the tree's sparsity: factored along the tree, in place of a
     // dense Cholesky (the hand's five fingers: a twentieth of the work). K = Z^T Z with
     // Z = L^-T G_m^T, whose columns (a coupling's two joints, a tendon's) stay sparse; Y only
     // when asked (LoopY). Not positive definite (a body without mass, numbers gone wrong): NaN
     // multipliers, that the solver reports as the failure of this evaluation.
     ld->Z = ld->Gm.transpose();
-    if (ld->mass_factor.Factor(ld->Wm)) {
+    const Eigen::Index m = ld->Z.cols();
+    if (ld->mass_factor.FactorOfTree(M)) {
       ld->mass_factor.SolveTransposedFactorInPlace(ld->Z);
     } else {
       ld->Z.setConstant(std::numeric_limits<double>::quiet_NaN());
     }
-    ld->K.noalias() = ld->Z.transpose() * ld->Z;
+    // K = Z^T Z over each pair's common span: a finger's coupling and another finger's meet
+    // only at the palm's coordinates, and most pairs not at all.
+    for (Eigen::Index r = 0; r < m; ++r) {
+      int first = nm, last = -1;
+      for (int k = 0; k < nm; ++k) {
+        if (ld->Z(k, r) == 0.0) continue;
+        first = std::min(first, k);
+        last = k;
+      }
+      ld->z_first[r] = first;
+      ld->z_last[r] = last;
+    }
+    for (Eigen::Index a = 0; a < m; ++a) {
+      for (Eigen::Index b = 0; b <= a; ++b) {
+        const int first = std::max(ld->z_first[a], ld->z_first[b]);
+        const int last = std::min(ld->z_last[a], ld->z_last[b]);
+        double sum = 0.0;
+        for (int k = first; k <= last; ++k) sum += ld->Z(k, a) * ld->Z(k, b);
+        ld->K(a, b) = ld->K(b, a) = sum;
+      }
+    }
     ld->y_current = false;
   } else {
     ld->Y = ld->Gm.transpose();

@@ -71,10 +71,13 @@ struct LoopClosureData {
   std::vector<Eigen::Vector3d> p_WF;  ///< per loop: its frame F's origin in W
 
   Eigen::MatrixXd Gm;  ///< m x nm: G's movable columns
-  Eigen::MatrixXd Wm;  ///< nm x nm: the metric on the movable coordinates
-  TreeCholesky mass_factor;  ///< of Wm in the mass metric
-  Eigen::MatrixXd Y;  ///< nm x m: Wm^-1 Gm^T, when y_current (LoopY)
-  Eigen::MatrixXd Z;  ///< nm x m: L^-T Gm^T in the mass metric, Wm = L^T L
+  /// The metric W on the movable coordinates: M's rows and columns there (kMass), factored
+  /// along the tree, or the identity.
+  TreeCholesky mass_factor;
+  Eigen::MatrixXd Y;  ///< nm x m: W^-1 Gm^T, when y_current (LoopY)
+  Eigen::MatrixXd Z;  ///< nm x m: L^-T Gm^T in the mass metric, W = L^T L
+  /// Per row of G: the first and last movable coordinate where Z's column may be nonzero.
+  std::vector<int> z_first, z_last;
   bool y_current = false;
   Eigen::MatrixXd K;  ///< m x m: Gm Y
   Eigen::LDLT<Eigen::MatrixXd> ldlt;

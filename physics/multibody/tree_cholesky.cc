@@ -16,6 +16,7 @@ TreeCholesky::TreeCholesky(const KinematicTree& tree, const std::vector<int>& co
     }
     position[k] = a;
   }
+  coordinates_ = coordinates;
   parent_.assign(n, -1);
   for (int b = 0; b < tree.num_bodies(); ++b) {
     const int first = tree.idx_v(b), nv = tree.joint(b).nv();
@@ -46,6 +47,21 @@ bool TreeCholesky::Factor(const Eigen::Ref<const Eigen::MatrixXd>& H) {
     L_(k, k) = H(k, k);
     for (int i = parent_[k]; i >= 0; i = parent_[i]) L_(k, i) = H(k, i);
   }
+  return FactorInPlace();
+}
+
+bool TreeCholesky::FactorOfTree(const Eigen::Ref<const Eigen::MatrixXd>& M) {
+  const int n = size();
+  for (int k = 0; k < n; ++k) {
+    const int row = coordinates_[k];
+    L_(k, k) = M(row, row);
+    for (int i = parent_[k]; i >= 0; i = parent_[i]) L_(k, i) = M(row, coordinates_[i]);
+  }
+  return FactorInPlace();
+}
+
+bool TreeCholesky::FactorInPlace() {
+  const int n = size();
   // Featherstone's LTL, from the leaves in: row k's pivot, then its ancestors' entries
   // scaled, then the update of the ancestors' own rows (only ancestor pairs are touched).
   for (int k = n - 1; k >= 0; --k) {

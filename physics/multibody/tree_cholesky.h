@@ -35,6 +35,10 @@ class TreeCholesky {
   ///          the factor is then unusable.
   bool Factor(const Eigen::Ref<const Eigen::MatrixXd>& H);
 
+  /// As Factor, of the rows and columns of the whole tree's M (nv x nv) at the coordinates
+  /// given to the constructor, read in place.
+  bool FactorOfTree(const Eigen::Ref<const Eigen::MatrixXd>& M);
+
   /// b <- H^-1 b, for each column of b (size() rows; a vector is one column), after a
   /// successful Factor.
   void SolveInPlace(Eigen::Ref<Eigen::MatrixXd> b) const;
@@ -49,6 +53,8 @@ class TreeCholesky {
   void SolveTransposedFactor(double* b) const;
   void SolveFactor(double* b) const;
 
+  bool FactorInPlace();
+  std::vector<int> coordinates_;  ///< the tree's coordinate of each position
   std::vector<int> parent_;  ///< per coordinate: its parent's position, -1 at a root
   Eigen::MatrixXd L_;        ///< the factor, in its lower triangle (ancestor entries only)
 };
