@@ -424,7 +424,7 @@ const Eigen::MatrixXd& CrbaImpl(const KinematicTree& tree, KinematicTreeData* da
   for (int i = n - 1; i >= 0; --i) {
     const int p = tree.parent(i);
     if (p >= 0 && counted(i) && counted(p))
-      data->X_PB[i].AddActInertia(data->I_C[i], &data->I_C[p]);
+      data->X_PB[i].AddActRigidInertia(data->I_C[i], &data->I_C[p]);
   }
   // Entries of bodies on different branches stay zero.
   data->M.setZero();

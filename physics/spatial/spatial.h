@@ -160,6 +160,36 @@ struct Pose {
     return I_A;
   }
 
+  /// *I_A += ActInertia(I_B) for a rigid-body inertia I_B = [Ibar [h]x; [h]x^T m 1] (a body's,
+  /// or a sum of bodies': the composite inertias of CRBA), from its ten numbers m, h = m c and
+  /// Ibar (about B's origin): h_A = R h + m p and Ibar_A = R Ibar R^T - [p]x [R h]x - [h_A]x [p]x
+  /// (Featherstone 2008, "Rigid Body Dynamics Algorithms", eq. 2.66), about half the work of
+  /// AddActInertia. Only I_B's rigid-body entries are read.
+  void AddActRigidInertia(const Matrix6d& I_B, Matrix6d* I_A) const {
+    const Eigen::Matrix3d& R = rotation;
+    const Eigen::Vector3d& p = translation;
+    const double m = I_B(3, 3);
+    const Eigen::Vector3d h(I_B(2, 4), I_B(0, 5), I_B(1, 3));
+    const Eigen::Vector3d Rh = R * h;
+    const Eigen::Vector3d h_A = Rh + m * p;
+    Eigen::Matrix3d RI;
+    RI.noalias() = R * I_B.topLeftCorner<3, 3>();
+    Eigen::Matrix3d Ibar;
+    Ibar.noalias() = RI * R.transpose();
+    // [a]x [b]x = b a^T - (a . b) 1.
+    Ibar.noalias() -= Rh * p.transpose();
+    Ibar.noalias() -= p * h_A.transpose();
+    Ibar.diagonal().array() += p.dot(Rh) + h_A.dot(p);
+    Matrix6d& out = *I_A;
+    out.topLeftCorner<3, 3>() += Ibar;
+    const Eigen::Matrix3d H = Skew(h_A);
+    out.topRightCorner<3, 3>() += H;
+    out.bottomLeftCorner<3, 3>() -= H;
+    out(3, 3) += m;
+    out(4, 4) += m;
+    out(5, 5) += m;
+  }
+
   /// *I_A += ActInertia(I_B), without the 6 x 6 temporary: the articulated-body and
   /// composite-rigid-body algorithms accumulate every child's inertia into its parent's.
   void AddActInertia(const Matrix6d& I_B, Matrix6d* I_A) const {

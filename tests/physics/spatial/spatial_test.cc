@@ -84,6 +84,15 @@ TEST(SpatialTest, InertiaApplyMatrixAndTransform) {
   G = (G * G.transpose()).eval();
   const Matrix6d F = X_AB.ForceMatrix();
   EXPECT_LT((X_AB.ActInertia(G) - F * G * F.transpose()).norm(), 1e-12);
+  // A rigid body's inertia (and a sum of two, as CRBA's composites) by its ten numbers: the
+  // same as the general transform, added to what is there.
+  const SpatialInertia J(0.7, Eigen::Vector3d(-0.2, 0.05, 0.3),
+                         Eigen::Vector3d(0.05, 0.02, 0.04).asDiagonal());
+  const Matrix6d composite = I.Matrix() + J.TransformedBy(RandomSpatialPose(rng)).Matrix();
+  Matrix6d general = G, rigid = G;
+  X_AB.AddActInertia(composite, &general);
+  X_AB.AddActRigidInertia(composite, &rigid);
+  EXPECT_LT((rigid - general).norm(), 1e-13 * (1.0 + general.norm()));
 }
 
 TEST(SpatialTest, AxisRotations) {
