@@ -155,14 +155,9 @@ void Mechanism::CalcConstrainedInverse(Workspace& ws) const {
   const Eigen::Index nf = ws.P.rows(), m = Y.cols();
   ws.KY = Y.transpose();
   for (Eigen::Index b = 0; b < nf; ++b) SolveWithLoopFactors(ld.ldlt, ws.KY.col(b).data());
-  // P = M_ff^-1 - Y (K^+ Y^T): symmetric, by columns of independent dot products.
-  for (Eigen::Index b = 0; b < nf; ++b) {
-    for (Eigen::Index a = 0; a < nf; ++a) {
-      double sum = 0.0;
-      for (Eigen::Index r = 0; r < m; ++r) sum += Y(a, r) * ws.KY(r, b);
-      ws.P(a, b) = ws.M_free_inverse(a, b) - sum;
-    }
-  }
+  // P = M_ff^-1 - Y (K^+ Y^T).
+  ws.P = ws.M_free_inverse;
+  if (m > 0) ws.P.noalias() -= Y * ws.KY;
 }
 
 void Mechanism::AddFilterConstraintTerms(Workspace& ws) const {
@@ -359,8 +354,12 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
   if (passive && tendon_springs_) AddTendonForceTerms(ws);
   // M_ff and M_fp: the bodies that move freely and their ancestors' joints (once only when
   // M_ff does not change with q).
-  const bool mass_known = free_mass_constant_ && ws.free_mass_factored;
-  if (!mass_known) {
+  // With loop, coupling or tendon rows, the evaluation just made at this point factored M_ff
+  // along the tree (ws.loops.mass_factor): its inverse from there, without another CRBA
+  // unless the driven joints' columns M_fp are needed.
+  const bool factored_by_loops = constrained;
+  const bool mass_known = factored_by_loops || (free_mass_constant_ && ws.free_mass_factored);
+  if (!mass_known || (factored_by_loops && free_prescribed_coupled_)) {
     CrbaOfSubtrees(tree, &ws.data, ws.q, moves_freely_);
     if (!ws.kinematics_valid) ws.posed = false;  // X_PB is now of ws.q
   }
@@ -387,28 +386,31 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     ws.M_free_llt.solveInPlace(ws.M_free_inverse);
     ws.free_mass_factored = true;
   }
+  if (factored_by_loops) {
+    ws.M_free_inverse.setIdentity();
+    ws.loops.mass_factor.SolveInPlace(ws.M_free_inverse);
+  }
   if (constrained) CalcConstrainedInverse(ws);
   // P (M_ff^-1, or the constrained inverse) applied as a product: the columns are
   // independent, where substitution through the Cholesky factor chains each unknown to the
-  // last (and divides). The columns of joints that no force reaches stay zero.
+  // last (and divides).
   const Eigen::MatrixXd& M_inv = constrained ? ws.P : ws.M_free_inverse;
-  for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
-    double* y = ws.dqdd.col(k).data();
-    if (ws.dqdd.col(k).isZero(0.0)) continue;
-    double* solved = ws.dqdd_solved.col(0).data();
-    if (nf == 6) {
-      // One free object: fixed-size columns that the compiler unrolls and vectorizes.
-      using Map6 = Eigen::Map<const Eigen::Matrix<double, 6, 6>, 0, Eigen::OuterStride<>>;
-      const Map6 M6(M_inv.data(), Eigen::OuterStride<>(M_inv.outerStride()));
-      Eigen::Map<Vector6d>(solved).noalias() = M6 * Eigen::Map<const Vector6d>(y);
-    } else {
-      for (int a = 0; a < nf; ++a) {
-        double sum = 0.0;
-        for (int b = 0; b < nf; ++b) sum += M_inv(a, b) * y[b];
-        solved[a] = sum;
-      }
+  if (nf == 6) {
+    // One free object: fixed-size columns that the compiler unrolls and vectorizes; the
+    // columns of joints that no force reaches stay zero.
+    using Map6 = Eigen::Map<const Eigen::Matrix<double, 6, 6>, 0, Eigen::OuterStride<>>;
+    const Map6 M6(M_inv.data(), Eigen::OuterStride<>(M_inv.outerStride()));
+    for (Eigen::Index k = 0; k < ws.dqdd.cols(); ++k) {
+      double* y = ws.dqdd.col(k).data();
+      if (ws.dqdd.col(k).isZero(0.0)) continue;
+      const Vector6d solved = M6 * Eigen::Map<const Vector6d>(y);
+      std::copy_n(solved.data(), 6, y);
     }
-    std::copy_n(solved, nf, y);
+  } else {
+    // A hand's: one matrix product, vectorized, over every column.
+    // (Copied back, not swapped: the views dqdd_dv and dqdd_dq read ws.dqdd's storage.)
+    ws.dqdd_solved.noalias() = M_inv * ws.dqdd;
+    ws.dqdd = ws.dqdd_solved;
   }
   if (constrained) AddFilterConstraintTerms(ws);
   // Into the free velocities' rows, by the states that carry each coordinate.

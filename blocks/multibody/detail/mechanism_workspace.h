@@ -61,7 +61,7 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         M_free(NumFree(free_v), NumFree(free_v)),
         M_free_llt(NumFree(free_v)),
         M_free_inverse(NumFree(free_v), NumFree(free_v)),
-        dqdd_solved(NumFree(free_v), 1),
+        dqdd_solved(NumFree(free_v), 2 * tree.nv()),
         P(loops.G.rows() > 0 ? NumFree(free_v) : 0, loops.G.rows() > 0 ? NumFree(free_v) : 0),
         KY(loops.G.rows(), NumFree(free_v)),
         constraint_column(loops.G.rows()),
@@ -120,7 +120,7 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::MatrixXd M_free;  ///< nf x nf: the mass matrix on the free coordinates
   Eigen::LLT<Eigen::MatrixXd> M_free_llt;
   Eigen::MatrixXd M_free_inverse;   ///< nf x nf
-  Eigen::MatrixXd dqdd_solved;      ///< nf: one column of M_free^-1 dqdd
+  Eigen::MatrixXd dqdd_solved;      ///< nf x 2 nv: M_free^-1 dqdd (or P dqdd)
   bool free_mass_factored = false;  ///< M_free_inverse is current (once for a constant M_ff)
   // With constraint rows (m of them): the constraint-consistent inverse and its scratch.
   Eigen::MatrixXd P;                      ///< nf x nf: M_ff^-1 - Y K^+ Y^T (0 x 0 without rows)
