@@ -234,6 +234,8 @@ class Mechanism final : public blocks::Block {
   /// The unconstrained accelerations (AbaHybrid) into ws.data.qdd and the multipliers of every
   /// row (ws.loops.lambda) for the current forces.
   void SolveMultipliers(Workspace& ws) const;
+  /// lambda = K^+ (-G_dot v - G qdd) for the qdd in ws.data, after FactorLoopSystem.
+  void SolveForMultipliers(Workspace& ws) const;
   /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
   /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
   void SolveLoopConstraints(Workspace& ws) const;

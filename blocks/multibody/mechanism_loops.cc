@@ -99,9 +99,14 @@ void Mechanism::SolveMultipliers(Workspace& ws) const {
   AbaHybrid(tree, &ws.data, ws.q, ws.v, ws.u, m_.prescribed, &ws.f_ext);
   CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);
   if (!ld.tendons.empty()) CalcTendonVelocityTerms(ws.q, ws.v, &ld);
+  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
+  SolveForMultipliers(ws);
+}
+
+void Mechanism::SolveForMultipliers(Workspace& ws) const {
+  LoopClosureData& ld = ws.loops;
   ws.loop_rhs = -ld.bias;
   ws.loop_rhs.noalias() -= ld.G * ws.data.qdd;
-  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
   SolveLoopSystem(ws.loop_rhs, &ld);
 }
 
@@ -111,7 +116,25 @@ void Mechanism::SolveLoopConstraints(Workspace& ws) const {
 }
 
 void Mechanism::SolveJointConstraints(Workspace& ws) const {
-  SolveMultipliers(ws);
+  const KinematicTree& tree = *m_.tree;
+  EnsureKinematics(ws);
+  LoopClosureData& ld = ws.loops;
+  // M first (CRBA, factored along the tree), which the multipliers need anyway; then the bias
+  // forces by RNEA at the driven joints' commanded accelerations and zero for the free ones,
+  // and qdd_0 = M_ff^-1 (u_f - bias_f): an RNEA and a solve in place of an ABA.
+  CalcLoopVelocityTerms(tree, m_.loops, ws.data, &ld);  // without loops: the couplings' rows
+  if (!ld.tendons.empty()) CalcTendonVelocityTerms(ws.q, ws.v, &ld);
+  FactorLoopSystem(tree, free_v_, LoopMetric::kMass, ws.q, &ws.data, &ld);
+  ws.driven_qdd.setZero();
+  for (const MechanismJoint& j : m_.joints) {
+    if (j.prescribed) ws.driven_qdd.segment(j.v_index, j.nv) = ws.u.segment(j.v_index, j.nv);
+  }
+  const Eigen::VectorXd& bias = Rnea(tree, &ws.data, ws.q, ws.v, ws.driven_qdd, &ws.f_ext);
+  for (size_t a = 0; a < free_v_.size(); ++a) ws.free_qdd[a] = ws.u[free_v_[a]] - bias[free_v_[a]];
+  ld.mass_factor.SolveInPlace(ws.free_qdd);
+  ws.data.qdd = ws.driven_qdd;
+  for (size_t a = 0; a < free_v_.size(); ++a) ws.data.qdd[free_v_[a]] = ws.free_qdd[a];
+  SolveForMultipliers(ws);
   // M_ff^-1 G_f^T lambda: the multipliers' accelerations, added to the unconstrained qdd_0.
   CalcLoopCorrection(&ws.loops);
   for (size_t a = 0; a < free_v_.size(); ++a) ws.data.qdd[free_v_[a]] += ws.loops.dm[a];

@@ -31,6 +31,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         tendon_force(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(tendons.size()))),
         q_scratch(tree.nq()),
         tau_ext(tree.nv()),
+        driven_qdd(tree.nv()),
+        free_qdd(NumFree(free_v)),
         loop_rhs(loops.phi.size()),
         cut_force(cut_joints.size(), Vector6d::Zero()),
         q(tree.nq()),
@@ -74,6 +76,8 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd tendon_force;  ///< per tendon: its tension, once per evaluation
   Eigen::VectorXd q_scratch;     ///< nq: the synergy equilibria's trial configurations
   Eigen::VectorXd tau_ext;       ///< nv: external generalized forces, for the equilibria
+  Eigen::VectorXd driven_qdd;    ///< nv: the driven joints' accelerations, zero elsewhere
+  Eigen::VectorXd free_qdd;      ///< nf: the free coordinates' accelerations
   std::vector<SynergyEquilibriumSolver> equilibria;  ///< per SynergyEquilibrium
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
   /// Per cut joint: its own force (spring, damper, stops, actuation) on F, [torque; force] in
