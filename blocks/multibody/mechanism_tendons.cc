@@ -123,25 +123,25 @@ void Mechanism::SolveSynergyEquilibrium(Context& c, Workspace& ws, size_t k) con
   SynergyEquilibriumSolver& solver = ws.equilibria[k];
   EnsureKinematics(ws);
   // tau_ext = J^T f_c over every contact point (each force on f, its opposite on b), and the
-  // weights J_com^T m g.
-  ws.tau_ext.setZero();
+  // weights J_com^T m g: at rest, RNEA gives the joint forces that hold the tree against them,
+  // g(q) - J^T f_c, in one pass over the bodies.
+  for (Vector6d& f : ws.statics_forces) f.setZero();
+  const auto apply = [&](int body, const Eigen::Vector3d& p_W, const Eigen::Vector3d& f_W) {
+    if (body < 0) return;
+    const Pose& X_WB = ws.data.X_WB[body];
+    const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
+    const Eigen::Vector3d f_B = R_BW * f_W;
+    ws.statics_forces[body].head<3>() += (R_BW * (p_W - X_WB.translation)).cross(f_B);
+    ws.statics_forces[body].tail<3>() += f_B;
+  };
   for (int i = 0; i < ws.num_contact_forces; ++i) {
     const PointForce& pf = ws.contact_forces[i];
-    ws.J_rel.setZero();
-    AddPointJacobian(tree, ws.data, pf.body_f, pf.point, 1.0, ws.J_rel);
-    AddPointJacobian(tree, ws.data, pf.body_b, pf.point, -1.0, ws.J_rel);
-    ws.tau_ext.noalias() += ws.J_rel.transpose() * pf.force;
+    apply(pf.body_f, pf.point, pf.force);
+    apply(pf.body_b, pf.point, -pf.force);
   }
-  if (eq.gravity) {
-    for (int b = 0; b < tree.num_bodies(); ++b) {
-      const SpatialInertia& I = tree.body(b).inertia;
-      if (I.mass() <= 0.0) continue;
-      const Eigen::Vector3d p_com = ws.data.X_WB[b].TransformPoint(I.com());
-      ws.J_rel.setZero();
-      AddPointJacobian(tree, ws.data, b, p_com, 1.0, ws.J_rel);
-      ws.tau_ext.noalias() += ws.J_rel.transpose() * (I.mass() * tree.gravity());
-    }
-  }
+  ws.tau_ext = -Rnea(tree, &ws.statics, ws.q, ws.zero_v, ws.zero_v, &ws.statics_forces);
+  // Without the weights: less the gravity's part (RNEA with no force at all).
+  if (!eq.gravity) ws.tau_ext += Rnea(tree, &ws.statics, ws.q, ws.zero_v, ws.zero_v);
   const int n = static_cast<int>(eq.joints.size());
   for (int a = 0; a < n; ++a) {
     const MechanismJoint& j = m_.joints[eq.joints[a]];

@@ -73,10 +73,12 @@ bool SynergyEquilibriumSolver::Solve(TendonEvaluation&& tendons, int max_iterati
     r_.head(n_).noalias() += R.transpose() * f;
     r_.head(n_).noalias() += C.transpose() * lambda;
     r_.segment(n_, na_) = l - s;
-    r_.tail(nc_).noalias() = C * q - d;
+    r_.tail(nc_).noalias() = C * q;  // (C q - d in one expression: a temporary, allocated)
+    r_.tail(nc_) -= d;
     FormMatrix();
     if (!FactorMatrix()) return false;
-    dx_ = lu_.solve(-r_);
+    r_ = -r_;  // in place: a solve of the expression -r_ would allocate its temporary
+    dx_.noalias() = lu_.solve(r_);
     if (!dx_.allFinite()) return false;
     q += dx_.head(n_);
     f += dx_.segment(n_, na_);

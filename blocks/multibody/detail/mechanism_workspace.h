@@ -32,6 +32,9 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
         q_scratch(tree.nq()),
         tau_ext(tree.nv()),
         driven_qdd(tree.nv()),
+        statics(tree),
+        statics_forces(tree.num_bodies(), Vector6d::Zero()),
+        zero_v(Eigen::VectorXd::Zero(tree.nv())),
         free_qdd(NumFree(free_v)),
         loop_rhs(loops.phi.size()),
         cut_force(cut_joints.size(), Vector6d::Zero()),
@@ -77,6 +80,10 @@ struct Mechanism::Workspace final : blocks::BlockWorkspace {
   Eigen::VectorXd q_scratch;     ///< nq: the synergy equilibria's trial configurations
   Eigen::VectorXd tau_ext;       ///< nv: external generalized forces, for the equilibria
   Eigen::VectorXd driven_qdd;    ///< nv: the driven joints' accelerations, zero elsewhere
+  KinematicTreeData statics;     ///< the synergy equilibria's RNEA at rest (its own: the
+                                 ///< dynamics' data stays as the evaluation left it)
+  std::vector<Vector6d> statics_forces;  ///< per body: the contact forces on it, for that RNEA
+  Eigen::VectorXd zero_v;                ///< nv zeros
   Eigen::VectorXd free_qdd;      ///< nf: the free coordinates' accelerations
   std::vector<SynergyEquilibriumSolver> equilibria;  ///< per SynergyEquilibrium
   Eigen::VectorXd loop_rhs;  ///< m: right-hand side of the multipliers' system
