@@ -208,6 +208,9 @@ class Mechanism final : public blocks::Block {
   /// Adds a force f_W at p_W to the body's external wrench.
   void ApplyAtPoint(Workspace& ws, int body, const Eigen::Vector3d& p_W,
                     const Eigen::Vector3d& f_W) const;
+  /// The same into `wrenches` (per body, in its frame at its origin) instead of ws.f_ext.
+  void ApplyAtPoint(const Workspace& ws, int body, const Eigen::Vector3d& p_W,
+                    const Eigen::Vector3d& f_W, std::vector<Vector6d>* wrenches) const;
   /// Every contact's geometry, mode (at major steps) and point forces, into ws. Within a
   /// step, a contact that is off (mode 0) and whose geometry outputs nobody reads there adds
   /// no force: its geometry is left for CompleteContactGeometry.

@@ -37,12 +37,17 @@ Mechanism::LineOfAction Mechanism::InternalForceLine(const Workspace& ws,
 
 void Mechanism::ApplyAtPoint(Workspace& ws, int body, const Eigen::Vector3d& p_W,
                              const Eigen::Vector3d& f_W) const {
+  ApplyAtPoint(ws, body, p_W, f_W, &ws.f_ext);
+}
+
+void Mechanism::ApplyAtPoint(const Workspace& ws, int body, const Eigen::Vector3d& p_W,
+                             const Eigen::Vector3d& f_W, std::vector<Vector6d>* wrenches) const {
   if (body < 0) return;
   const Pose& X_WB = ws.data.X_WB[body];
   const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
   const Eigen::Vector3d f_B = R_BW * f_W;
-  ws.f_ext[body].head<3>() += (R_BW * (p_W - X_WB.translation)).cross(f_B);
-  ws.f_ext[body].tail<3>() += f_B;
+  (*wrenches)[body].head<3>() += (R_BW * (p_W - X_WB.translation)).cross(f_B);
+  (*wrenches)[body].tail<3>() += f_B;
 }
 
 void Mechanism::AddPassiveForces(const MechanismJoint& j, const Workspace& ws, double* u) const {

@@ -126,18 +126,10 @@ void Mechanism::SolveSynergyEquilibrium(Context& c, Workspace& ws, size_t k) con
   // weights J_com^T m g: at rest, RNEA gives the joint forces that hold the tree against them,
   // g(q) - J^T f_c, in one pass over the bodies.
   for (Vector6d& f : ws.statics_forces) f.setZero();
-  const auto apply = [&](int body, const Eigen::Vector3d& p_W, const Eigen::Vector3d& f_W) {
-    if (body < 0) return;
-    const Pose& X_WB = ws.data.X_WB[body];
-    const Eigen::Matrix3d R_BW = X_WB.rotation.transpose();
-    const Eigen::Vector3d f_B = R_BW * f_W;
-    ws.statics_forces[body].head<3>() += (R_BW * (p_W - X_WB.translation)).cross(f_B);
-    ws.statics_forces[body].tail<3>() += f_B;
-  };
   for (int i = 0; i < ws.num_contact_forces; ++i) {
     const PointForce& pf = ws.contact_forces[i];
-    apply(pf.body_f, pf.point, pf.force);
-    apply(pf.body_b, pf.point, -pf.force);
+    ApplyAtPoint(ws, pf.body_f, pf.point, pf.force, &ws.statics_forces);
+    ApplyAtPoint(ws, pf.body_b, pf.point, -pf.force, &ws.statics_forces);
   }
   ws.tau_ext = -Rnea(tree, &ws.statics, ws.q, ws.zero_v, ws.zero_v, &ws.statics_forces);
   // Without the weights: less the gravity's part (RNEA with no force at all).
