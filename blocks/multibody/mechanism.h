@@ -242,9 +242,10 @@ class Mechanism final : public blocks::Block {
   /// The multipliers of every loop for the current forces, and their wrenches added to f_ext
   /// (so that the next AbaHybrid gives the constrained motion and every joint's load).
   void SolveLoopConstraints(Workspace& ws) const;
-  /// With couplings and tendons only (no cut joint) and no driven joint's load read: the
-  /// multipliers, then the constrained accelerations directly, qdd_f = qdd_0 + M_ff^-1 G_f^T
-  /// lambda, in place of a second pass of AbaHybrid with their forces (which gives the same).
+  /// With couplings and tendons only (no cut joint) and no driven joint's load read:
+  /// qdd_0 = M_ff^-1 (u_f - bias_f) from an RNEA and the tree factor of M_ff, the multipliers,
+  /// then the constrained accelerations directly, qdd_f = qdd_0 + M_ff^-1 G_f^T lambda: what
+  /// AbaHybrid, the multipliers and a second AbaHybrid with their forces give, for less.
   void SolveJointConstraints(Workspace& ws) const;
   /// The forces of the multipliers in ws.loops.lambda, into ws.f_ext: each loop's wrench pair
   /// and each coupling's pair of joint forces.
