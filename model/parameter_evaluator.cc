@@ -1,5 +1,6 @@
 #include "model/parameter_evaluator.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -236,7 +237,10 @@ size_t FindClose(std::string_view text, size_t open) {
 
 // Splits at the commas that are not inside parentheses or brackets (`atan2(1, 2), 3`).
 std::vector<std::string_view> SplitTopLevel(std::string_view s) {
+  // Sized first: a literal of a million elements would otherwise move its pieces some twenty
+  // times as the vector grows.
   std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
