@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timed_run.h"
 #include "compiler/compile.h"
 #include "io/summary.h"
 #include "runtime/simulator.h"
@@ -37,7 +38,6 @@
 namespace {
 
 using namespace twinblocks;
-using Clock = std::chrono::steady_clock;
 
 const graph::Model& G2Model() {
   static const graph::Model model =
@@ -72,14 +72,8 @@ double Value(const std::vector<graph::SummaryValue>& values, const std::string& 
 
 RunResult Run(const graph::SimulationSettingsValues& settings) {
   graph::Simulator sim(G2(), settings);
-  const auto t0 = Clock::now();
-  const graph::SimulationOutcome outcome = sim.Run();
   RunResult r;
-  r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!outcome.ok) {
-    std::cerr << "run failed: " << outcome.error << "\n";
-    std::abort();
-  }
+  r.wall = bench::RunTimed(sim);
   r.steps = sim.stats().solver.steps;
   const std::vector<graph::SummaryValue> values =
       graph::Summarize(G2Model().summaries, G2(), sim.recording());

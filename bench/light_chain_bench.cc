@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timed_run.h"
 #include "compiler/compile.h"
 #include "runtime/simulator.h"
 #include "xml/model_reader.h"
@@ -35,7 +36,6 @@
 namespace {
 
 using namespace twinblocks;
-using Clock = std::chrono::steady_clock;
 using JacobianMethod = graph::SimulationSettingsValues::JacobianMethod;
 
 const graph::System& Model(const std::string& file) {
@@ -75,14 +75,8 @@ RunResult Run(const std::string& file, const Setting& setting) {
     s.atol = setting.rtol < 1e-6 ? 1e-12 : 1e-6;
   }
   graph::Simulator sim(system, s);
-  const auto t0 = Clock::now();
-  const graph::SimulationOutcome outcome = sim.Run();
   RunResult r;
-  r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!outcome.ok) {
-    std::cerr << "run failed: " << outcome.error << "\n";
-    std::abort();
-  }
+  r.wall = bench::RunTimed(sim);
   r.t_end = s.t_end;
   r.steps = sim.stats().solver.steps;
   r.evals = sim.stats().solver.rhs_evals;

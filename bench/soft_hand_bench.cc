@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timed_run.h"
 #include "compiler/compile.h"
 #include "io/summary.h"
 #include "runtime/simulator.h"
@@ -35,7 +36,6 @@
 namespace {
 
 using namespace twinblocks;
-using Clock = std::chrono::steady_clock;
 
 const graph::Model& Rh1Model() {
   static const graph::Model model =
@@ -57,14 +57,8 @@ struct RunResult {
 
 RunResult Run(const graph::SimulationSettingsValues& settings) {
   graph::Simulator sim(Rh1(), settings);
-  const auto t0 = Clock::now();
-  const graph::SimulationOutcome outcome = sim.Run();
   RunResult r;
-  r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!outcome.ok) {
-    std::cerr << "run failed: " << outcome.error << "\n";
-    std::abort();
-  }
+  r.wall = bench::RunTimed(sim);
   r.steps = sim.stats().solver.steps;
   for (const graph::SummaryValue& v :
        graph::Summarize(Rh1Model().summaries, Rh1(), sim.recording())) {

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "blocks/block.h"
+#include "bench/timed_run.h"
 #include "compiler/compile.h"
 #include "physics/multibody/algorithms.h"
 #include "runtime/simulator.h"
@@ -81,14 +82,8 @@ struct RunResult {
 
 RunResult Run(const graph::System& system, const graph::SimulationSettingsValues& settings) {
   graph::Simulator sim(system, settings);
-  const auto t0 = Clock::now();
-  const graph::SimulationOutcome outcome = sim.Run();
   RunResult r;
-  r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!outcome.ok) {
-    std::cerr << "run failed: " << outcome.error << "\n";
-    std::abort();
-  }
+  r.wall = bench::RunTimed(sim);
   r.steps = sim.stats().solver.steps;
   r.recording = sim.recording();
   return r;
