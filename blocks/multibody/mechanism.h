@@ -293,6 +293,11 @@ class Mechanism final : public blocks::Block {
   /// rows' prescribed columns, qdd_f = ... - Y K^+ G_p qdd_p; their terms, into ws.dqdd (after
   /// the mapping: they are accelerations already).
   void AddFilterConstraintTerms(Workspace& ws) const;
+  /// With a rigid tendon whose command is filtered: its row's target acceleration, the
+  /// filter's (s_cmd - s) / tc^2 - 2 s' / tc, reaches the free accelerations as
+  /// qdd_f = ... + Y K^+ e_row sdd; its columns of the filter's two states, into J (after
+  /// CalcConstrainedInverse, which leaves K^+ Y^T in ws.KY).
+  void AddTendonFilterConstraintTerms(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const;
   void WriteDynamicOutputs(blocks::Context& c, Workspace& ws) const;
   /// The joints with a spring, a damper or a stop, into passive_joints_.
   void FindPassiveJoints();

@@ -182,6 +182,27 @@ void Mechanism::AddFilterConstraintTerms(Workspace& ws) const {
   }
 }
 
+void Mechanism::AddTendonFilterConstraintTerms(const Workspace& ws,
+                                               Eigen::Ref<Eigen::MatrixXd> J) const {
+  // Without these columns the tendon's length and its filter's state would drift apart in
+  // every implicit step, by as much as the step's error: with them, the constraint's
+  // velocity and position rows are linear invariants that the Rosenbrock and BDF stages keep
+  // (G J = 0 along them), and the major steps find nothing to project.
+  for (size_t k = 0; k < m_.tendons.size(); ++k) {
+    const int f = tendon_filter_x_[k];
+    const int row = m_.tendons[k].row;
+    if (f < 0 || row < 0) continue;
+    const double tc = m_.tendons[k].filter_tc;
+    for (size_t a = 0; a < free_v_.size(); ++a) {
+      // (Y K^+)(a, row) = (K^+ Y^T)(row, a): K is symmetric.
+      const double w = ws.KY(row, static_cast<Eigen::Index>(a));
+      const int state = x_of_v_[free_v_[a]];
+      J(state, f) -= w / (tc * tc);
+      J(state, f + 1) -= 2.0 * w / tc;
+    }
+  }
+}
+
 void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::MatrixXd> J) const {
   const KinematicTree& tree = *m_.tree;
   for (int b = 0; b < tree.num_bodies(); ++b) {
@@ -229,7 +250,7 @@ void Mechanism::AddKinematicJacobian(const Workspace& ws, Eigen::Ref<Eigen::Matr
     J(f + 1, f + 1) -= 2.0 / tc;
   }
   // The tendons' command filters, alike (their effect on the free accelerations through a
-  // rigid tendon's row is left out).
+  // rigid tendon's row: AddTendonFilterConstraintTerms).
   for (size_t k = 0; k < tendon_filter_x_.size(); ++k) {
     const int f = tendon_filter_x_[k];
     if (f < 0) continue;
@@ -288,6 +309,11 @@ bool Mechanism::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entri
   for (int k = 0; k < tree.nv(); ++k) {
     if (v_state_[k] >= 0) columns.push_back(v_state_[k]);
     if (q_state_[k] >= 0) columns.push_back(q_state_[k]);
+  }
+  for (size_t k = 0; k < m_.tendons.size(); ++k) {
+    if (tendon_filter_x_[k] < 0 || m_.tendons[k].row < 0) continue;
+    columns.push_back(tendon_filter_x_[k]);
+    columns.push_back(tendon_filter_x_[k] + 1);
   }
   for (int v : free_v_) {
     for (int col : columns) entries->emplace_back(x_of_v_[v], col);
@@ -412,7 +438,10 @@ void Mechanism::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) c
     ws.dqdd_solved.noalias() = M_inv * ws.dqdd;
     ws.dqdd = ws.dqdd_solved;
   }
-  if (constrained) AddFilterConstraintTerms(ws);
+  if (constrained) {
+    AddFilterConstraintTerms(ws);
+    AddTendonFilterConstraintTerms(ws, J);
+  }
   // Into the free velocities' rows, by the states that carry each coordinate.
   for (int a = 0; a < nf; ++a) {
     const int row = x_of_v_[free_v_[a]];

@@ -278,6 +278,60 @@ TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
   EXPECT_LT(j.stiff(v1, q1), -1.0);
 }
 
+// A rigid tendon pulled through its command filter (the planar adaptive finger at rest,
+// s = 0): the filter's state s and rate s' set the row's target acceleration
+// (s_cmd - s) / tc^2 - 2 s' / tc, which reaches the joints as Y K^+ e_row. Every column,
+// the filter's included, agrees with the differences; and along the tendon, R J_v equals the
+// filter's rate row over every column (G J = 0 on the invariant R q - s), so that implicit
+// steps keep the tendon's length on its filtered command.
+TEST(PassiveJacobianTest, RigidTendonFilterColumnsMatchDifferences) {
+  const std::string xml = R"(<model name="af_rigid" format="1">
+  <block type="World" name="world" gravity="[0, 0, 0]"/>
+  <block type="RevoluteJoint" name="j1" axis="[0, 0, 1]" actuation="port" damping="0.002"/>
+  <block type="Solid" name="link1" shape="none" mass="0.02" com="[0.025, 0, 0]" inertia="[[1e-9, 0, 0], [0, 4e-6, 0], [0, 0, 4e-6]]"/>
+  <block type="RigidTransform" name="end1" translation="[0.05, 0, 0]"/>
+  <block type="RevoluteJoint" name="j2" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
+  <block type="Solid" name="link2" shape="none" mass="0.015" com="[0.02, 0, 0]" inertia="[[1e-9, 0, 0], [0, 2e-6, 0], [0, 0, 2e-6]]"/>
+  <block type="RevoluteJoint" name="j3" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
+  <block type="Solid" name="link3" shape="none" mass="0.01" com="[0.015, 0, 0]" inertia="[[1e-9, 0, 0], [0, 1e-6, 0], [0, 0, 1e-6]]"/>
+  <block type="RigidTransform" name="end2" translation="[0.04, 0, 0]"/>
+  <block type="Tendon" name="tendon" R="[0.01, 0.008, 0.006]" E="[0.2, 0.1, 0.05]"/>
+  <block type="Constant" name="s" value="0"/>
+  <connect from="world.W" to="j1.B"/>
+  <connect from="j1.F" to="link1.R"/>
+  <connect from="j1.F" to="end1.B"/>
+  <connect from="end1.F" to="j2.B"/>
+  <connect from="j2.F" to="link2.R"/>
+  <connect from="j2.F" to="end2.B"/>
+  <connect from="end2.F" to="j3.B"/>
+  <connect from="j3.F" to="link3.R"/>
+  <connect from="tendon.J1" to="j1.shaft"/>
+  <connect from="tendon.J2" to="j2.shaft"/>
+  <connect from="tendon.J3" to="j3.shaft"/>
+  <connect from="s.y" to="tendon.s"/>
+</model>)";
+  const Jacobians j = AtStart(xml);
+  ASSERT_EQ(j.stiff.rows(), 8);  // three joints' q and v, the filter's two
+  for (double r : j.xdot) EXPECT_EQ(r, 0.0);
+  EXPECT_LT(RelativeDifference(j), 1e-7) << Print(j);
+  int filter_s = -1;
+  for (size_t i = 0; i < j.states.size(); ++i) {
+    if (j.states[i].find("tendon") != std::string::npos && filter_s < 0) {
+      filter_s = static_cast<int>(i);
+    }
+  }
+  ASSERT_GE(filter_s, 0) << "no state of the tendon's filter";
+  const double R[3] = {0.01, 0.008, 0.006};
+  const double scale = j.stiff.cwiseAbs().maxCoeff();
+  for (int c = 0; c < 8; ++c) {
+    double along = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      along += R[k] * j.stiff(StateOf(j, "velocity 0 of joint 'j" + std::to_string(k + 1) + "'"), c);
+    }
+    EXPECT_NEAR(along, j.stiff(filter_s + 1, c), 1e-12 * scale) << "column " << j.states[c];
+  }
+}
+
 TEST(PassiveJacobianTest, DeclaredStructureHoldsEveryNonzero) {
   for (int variant = 0; variant < 3; ++variant) {
     ChainOptions o;
