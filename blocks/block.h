@@ -60,13 +60,15 @@ struct Context {
   const unsigned char* zc_crossed = nullptr;
   const unsigned char* rate_hits = nullptr;     ///< per discrete rate: 1 if t is a hit
   BlockWorkspace* const* workspaces = nullptr;  ///< per block, may be null
-  /// Per element of `signals`, who reads it: kReadAtMajorSteps (a block's input, a log, a
+  /// Per element of `signals`, who reads it: kReadAtMajorSteps (a block's input, a
   /// Simulator::FindSignal), kReadInEvaluations (the input of a block that a solver
-  /// evaluation runs). A continuous block may leave an output that `demand_mask` does not
-  /// ask for uncomputed (Block::output_demanded); nullptr: every output is read.
+  /// evaluation runs), kReadForRows (a log: only the output rows read it). A continuous block
+  /// may leave an output that `demand_mask` does not ask for uncomputed
+  /// (Block::output_demanded); nullptr: every output is read.
   const unsigned char* demanded = nullptr;
-  /// What this evaluation must compute: kReadInEvaluations inside a solver step, both bits
-  /// at major steps and output rows.
+  /// What this evaluation must compute: kReadInEvaluations inside a solver step;
+  /// kReadAtMajorSteps and kReadInEvaluations at a major step that records no row; every
+  /// bit (kReadAnything) at output rows.
   unsigned char demand_mask = 0xff;
 
   /// True at major steps (the start, accepted steps, sample hits, located crossings): blocks
@@ -103,6 +105,8 @@ struct Context {
 /// Bits of Context::demanded and Context::demand_mask.
 inline constexpr unsigned char kReadAtMajorSteps = 1u;
 inline constexpr unsigned char kReadInEvaluations = 2u;
+inline constexpr unsigned char kReadForRows = 4u;
+inline constexpr unsigned char kReadAnything = 0xffu;
 
 /// Which stages of a block need an input directly (direct feedthrough), as a bit mask.
 inline constexpr unsigned kNoFeedthrough = 0u;
@@ -411,6 +415,17 @@ class Block {
   /// was.
   bool output_demanded(const Context& c, int port) const {
     return c.demanded == nullptr || (c.demanded[outputs_[port].offset] & c.demand_mask) != 0;
+  }
+  /// False when no output of `stage` is read in this evaluation (output_demanded): the
+  /// stage may skip its work altogether.
+  bool stage_demanded(const Context& c, int stage) const {
+    if (c.demanded == nullptr) return true;
+    for (const OutputPort& port : outputs_) {
+      if (port.stage == stage && port.width > 0 && (c.demanded[port.offset] & c.demand_mask) != 0) {
+        return true;
+      }
+    }
+    return false;
   }
   double* x(Context& c) const { return c.x + x_offset_; }
   const double* x(const Context& c) const { return c.x + x_offset_; }

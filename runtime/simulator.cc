@@ -178,10 +178,11 @@ void Simulator::BuildUpdateTables() {
 
 void Simulator::FindDemandedSignals() {
   const System& system = system_;
-  // What the diagram reads: the logs and the connected inputs at major steps, and inside
-  // solver evaluations the inputs of the blocks those run. A continuous block without
-  // states or memory (a Mux, a Gain) reads its inputs only where its own outputs are read
-  // (PropagateDemand): a sensor that feeds only an unread Mux is not read.
+  // What the diagram reads: the connected inputs at major steps, inside solver evaluations
+  // the inputs of the blocks those run, and the logs at output rows. A continuous block
+  // without states or memory (a Mux, a Gain) reads its inputs only where its own outputs are
+  // read (PropagateDemand): a sensor that feeds only an unread Mux is not read, and one that
+  // feeds only a logged Gain is read for the rows alone.
   demanded_.assign(static_cast<size_t>(system.num_signals()) + 1, 0);
   std::vector<char> updates(system.num_blocks(), 0);
   for (const blocks::Block* b : system.update_blocks()) updates[b->index()] = 1;
@@ -206,7 +207,7 @@ void Simulator::FindDemandedSignals() {
   for (const blocks::Block* b : system.derivative_blocks()) demand_in_evaluations(*b);
   for (const blocks::Block* b : system.zero_crossing_blocks()) demand_in_evaluations(*b);
   for (const LoggedSignal& s : system.logged_signals()) {
-    Demand(s.offset, s.width, blocks::kReadAtMajorSteps);
+    Demand(s.offset, s.width, blocks::kReadForRows);
   }
   PropagateDemand();
 }
@@ -263,18 +264,18 @@ void Simulator::PropagateDemand() {
     for (int i = system_.num_blocks() - 1; i >= 0; --i) {
       if (memoryless_[i] == 0) continue;
       const blocks::Block& b = system_.block(i);
-      bool read = false;
-      for (int k = 0; k < b.num_outputs() && !read; ++k) {
+      unsigned char who = 0;
+      for (int k = 0; k < b.num_outputs(); ++k) {
         const blocks::Block::OutputPort& port = b.output_port(k);
-        for (int e = port.offset; e < port.offset + port.width && !read; ++e) {
-          read = demanded_[e] != 0;
-        }
+        for (int e = port.offset; e < port.offset + port.width; ++e) who |= demanded_[e];
       }
-      if (!read) continue;
+      if (who == 0) continue;
+      // Read by a block or in evaluations: its inputs are read at every major step; read by
+      // the logs alone: at the rows.
+      const unsigned char inputs_read =
+          (who & ~blocks::kReadForRows) != 0 ? blocks::kReadAtMajorSteps : blocks::kReadForRows;
       for (int k = 0; k < b.num_inputs(); ++k) {
-        if (Demand(b.input_port(k).offset, b.input_port(k).width, blocks::kReadAtMajorSteps)) {
-          grew = true;
-        }
+        if (Demand(b.input_port(k).offset, b.input_port(k).width, inputs_read)) grew = true;
       }
     }
   }

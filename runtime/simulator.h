@@ -379,12 +379,13 @@ class Simulator {
   /// may sit at the buffer's end).
   std::vector<unsigned char> demanded_;
   /// Marks signal elements [offset, offset + width) read by `who` (kReadAtMajorSteps,
-  /// kReadInEvaluations); true when one was not before.
+  /// kReadInEvaluations, kReadForRows); true when one was not before.
   bool Demand(int offset, int width, unsigned char who);
   /// Extends the marks of Demand to the whole of every output port they touch.
   void SpreadDemand();
   /// SpreadDemand, and the inputs of every memoryless block whose outputs are read marked
-  /// read at major steps, until nothing more is marked.
+  /// read at major steps (or for the rows, when only the logs read its outputs), until
+  /// nothing more is marked.
   void PropagateDemand();
   /// Per block: continuous, without states, memory, modes or updates (a Mux, a Gain): it
   /// reads its inputs only where its outputs are read.
@@ -445,6 +446,9 @@ class Simulator {
   bool initialized_ = false;
   /// Appends a row from the signal buffer at time `t`, and reports it to row_callback_.
   void RecordRow(double t);
+  /// True when the major step at `t` records an output row (every step without
+  /// output_interval; else an output time reached, the end).
+  bool RecordsRowAt(double t) const;
 
   std::function<void(const Progress&)> progress_;
   std::function<void(int, const blocks::Context&)> row_callback_;

@@ -141,12 +141,21 @@ void Simulator::MajorStep(bool first) {
       c.signals[d.output] = c.xd[d.state];
     }
   }
+  // A step that records no row computes what blocks read (at major steps, in the solver's
+  // evaluations); what only the logs read waits for the rows (between steps, they are
+  // computed at their own times from the dense output).
+  const bool row = RecordsRowAt(st.t);
+  c.demand_mask = row ? blocks::kReadAnything
+                      : blocks::kReadAtMajorSteps | blocks::kReadInEvaluations;
   for (const ExecutionEntry& e : major_calls_) {
     const int rate = e.block->rate_index();
     if ((rate >= 0 && !st.rate_hits[rate]) || !Runs(*e.block)) continue;
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }
+  c.demand_mask = blocks::kReadAnything;
+  // A block ended the run here (StopSimulation, Assertion): its last row needs the logs too.
+  if (!row && c.stop_block >= 0) CalcMajorContinuousOutputs();
   // The DAE's algebraic variables start consistent with x (and with every input at t, now
   // that the outputs are computed); the continuous outputs then see them.
   if (first && is_dae() && system_.num_algebraic_variables() > 0) {
@@ -156,8 +165,7 @@ void Simulator::MajorStep(bool first) {
   // Record the outputs at t before discrete states move on to their next values.
   if (!settings_.output_interval) {
     RecordRow(st.t);
-  } else if (st.t >= next_output_ || st.t == settings_.t_end || st.t == end_time_ ||
-             c.stop_block >= 0) {
+  } else if (row || c.stop_block >= 0) {
     // A run a block ends here (StopSimulation, Assertion) keeps its last row too.
     RecordRow(st.t);
     while (next_output_ <= st.t) {
@@ -217,6 +225,11 @@ double Simulator::NextStop() const {
   // Output times are stops only where no dense output can fill them in.
   if (settings_.output_interval && !interpolate_rows_) stop = std::min(stop, next_output_);
   return stop;
+}
+
+bool Simulator::RecordsRowAt(double t) const {
+  return !settings_.output_interval || t >= next_output_ || t == settings_.t_end ||
+         t == end_time_;
 }
 
 void Simulator::RecordRow(double t) {

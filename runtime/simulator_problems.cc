@@ -447,14 +447,13 @@ void Simulator::CalcMinorOutputs(double t, double* x, double* z, bool for_row) {
   c.x = x;
   c.z = z;
   c.major = false;
-  c.demand_mask =
-      for_row ? blocks::kReadAtMajorSteps | blocks::kReadInEvaluations : blocks::kReadInEvaluations;
+  c.demand_mask = for_row ? blocks::kReadAnything : blocks::kReadInEvaluations;
   for (const ExecutionEntry& e : for_row ? system_.continuous_order() : system_.minor_order()) {
     if (!Runs(*e.block)) continue;
     current_block_ = e.block->index();
     e.block->CalcOutputs(c, e.stage);
   }
-  c.demand_mask = blocks::kReadAtMajorSteps | blocks::kReadInEvaluations;
+  c.demand_mask = blocks::kReadAnything;
   minor_outputs_t_ = t;
   std::copy_n(x, minor_outputs_x_.size(), minor_outputs_x_.data());
   minor_outputs_current_ = true;

@@ -244,6 +244,10 @@ void Mechanism::DoCalcOutputs(Context& c, int stage) const {
     if (!m_.tendons.empty()) WriteTendonOutputs(c, ws, 0);
     return;
   }
+  // Nothing of stage 1 read now (a major step that records no row, a zero-crossing
+  // evaluation, an evaluation whose blocks read only positions and contact forces): the
+  // accelerations wait for DoCalcDerivatives, which solves them where it runs.
+  if (!stage_demanded(c, 1)) return;
   Dynamics(c, ws);
   WriteDynamicOutputs(c, ws);
   if (!m_.tendons.empty()) WriteTendonOutputs(c, ws, 1);
