@@ -136,12 +136,13 @@ const Eigen::VectorXd& RneaImpl(const KinematicTree& tree, KinematicTreeData* da
                                 const std::vector<Vector6d>* f_ext) {
   const Vector6d a0 = WorldAcceleration(tree);
   const int n = tree.num_bodies();
+  const bool posed = data->PosedAt(q);
   for (int i = 0; i < n; ++i) {
     const Joint& joint = tree.joint(i);
     const int iv = tree.idx_v(i);
     const int p = tree.parent(i);
     Pose& X = data->X_PB[i];
-    CalcBodyPose(tree, i, q, &X);
+    if (!posed) CalcBodyPose(tree, i, q, &X);
     const Vector6d v_J = JointVelocity(joint, v, iv);
     Vector6d V = v_J;
     Vector6d A = X.InvActMotion(p < 0 ? a0 : data->A[p]);
@@ -208,6 +209,8 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
   // children need). Its articulated inertia would matter only to a free ancestor, and it has
   // none: a motion-driven hand costs an inverse-dynamics pass, not an articulated one.
   const bool skip_driven = kHybrid && !driven_forces;
+  // Every body is posed when q is given (only the q == nullptr pass skips driven ones).
+  const bool posed = q != nullptr && data->PosedAt(*q);
   if (skip_driven) {
     // Without their forces, the driven bodies need an acceleration only where a free
     // subtree hangs below them (a parent's index is below its children's).
@@ -235,7 +238,7 @@ const Eigen::VectorXd& AbaImpl(const KinematicTree& tree, KinematicTreeData* dat
     }
     const Vector6d v_J = JointVelocity(joint, v, iv);
     if (q != nullptr) {
-      CalcBodyPose(tree, i, *q, &X);
+      if (!posed) CalcBodyPose(tree, i, *q, &X);
       data->V[i] = p >= 0 ? Vector6d(X.InvActMotion(data->V[p]) + v_J) : v_J;
     }
     const Vector6d& V = data->V[i];
@@ -415,8 +418,9 @@ const Eigen::MatrixXd& CrbaImpl(const KinematicTree& tree, KinematicTreeData* da
   const int n = tree.num_bodies();
   auto counted = [in_subtrees](int i) { return in_subtrees == nullptr || (*in_subtrees)[i]; };
   // Every pose: a counted body's column runs through its ancestors' transforms.
+  const bool posed = data->PosedAt(q);
   for (int i = 0; i < n; ++i) {
-    CalcBodyPose(tree, i, q, &data->X_PB[i]);
+    if (!posed) CalcBodyPose(tree, i, q, &data->X_PB[i]);
     if (counted(i)) data->I_C[i] = tree.inertia_matrix(i);
   }
   // Composite inertias, leaves first: each subtree's inertia is added to its parent's. A
@@ -483,9 +487,10 @@ void QuaternionRate(const double* q, const Eigen::Vector3d& w, Out&& qdot) {
 void ForwardKinematics(const KinematicTree& tree, KinematicTreeData* data,
                        const Eigen::Ref<const Eigen::VectorXd>& q) {
   CheckSize("ForwardKinematics", "q", q.size(), tree.nq());
+  const bool posed = data->PosedAt(q);
   for (int i = 0; i < tree.num_bodies(); ++i) {
     Pose& X_PB = data->X_PB[i];
-    CalcBodyPose(tree, i, q, &X_PB);
+    if (!posed) CalcBodyPose(tree, i, q, &X_PB);
     const int p = tree.parent(i);
     if (p < 0) {
       data->X_WB[i] = X_PB;

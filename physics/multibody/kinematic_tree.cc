@@ -125,6 +125,7 @@ KinematicTree::KinematicTree(std::vector<BodySpec> bodies, const Eigen::Vector3d
 KinematicTreeData::KinematicTreeData(const KinematicTree& tree) {
   const int n = tree.num_bodies();
   X_PB.resize(n);
+  posed_q.setZero(tree.nq());
   X_WB.resize(n);
   V.assign(n, Vector6d::Zero());
   A.assign(n, Vector6d::Zero());

@@ -149,7 +149,21 @@ struct KinematicTreeData {
   explicit KinematicTreeData(const KinematicTree& tree);
 
   // Kinematics (ForwardKinematics, and every algorithm below).
-  std::vector<Pose> X_PB;   ///< body frame in its parent's (or W) at the current q
+  /// Body frame in its parent's (or W) at the current q. Written by the algorithms only:
+  /// each skips the poses when they are of its q already (posed_q).
+  std::vector<Pose> X_PB;
+  /// The q that X_PB is of, when `posed`: forward kinematics, the CRBA and the RNEA of one
+  /// evaluation pose the bodies once. Cleared by InvalidatePoses.
+  Eigen::VectorXd posed_q;
+  bool posed = false;
+  void InvalidatePoses() { posed = false; }
+  /// True when X_PB is of `q` already; else records that the caller now poses them at q.
+  bool PosedAt(const Eigen::Ref<const Eigen::VectorXd>& q) {
+    if (posed && (q.array() == posed_q.array()).all()) return true;
+    posed_q = q;  // same size: no allocation
+    posed = true;
+    return false;
+  }
   std::vector<Pose> X_WB;   ///< body frame in W (ForwardKinematics only)
   std::vector<Vector6d> V;  ///< spatial velocity of B in W, expressed in B (rad/s; m/s)
   std::vector<Vector6d> A;  ///< spatial acceleration of B, in B, offset by -g (RNEA, ABA)

@@ -136,6 +136,39 @@ TEST(AlgorithmsTest, RandomBranchedTree30AlgorithmsAgree) {
   CheckAlgorithmsAgree(RandomTree(30, 77, /*branched=*/true), 44, 1e-10, 1e-9);
 }
 
+// The algorithms pose the bodies once per q (KinematicTreeData::PosedAt): one data used at
+// q1, then q2, then q1 again, and a q changed in place, gives each algorithm exactly what a
+// fresh data gives; InvalidatePoses makes it pose again.
+TEST(AlgorithmsTest, PosesAreReusedOnlyAtTheSameQ) {
+  const KinematicTree tree = RandomTree(12, 5, /*branched=*/true);
+  std::mt19937 rng(7);
+  const int nq = tree.nq(), nv = tree.nv();
+  const Eigen::VectorXd q1 = RandomVector(rng, nq, 2.0), q2 = RandomVector(rng, nq, 2.0);
+  const Eigen::VectorXd v = RandomVector(rng, nv, 3.0), a = RandomVector(rng, nv, 5.0);
+  const Eigen::VectorXd tau = RandomVector(rng, nv, 4.0);
+  KinematicTreeData shared(tree);
+  Eigen::VectorXd q = q1;
+  for (const Eigen::VectorXd* at : {&q1, &q2, &q1, &q2}) {
+    q = *at;  // the same storage each time: the values decide
+    KinematicTreeData fresh(tree);
+    EXPECT_EQ(Crba(tree, &shared, q), Crba(tree, &fresh, q));
+    EXPECT_EQ(Rnea(tree, &shared, q, v, a), Rnea(tree, &fresh, q, v, a));
+    EXPECT_EQ(Aba(tree, &shared, q, v, tau), Aba(tree, &fresh, q, v, tau));
+    ForwardKinematics(tree, &shared, q, v);
+    ForwardKinematics(tree, &fresh, q, v);
+    for (int i = 0; i < tree.num_bodies(); ++i) {
+      EXPECT_EQ(shared.X_WB[i].rotation, fresh.X_WB[i].rotation);
+      EXPECT_EQ(shared.X_WB[i].translation, fresh.X_WB[i].translation);
+      EXPECT_EQ(shared.V[i], fresh.V[i]);
+    }
+  }
+  // Poses written over (as no algorithm does) count only after InvalidatePoses.
+  const Eigen::MatrixXd M = Crba(tree, &shared, q);
+  shared.X_PB[1].translation.setConstant(9.0);
+  shared.InvalidatePoses();
+  EXPECT_EQ(Crba(tree, &shared, q), M);
+}
+
 TEST(AlgorithmsTest, KineticEnergyOfFallingArmMatchesEnergyBalance) {
   // Gravity work equals the kinetic energy gained, over a short free fall integrated with
   // ABA (RK4, small step): a check of ABA's gravity and velocity terms together.
