@@ -234,27 +234,33 @@ TEST(PassiveJacobianTest, CoupledChainPressingAFreeBallMatchesDifferences) {
   EXPECT_LT((j.stiff.row(v3) - kRatio * j.stiff.row(v2)).cwiseAbs().maxCoeff(), 1e-12 * scale);
 }
 
-// The structure the mechanism declares holds every nonzero of these Jacobians.
-// A tendon's springs E and an elastic cable (f = k (s - l) - c R qd at a constant command) on
-// the planar adaptive finger: d tau / d q = -E - k R R^T, d tau / d v = -c R R^T, through M^-1.
-// Compared on the joints' rows and columns (the command filter's coupling through the cable is
-// left out of the Jacobian).
-TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
-  const std::string xml = R"(<model name="af_elastic" format="1">
+// The planar adaptive finger's two links on joints j1 and j2 about +z (no gravity), and
+// their connections: the tendon tests add their tendon and command.
+const std::string kAfLinks = R"(
   <block type="World" name="world" gravity="[0, 0, 0]"/>
   <block type="RevoluteJoint" name="j1" axis="[0, 0, 1]" actuation="port" damping="0.002"/>
   <block type="Solid" name="link1" shape="none" mass="0.02" com="[0.025, 0, 0]" inertia="[[1e-9, 0, 0], [0, 4e-6, 0], [0, 0, 4e-6]]"/>
   <block type="RigidTransform" name="end1" translation="[0.05, 0, 0]"/>
   <block type="RevoluteJoint" name="j2" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
   <block type="Solid" name="link2" shape="none" mass="0.015" com="[0.02, 0, 0]" inertia="[[1e-9, 0, 0], [0, 2e-6, 0], [0, 0, 2e-6]]"/>
-  <block type="Tendon" name="tendon" R="[0.01, 0.008]" E="[0.2, 0.1]" transmission="elastic" stiffness="1000" damping="2"/>
-  <block type="Constant" name="s" value="0"/>
+)";
+const std::string kAfLinkJoints = R"(
   <connect from="world.W" to="j1.B"/>
   <connect from="j1.F" to="link1.R"/>
   <connect from="j1.F" to="end1.B"/>
   <connect from="end1.F" to="j2.B"/>
   <connect from="j2.F" to="link2.R"/>
-  <connect from="tendon.J1" to="j1.shaft"/>
+)";
+
+// A tendon's springs E and an elastic cable (f = k (s - l) - c R qd at a constant command) on
+// the planar adaptive finger: d tau / d q = -E - k R R^T, d tau / d v = -c R R^T, through M^-1.
+// Compared on the joints' rows and columns (the command filter's coupling through the cable is
+// left out of the Jacobian).
+TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
+  const std::string xml = R"(<model name="af_elastic" format="1">
+)" + kAfLinks + R"(  <block type="Tendon" name="tendon" R="[0.01, 0.008]" E="[0.2, 0.1]" transmission="elastic" stiffness="1000" damping="2"/>
+  <block type="Constant" name="s" value="0"/>
+)" + kAfLinkJoints + R"(  <connect from="tendon.J1" to="j1.shaft"/>
   <connect from="tendon.J2" to="j2.shaft"/>
   <connect from="s.y" to="tendon.s"/>
 </model>)";
@@ -286,23 +292,12 @@ TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
 // steps keep the tendon's length on its filtered command.
 TEST(PassiveJacobianTest, RigidTendonFilterColumnsMatchDifferences) {
   const std::string xml = R"(<model name="af_rigid" format="1">
-  <block type="World" name="world" gravity="[0, 0, 0]"/>
-  <block type="RevoluteJoint" name="j1" axis="[0, 0, 1]" actuation="port" damping="0.002"/>
-  <block type="Solid" name="link1" shape="none" mass="0.02" com="[0.025, 0, 0]" inertia="[[1e-9, 0, 0], [0, 4e-6, 0], [0, 0, 4e-6]]"/>
-  <block type="RigidTransform" name="end1" translation="[0.05, 0, 0]"/>
-  <block type="RevoluteJoint" name="j2" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
-  <block type="Solid" name="link2" shape="none" mass="0.015" com="[0.02, 0, 0]" inertia="[[1e-9, 0, 0], [0, 2e-6, 0], [0, 0, 2e-6]]"/>
-  <block type="RevoluteJoint" name="j3" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
+)" + kAfLinks + R"(  <block type="RevoluteJoint" name="j3" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
   <block type="Solid" name="link3" shape="none" mass="0.01" com="[0.015, 0, 0]" inertia="[[1e-9, 0, 0], [0, 1e-6, 0], [0, 0, 1e-6]]"/>
   <block type="RigidTransform" name="end2" translation="[0.04, 0, 0]"/>
   <block type="Tendon" name="tendon" R="[0.01, 0.008, 0.006]" E="[0.2, 0.1, 0.05]"/>
   <block type="Constant" name="s" value="0"/>
-  <connect from="world.W" to="j1.B"/>
-  <connect from="j1.F" to="link1.R"/>
-  <connect from="j1.F" to="end1.B"/>
-  <connect from="end1.F" to="j2.B"/>
-  <connect from="j2.F" to="link2.R"/>
-  <connect from="j2.F" to="end2.B"/>
+)" + kAfLinkJoints + R"(  <connect from="j2.F" to="end2.B"/>
   <connect from="end2.F" to="j3.B"/>
   <connect from="j3.F" to="link3.R"/>
   <connect from="tendon.J1" to="j1.shaft"/>
@@ -332,6 +327,7 @@ TEST(PassiveJacobianTest, RigidTendonFilterColumnsMatchDifferences) {
   }
 }
 
+// The structure the mechanism declares holds every nonzero of these Jacobians.
 TEST(PassiveJacobianTest, DeclaredStructureHoldsEveryNonzero) {
   for (int variant = 0; variant < 3; ++variant) {
     ChainOptions o;
