@@ -327,6 +327,27 @@ void AddFeatureContacts(const Shape& a, const Pose& X_Wa, const Shape& b, const 
 }  // namespace
 
 PairGeometry CollideConvex(const Shape& a, const Pose& X_Wa, const Shape& b, const Pose& X_Wb) {
+  // A capsule is its segment inflated by its radius. While the segments (the cores) stay
+  // apart, the pair's distance is their distance less the radii, along the cores' normal:
+  // GJK's distance, exact and smooth as the bodies move, where EPA's depth and normal are
+  // only as good as its tolerance (and a polytope's far face may fool it). A finger's capsule
+  // pressing a box, a cylinder or a mesh is this case; a core inside the other shape goes to
+  // EPA with the whole shapes.
+  if (a.type == ShapeType::kCapsule || b.type == ShapeType::kCapsule) {
+    Shape core_a = a, core_b = b;
+    const double ra = a.type == ShapeType::kCapsule ? a.radius : 0.0;
+    const double rb = b.type == ShapeType::kCapsule ? b.radius : 0.0;
+    core_a.radius -= ra;
+    core_b.radius -= rb;
+    const SignedDistance core = GjkSignedDistance(core_a, X_Wa, core_b, X_Wb);
+    if (core.distance > 0.0) {
+      PairGeometry g = SinglePointGeometry(core.distance - ra - rb, core.normal,
+                                           core.point_a + ra * core.normal,
+                                           core.point_b - rb * core.normal);
+      if (g.distance < 0.0) AddFeatureContacts(a, X_Wa, b, X_Wb, &g);
+      return g;
+    }
+  }
   const SignedDistance d = GjkSignedDistance(a, X_Wa, b, X_Wb);
   PairGeometry g = SinglePointGeometry(d.distance, d.normal, d.point_a, d.point_b);
   if (g.distance < 0.0) AddFeatureContacts(a, X_Wa, b, X_Wb, &g);

@@ -103,8 +103,18 @@ SignedDistance GjkSignedDistance(const Shape& a, const Pose& X_Wa, const Shape& 
   }
   r.normal = Eigen::Vector3d(dir.v[0], dir.v[1], dir.v[2]).normalized();
   const Eigen::Vector3d p(pos.v[0], pos.v[1], pos.v[2]);
-  const double top_a = r.normal.dot(SupportPoint(a, X_Wa, r.normal));
-  const double bottom_b = r.normal.dot(SupportPoint(b, X_Wb, -r.normal));
+  double top_a = r.normal.dot(SupportPoint(a, X_Wa, r.normal));
+  double bottom_b = r.normal.dot(SupportPoint(b, X_Wb, -r.normal));
+  // The overlap along any direction bounds the depth from above. libccd's EPA can end on a
+  // face of the polytope's far side (a capsule across a cylinder's curved side: the whole
+  // width of both, 9 cm, instead of 2 mm): the opposite direction is then the answer.
+  const double top_a_flipped = -r.normal.dot(SupportPoint(a, X_Wa, -r.normal));
+  const double bottom_b_flipped = -r.normal.dot(SupportPoint(b, X_Wb, r.normal));
+  if (top_a_flipped - bottom_b_flipped < top_a - bottom_b) {
+    r.normal = -r.normal;
+    top_a = top_a_flipped;
+    bottom_b = bottom_b_flipped;
+  }
   const Eigen::Vector3d across = p - r.normal.dot(p) * r.normal;
   r.distance = bottom_b - top_a;
   r.point_a = across + top_a * r.normal;

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <string>
@@ -652,6 +653,41 @@ TEST(CollisionManifold, CylinderAndCapsuleLyingOnBoxGiveBothEnds) {
     EXPECT_TRUE(g.normal.isApprox(Eigen::Vector3d::UnitZ(), 1e-6));
     ASSERT_EQ(g.num_points, 2);
     EXPECT_NEAR(std::abs(g.points[0].position.y() - g.points[1].position.y()), 0.3, 1e-6);
+  }
+}
+
+// A Reflex finger's capsule (radius 0.01, nearly upright) pressing 2 mm into the curved side
+// of a cylinder lying along y (radius 0.035): the pose where libccd's EPA ended on the far
+// side and reported the width of both, 9 cm, with the normal reversed. The depth is the
+// closed form (the segment's distance from the cylinder's axis, less both radii), in both
+// argument orders, and it changes smoothly as the capsule moves across.
+TEST(CollisionTest, CapsuleAcrossACylindersSideHasTheClosedFormDepth) {
+  const Shape capsule = Shape::Capsule(0.01, 0.066189122973500006);
+  const Shape cylinder = Shape::Cylinder(0.035, 0.12);
+  const Pose X_Wc(multibody::Rx(-kPi / 2), Eigen::Vector3d(0.01, 0.0, 0.03496506757961753));
+  const double tilt = 0.093316636892815039;  // the capsule's axis leans this sine from -z
+  Eigen::Matrix3d R;
+  const double c = std::sqrt(1.0 - tilt * tilt);
+  R << -c, 0.0, -tilt, 0.0, 1.0, 0.0, tilt, 0.0, -c;
+  double last = std::numeric_limits<double>::infinity();
+  for (int k = 0; k <= 20; ++k) {
+    SCOPED_TRACE(k);
+    const double x = -0.033088273177385601 + 1e-4 * k;  // sliding toward the cylinder
+    const Pose X_Wk(R, Eigen::Vector3d(x, 0.0, 0.057449847211555424));
+    // Closest point of the capsule's segment to the cylinder's axis, in the x-z plane.
+    const Eigen::Vector2d centre(0.01, 0.03496506757961753);
+    const Eigen::Vector2d p(x, 0.057449847211555424), axis(R(0, 2), R(2, 2));
+    const double t = std::clamp((centre - p).dot(axis), -0.033094561486750003,
+                                0.033094561486750003);
+    const double expected = (p + t * axis - centre).norm() - 0.035 - 0.01;
+    for (bool swap : {false, true}) {
+      const PairGeometry g = swap ? Collide(cylinder, X_Wc, capsule, X_Wk)
+                                  : Collide(capsule, X_Wk, cylinder, X_Wc);
+      EXPECT_NEAR(g.distance, expected, 1e-9);
+      EXPECT_GT((swap ? -1.0 : 1.0) * g.normal.x(), 0.99);  // from the capsule toward the axis
+    }
+    EXPECT_LT(expected, last);  // deeper each step
+    last = expected;
   }
 }
 
