@@ -180,9 +180,9 @@ REFLEX_CYLINDER_HEADER = """\
      stand at pi/2. Hand base B palm down (x_B = x, y_B = -y, z_B = -z), origin (0, 0, 0.172):
      the palm's face (z_B = 0.07) 2 mm above the cylinder's top. Power preshape (p = 0); the
      command c goes from 1 (open) to 0 (closed) on [0, 0.5] s, then holds; B rises 0.1 m along
-     +z linearly on [1.0, 2.0] s; end 2.5 s (written here as 0.3 s: past 0.3 s, when the
-     fingers reach the cylinder's rim, ode23s's steps collapse (2/3 rejected, 0.1 ms) and the run
-     crawls; open, see issue 43). Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
+     +z linearly on [1.0, 2.0] s; end 2.5 s (written here as 0.3 s: past 0.3 s, while the
+     fingertips press the cylinder's top, ode23s's steps shrink to microseconds and the run
+     crawls; open, see docs/hands.md). Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
      mu = 1.0 hand-cylinder, 0.5 hand-ground and cylinder-ground (smooth stick-slip).
 
      Logs: the cylinder's position in the world and in B (the slip), the hand's joint angles,
