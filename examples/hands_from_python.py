@@ -12,7 +12,9 @@ This script builds both with tb.hands, block by block, as defines:
                                   stiffness damping mu_object mu_other v_crit
   reflex.xml     Reflex           port base (B); inputs preshape, command (3); outputs q (8),
                                   tips (9)
-                 ReflexContact    the same with ports object, ground and the contacts
+                 ReflexContact    the same with ports object, ground and the contacts,
+                                  and elastic tendons; params stiffness damping mu_object
+                                  mu_other v_crit tendon_stiffness tendon_damping
 
 and writes them to --out (default out/hands_from_python/), with a header comment saying what
 they hold; the checked-in files in models/hands/ are these (python/tests/test_hands.py
@@ -92,7 +94,12 @@ REFLEX_HEADER = """\
      0.009, 0.03 kg, each on its segment with a cylinder's inertia (0.91 kg in all).
 
      Outputs: q (8): F1 swivel, proximal, distal; F2 the same; F3 proximal, distal; tips (9):
-     the fingertips' positions in B (m), F1, F2, F3. -->
+     the fingertips' positions in B (m), F1, F2, F3.
+
+     ReflexContact adds the contacts and makes each tendon elastic, f = tendon_stiffness
+     (s - l) - tendon_damping dl/dt (N m/rad, N m s/rad): the servo that pulls it, a position
+     gain through the spool. A rigid tendon driven by displacement has no force limit: a
+     closing finger that meets an object crushes it instead of stalling. -->
 """
 
 
@@ -119,8 +126,9 @@ def build_soft_hand_library():
 def build_reflex_library():
     lib = tb.Model("reflex_lib")
     tb.hands.build_reflex(lib, lib.add_define("Reflex", []), drive=drive())
-    hand = tb.hands.build_reflex(lib, lib.add_define("ReflexContact", CONTACT_PARAMS),
-                                 drive=drive())
+    hand = tb.hands.build_reflex(
+        lib, lib.add_define("ReflexContact", CONTACT_PARAMS + ["tendon_stiffness", "tendon_damping"]),
+        drive=drive(), tendon_stiffness="tendon_stiffness", tendon_damping="tendon_damping")
     tb.hands.add_contacts(lib, hand, **contact_settings())
     return lib
 
@@ -144,6 +152,10 @@ RH1_H_ROTATION = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
 RH1_H_ORIGIN = [-0.095, -0.02, 0.087]
 RH1_CONTACT = {"stiffness": "1e5", "damping": "100", "mu_object": "1", "mu_other": "0.5",
                "v_crit": "1e-3"}
+# The Reflex experiment's tendons (fixed here): 5 N m/rad of tendon and 0.05 N m s/rad, five
+# times the proximal joint's spring: the tendon, not the springs, sets how far a free finger
+# closes.
+REFLEX_SERVO = {"tendon_stiffness": "5", "tendon_damping": "0.05"}
 
 RH1_HEADER = """\
 <!-- Experiment RH1 of the reference (Rocchi & Hauser (2016), "A Generic Simulator for
@@ -180,10 +192,14 @@ REFLEX_CYLINDER_HEADER = """\
      stand at pi/2. Hand base B palm down (x_B = x, y_B = -y, z_B = -z), origin (0, 0, 0.172):
      the palm's face (z_B = 0.07) 2 mm above the cylinder's top. Power preshape (p = 0); the
      command c goes from 1 (open) to 0 (closed) on [0, 0.5] s, then holds; B rises 0.1 m along
-     +z linearly on [1.0, 2.0] s; end 2.5 s (written here as 0.3 s: past 0.3 s, while the
-     fingertips press the cylinder's top, ode23s's steps shrink to microseconds and the run
-     crawls; open, see docs/hands.md). Contact: Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m;
-     mu = 1.0 hand-cylinder, 0.5 hand-ground and cylinder-ground (smooth stick-slip).
+     +z linearly on [1.0, 2.0] s; end 2.5 s. Tendons elastic, 5 N m/rad and 0.05 N m s/rad
+     (ReflexContact: the servos stall on the cylinder; rigid tendons would crush it). Contact:
+     Kelvin-Voigt k = 1e5 N/m, c = 100 N s/m; mu = 1.0 hand-cylinder, 0.5 hand-ground and
+     cylinder-ground (smooth stick-slip).
+
+     What happens: the hand sits low, and the closing fingers stop on the ground at a proximal
+     angle of 0.86 rad. As the hand rises they close on the cylinder's side (proximal 1.8 rad,
+     F3 1.64) and lift it: it rises with the hand from about 1.3 s on.
 
      Logs: the cylinder's position in the world and in B (the slip), the hand's joint angles,
      the lift. -->
@@ -255,7 +271,7 @@ def build_reflex_cylinder(out_dir):
     """reflex_cylinder.xml's model (includes reflex.xml, in the same folder)."""
     m = tb.Model("reflex_cylinder", file=str(pathlib.Path(out_dir) / "reflex_cylinder.xml"))
     m.add_include("reflex.xml")
-    m.set_simulation(solver="ode23s", t_end="0.3", rtol="1e-3", atol="1e-5",
+    m.set_simulation(solver="ode23s", t_end="2.5", rtol="1e-3", atol="1e-5",
                      output_interval="1e-3")
     m.add_block("", "World", "world")
     m.add_block("", "Solid", "ground", shape="plane", color=[0.6, 0.6, 0.6])
@@ -270,7 +286,7 @@ def build_reflex_cylinder(out_dir):
     m.add_block("", "PrismaticJoint", "lift", axis=[0, 0, 1], actuation="motion")
     m.add_block("", "RigidTransform", "wrist", translation=[0, 0, 0.172], rotation="matrix",
                 matrix=[[1, 0, 0], [0, -1, 0], [0, 0, -1]])
-    m.add_block("", "ReflexContact", "hand", **RH1_CONTACT)
+    m.add_block("", "ReflexContact", "hand", **RH1_CONTACT, **REFLEX_SERVO)
     m.add_block("", "TransformSensor", "cylinder_in_hand")
     m.add_block("", "Constant", "preshape", value=0)
     m.connect("", "world.W", "ground.R")

@@ -165,6 +165,19 @@ def test_reflex_has_7_joints_and_2_swivels():
     assert m.get_param("hand/f1/proximal", "q0") == "-0.34"
 
 
+@pytest.mark.skipif(not tb.hands.tendon_available(), reason="this build has no Tendon block")
+def test_reflex_tendons_are_rigid_unless_a_stiffness_is_given():
+    rigid, servo = tb.Model("rigid"), tb.Model("servo")
+    tb.hands.add_reflex(rigid, "", "hand")
+    tb.hands.add_reflex(servo, "", "hand", tendon_stiffness=5, tendon_damping="c")
+    for f in ("f1", "f2", "f3"):
+        tendon = f"hand/{f}/tendon"
+        assert rigid.get_param(tendon, "transmission") in (None, "", "rigid")
+        assert servo.get_param(tendon, "transmission") == "elastic"
+        assert servo.get_param(tendon, "stiffness") == "5"
+        assert servo.get_param(tendon, "damping") == "c"
+
+
 def test_reflex_geometry_at_q_zero():
     inputs = {"preshape": 0}
     if tb.hands.tendon_available():

@@ -419,7 +419,7 @@ def reflex_R_functions():
     return f"1; -({da_vinci_R1_text()})/{_num(REFLEX_DA_VINCI['r0'])}"
 
 
-def _reflex_finger(model, hand, name, drive, info):
+def _reflex_finger(model, hand, name, drive, info, tendon_stiffness=None, tendon_damping=None):
     """A Reflex finger as a subsystem: port base (B); inputs command (c, with the tendon) and
     swivel_angle (F1, F2: the PD's target, rad); outputs q (swivel, proximal, distal; F3
     proximal, distal) and tip (position in B)."""
@@ -490,9 +490,15 @@ def _reflex_finger(model, hand, name, drive, info):
         # sigma = 1 - sigma_offset - c: the Tendon makes s = 3.6 (sigma + sigma_offset).
         model.add_block(f, "Expression", "sigma", inputs=1,
                         expr=f"1 - {_num(REFLEX_SIGMA_OFFSET)} - u1")
+        transmission = {}
+        if tendon_stiffness is not None:
+            # The servo behind the tendon, as a spring (its position gain through the spool)
+            # and a damper: it stalls on an object instead of crushing it.
+            transmission = {"transmission": "elastic", "stiffness": tendon_stiffness,
+                            "damping": tendon_damping if tendon_damping is not None else 0}
         model.add_block(f, "Tendon", "tendon", R_functions=reflex_R_functions(),
                         q_rest=_vec(REFLEX_Q_REST), sigma_scaling=REFLEX_SIGMA_SCALING,
-                        sigma_offset=REFLEX_SIGMA_OFFSET, routing="chain")
+                        sigma_offset=REFLEX_SIGMA_OFFSET, routing="chain", **transmission)
         model.connect(f, ".command", "sigma.u1")
         model.connect(f, "sigma.y", "tendon.s")
         model.connect(f, "tendon.J1", "proximal.shaft")
@@ -513,7 +519,7 @@ def _reflex_finger(model, hand, name, drive, info):
     info.tips.append(f"{name}/tip")
 
 
-def build_reflex(model, hand, *, drive="tendon"):
+def build_reflex(model, hand, *, drive="tendon", tendon_stiffness=None, tendon_damping=None):
     """Fills the diagram `hand` with the RightHand Reflex SF.
 
     Ports: frame `base` (B, the palm's normal +z); input `preshape` (p in [0, 1]: the swivels
@@ -523,6 +529,9 @@ def build_reflex(model, hand, *, drive="tendon"):
     in [0, 1], 1 open) and a Tendon `tendon` in each finger (R row [1, -R1(q_d)/r0]); with
     drive="ports" each finger's rotational ports J1 (proximal), J2 (distal), as ports
     f1_J1 ... f3_J2 of the hand.
+    tendon_stiffness (N m/rad of tendon, R being dimensionless) and tendon_damping (N m s/rad),
+    numbers or the define's parameter names: each tendon elastic, f = k (s - l) - c dl/dt, as
+    a position-controlled servo pulls it; None: rigid, l(q) = s exactly.
     The proximal joints start at their rest angle -0.34 rad (q0).
     @return a Hand describing what was built.
     """
@@ -541,7 +550,7 @@ def build_reflex(model, hand, *, drive="tendon"):
     model.connect(hand, "palm_pose.F", "palm.R")
     info.links.append("palm")
     for name in ("f1", "f2", "f3"):
-        _reflex_finger(model, hand, name, drive, info)
+        _reflex_finger(model, hand, name, drive, info, tendon_stiffness, tendon_damping)
         model.connect(hand, ".base", f"{name}.base")
     model.add_block(hand, "Gain", "swivel_f1", k="pi/2")
     model.add_block(hand, "Gain", "swivel_f2", k="-pi/2")
@@ -569,10 +578,12 @@ def build_reflex(model, hand, *, drive="tendon"):
     return info
 
 
-def add_reflex(model, diagram, name, *, drive="tendon"):
+def add_reflex(model, diagram, name, *, drive="tendon", tendon_stiffness=None,
+               tendon_damping=None):
     """A Reflex as a new subsystem NAME of `diagram`; see build_reflex.
     @return a Hand."""
-    return build_reflex(model, model.add_subsystem(diagram, name), drive=drive)
+    return build_reflex(model, model.add_subsystem(diagram, name), drive=drive,
+                        tendon_stiffness=tendon_stiffness, tendon_damping=tendon_damping)
 
 
 # ---- Contact --------------------------------------------------------------------------------
