@@ -439,6 +439,10 @@ class Simulator {
   /// The signal buffer and workspaces hold CalcMinorOutputs(minor_outputs_t_,
   /// minor_outputs_x_) and nothing else has been computed since (see MinorOutputsHoldAt).
   bool minor_outputs_current_ = false;
+  /// True when outputs were computed at another time or state (an output row between steps)
+  /// since the last derivative evaluation: the blocks' workspaces no longer hold what a
+  /// Jacobian at that evaluation reads (Problem::CalcJacobian evaluates again first).
+  bool evaluated_elsewhere_ = false;
   double minor_outputs_t_ = 0.0;
   Eigen::VectorXd minor_outputs_x_;  ///< (nx)
   std::string failure_;              ///< the outcome's error of a failed AdvanceTo, "" when none

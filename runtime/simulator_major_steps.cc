@@ -246,6 +246,7 @@ void Simulator::RecordInterpolatedRows(double t_end_of_step) {
     // values from the last hit, as they would in a minor step.
     CalcMinorOutputs(next_output_, x_interp_.data(),
                      x_interp_.data() + system_.num_continuous_states(), /*for_row=*/true);
+    evaluated_elsewhere_ = true;
     RecordRow(next_output_);
     ++output_index_;
     next_output_ =

@@ -17,7 +17,8 @@ namespace twinblocks::graph {
 /// Blocks with algebraic variables solve for them (c.dae is false while it evaluates).
 class Simulator::Problem : public solvers::OdeProblem {
  public:
-  explicit Problem(Simulator* sim) : sim_(sim) {
+  explicit Problem(Simulator* sim)
+      : sim_(sim), f_at_jacobian_(Eigen::VectorXd::Zero(sim->system_.num_continuous_states())) {
     std::vector<std::pair<int, int>> entries;  // (row, col)
     if (!sim_->StiffJacobianEntries(&entries)) return;
     // Column by column, each entry once: the order a dense column-major scan would give,
@@ -65,6 +66,7 @@ class Simulator::Problem : public solvers::OdeProblem {
       return -1;
     }
     c.dae = dae;
+    sim_->evaluated_elsewhere_ = false;
     for (Eigen::Index i = 0; i < xdot.size(); ++i) {
       if (!std::isfinite(xdot[i])) {
         // Recoverable: a smaller step may avoid it; if not, the solver fails with this text.
@@ -118,9 +120,12 @@ class Simulator::Problem : public solvers::OdeProblem {
 
   int CalcJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::MatrixXd> J) override {
-    // The context still holds the evaluation CalcDerivatives(t, x) just made. With a declared
-    // structure J is zero outside it (the contract): only its entries are cleared, not all
-    // of J, whose memset was 2 % of a grasp's run.
+    // The blocks' Jacobians read what the evaluation CalcDerivatives(t, x) just made left in
+    // their workspaces (a mechanism's contact forces and constraint factors). An output row
+    // computed between steps has moved them elsewhere: evaluate here again first.
+    if (sim_->evaluated_elsewhere_ && CalcDerivatives(t, x, f_at_jacobian_) < 0) return -1;
+    // With a declared structure J is zero outside it (the contract): only its entries are
+    // cleared, not all of J, whose memset was 2 % of a grasp's run.
     if (structure_declared_) {
       for (const Entry& e : structure_) J(e.row, e.col) = 0.0;
     } else {
@@ -177,6 +182,7 @@ class Simulator::Problem : public solvers::OdeProblem {
 
  private:
   Simulator* sim_;
+  Eigen::VectorXd f_at_jacobian_;  // (nx) CalcJacobian's own evaluation, when it needs one
   std::string error_;
   // Where the blocks' stiff Jacobians may be nonzero, when every stiff block declares it.
   struct Entry {
