@@ -255,6 +255,14 @@ def build_rh1(out_dir):
     m.add_log("lift.q", "lift")
     m.add_log("hand.q", "q")
     m.add_log("hand.tips", "tips")
+    # The normal forces on the sphere: each fingertip's (the distal links') and the palm's, N.
+    tip_contacts = [f"hand/{f}/{link}_link_object.fn" for f, link in
+                    (("thumb", "j2m"), ("index", "j3m"), ("middle", "j3m"), ("ring", "j3m"),
+                     ("little", "j3m"))] + ["hand/palm_object.fn"]
+    for signal, name in zip(tip_contacts, ("thumb", "index", "middle", "ring", "little", "palm")):
+        m.add_log(signal, f"{name}_fn")
+    m.add_plot("rh1_contacts.svg", tip_contacts,
+               title="RH1: normal forces on the sphere, distal links and palm", ylabel="N")
     m.add_plot("rh1_sphere.svg", ["sphere_joint.position", "lift.q"],
                title="RH1: sphere position (x, y, z) and the hand's lift", ylabel="m")
     m.add_plot("rh1_slip.svg", ["sphere_in_hand.position"],
@@ -312,6 +320,18 @@ def build_reflex_cylinder(out_dir):
             m.connect("", "command.y", f"commands.u{k}")
         m.connect("", "commands.y", "hand.command")
         m.add_log("command.y", "command")
+        tendons = [f"hand/{f}/tendon.f" for f in ("f1", "f2", "f3")]
+        for signal in tendons:
+            m.add_log(signal, signal.split("/")[1] + "_tension")
+        m.add_plot("reflex_tendons.svg", tendons, title="Reflex: tendon forces (f1, f2, f3)",
+                   ylabel="N m")
+    # The normal forces on the cylinder, each finger's two links, N.
+    links = [(f, link) for f in ("f1", "f2", "f3") for link in ("proximal", "distal")]
+    contacts = [f"hand/{f}/{link}_link_object.fn" for f, link in links]
+    for (f, link), signal in zip(links, contacts):
+        m.add_log(signal, f"{f}_{link}_fn")
+    m.add_plot("reflex_contacts.svg", contacts, title="Reflex: normal forces on the cylinder",
+               ylabel="N")
     m.add_log("cylinder_joint.position", "cylinder_position")
     m.add_log("cylinder_in_hand.position", "cylinder_in_hand")
     m.add_log("lift.q", "lift")
