@@ -145,8 +145,8 @@ void Simulator::MajorStep(bool first) {
   // evaluations); what only the logs read waits for the rows (between steps, they are
   // computed at their own times from the dense output).
   const bool row = RecordsRowAt(st.t);
-  c.demand_mask = row ? blocks::kReadAnything
-                      : blocks::kReadAtMajorSteps | blocks::kReadInEvaluations;
+  c.demand_mask =
+      row ? blocks::kReadAnything : blocks::kReadAtMajorSteps | blocks::kReadInEvaluations;
   for (const ExecutionEntry& e : major_calls_) {
     const int rate = e.block->rate_index();
     if ((rate >= 0 && !st.rate_hits[rate]) || !Runs(*e.block)) continue;
@@ -228,8 +228,7 @@ double Simulator::NextStop() const {
 }
 
 bool Simulator::RecordsRowAt(double t) const {
-  return !settings_.output_interval || t >= next_output_ || t == settings_.t_end ||
-         t == end_time_;
+  return !settings_.output_interval || t >= next_output_ || t == settings_.t_end || t == end_time_;
 }
 
 void Simulator::RecordRow(double t) {

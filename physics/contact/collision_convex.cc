@@ -341,9 +341,9 @@ PairGeometry CollideConvex(const Shape& a, const Pose& X_Wa, const Shape& b, con
     core_b.radius -= rb;
     const SignedDistance core = GjkSignedDistance(core_a, X_Wa, core_b, X_Wb);
     if (core.distance > 0.0) {
-      PairGeometry g = SinglePointGeometry(core.distance - ra - rb, core.normal,
-                                           core.point_a + ra * core.normal,
-                                           core.point_b - rb * core.normal);
+      PairGeometry g =
+          SinglePointGeometry(core.distance - ra - rb, core.normal, core.point_a + ra * core.normal,
+                              core.point_b - rb * core.normal);
       if (g.distance < 0.0) AddFeatureContacts(a, X_Wa, b, X_Wb, &g);
       return g;
     }

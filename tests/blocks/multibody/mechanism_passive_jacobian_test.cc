@@ -257,10 +257,13 @@ const std::string kAfLinkJoints = R"(
 // Compared on the joints' rows and columns (the command filter's coupling through the cable is
 // left out of the Jacobian).
 TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
-  const std::string xml = R"(<model name="af_elastic" format="1">
-)" + kAfLinks + R"(  <block type="Tendon" name="tendon" R="[0.01, 0.008]" E="[0.2, 0.1]" transmission="elastic" stiffness="1000" damping="2"/>
+  const std::string xml =
+      R"(<model name="af_elastic" format="1">
+)" + kAfLinks +
+      R"(  <block type="Tendon" name="tendon" R="[0.01, 0.008]" E="[0.2, 0.1]" transmission="elastic" stiffness="1000" damping="2"/>
   <block type="Constant" name="s" value="0"/>
-)" + kAfLinkJoints + R"(  <connect from="tendon.J1" to="j1.shaft"/>
+)" + kAfLinkJoints +
+      R"(  <connect from="tendon.J1" to="j1.shaft"/>
   <connect from="tendon.J2" to="j2.shaft"/>
   <connect from="s.y" to="tendon.s"/>
 </model>)";
@@ -291,13 +294,16 @@ TEST(PassiveJacobianTest, TendonSpringsAndElasticCableMatchDifferences) {
 // filter's rate row over every column (G J = 0 on the invariant R q - s), so that implicit
 // steps keep the tendon's length on its filtered command.
 TEST(PassiveJacobianTest, RigidTendonFilterColumnsMatchDifferences) {
-  const std::string xml = R"(<model name="af_rigid" format="1">
-)" + kAfLinks + R"(  <block type="RevoluteJoint" name="j3" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
+  const std::string xml =
+      R"(<model name="af_rigid" format="1">
+)" + kAfLinks +
+      R"(  <block type="RevoluteJoint" name="j3" axis="[0, 0, 1]" actuation="port" damping="0.001"/>
   <block type="Solid" name="link3" shape="none" mass="0.01" com="[0.015, 0, 0]" inertia="[[1e-9, 0, 0], [0, 1e-6, 0], [0, 0, 1e-6]]"/>
   <block type="RigidTransform" name="end2" translation="[0.04, 0, 0]"/>
   <block type="Tendon" name="tendon" R="[0.01, 0.008, 0.006]" E="[0.2, 0.1, 0.05]"/>
   <block type="Constant" name="s" value="0"/>
-)" + kAfLinkJoints + R"(  <connect from="j2.F" to="end2.B"/>
+)" + kAfLinkJoints +
+      R"(  <connect from="j2.F" to="end2.B"/>
   <connect from="end2.F" to="j3.B"/>
   <connect from="j3.F" to="link3.R"/>
   <connect from="tendon.J1" to="j1.shaft"/>
@@ -321,7 +327,8 @@ TEST(PassiveJacobianTest, RigidTendonFilterColumnsMatchDifferences) {
   for (int c = 0; c < 8; ++c) {
     double along = 0.0;
     for (int k = 0; k < 3; ++k) {
-      along += R[k] * j.stiff(StateOf(j, "velocity 0 of joint 'j" + std::to_string(k + 1) + "'"), c);
+      along +=
+          R[k] * j.stiff(StateOf(j, "velocity 0 of joint 'j" + std::to_string(k + 1) + "'"), c);
     }
     EXPECT_NEAR(along, j.stiff(filter_s + 1, c), 1e-12 * scale) << "column " << j.states[c];
   }

@@ -677,12 +677,12 @@ TEST(CollisionTest, CapsuleAcrossACylindersSideHasTheClosedFormDepth) {
     // Closest point of the capsule's segment to the cylinder's axis, in the x-z plane.
     const Eigen::Vector2d centre(0.01, 0.03496506757961753);
     const Eigen::Vector2d p(x, 0.057449847211555424), axis(R(0, 2), R(2, 2));
-    const double t = std::clamp((centre - p).dot(axis), -0.033094561486750003,
-                                0.033094561486750003);
+    const double t =
+        std::clamp((centre - p).dot(axis), -0.033094561486750003, 0.033094561486750003);
     const double expected = (p + t * axis - centre).norm() - 0.035 - 0.01;
     for (bool swap : {false, true}) {
-      const PairGeometry g = swap ? Collide(cylinder, X_Wc, capsule, X_Wk)
-                                  : Collide(capsule, X_Wk, cylinder, X_Wc);
+      const PairGeometry g =
+          swap ? Collide(cylinder, X_Wc, capsule, X_Wk) : Collide(capsule, X_Wk, cylinder, X_Wc);
       EXPECT_NEAR(g.distance, expected, 1e-9);
       EXPECT_GT((swap ? -1.0 : 1.0) * g.normal.x(), 0.99);  // from the capsule toward the axis
     }
