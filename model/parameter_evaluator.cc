@@ -122,9 +122,9 @@ std::vector<std::string_view> SplitWhitespace(std::string_view s) {
   std::vector<std::string_view> out;
   size_t i = 0;
   while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && IsSpace(s[i])) ++i;
     size_t b = i;
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && !IsSpace(s[i])) ++i;
     if (i > b) out.push_back(s.substr(b, i - b));
   }
   return out;
@@ -242,7 +242,28 @@ size_t FindClose(std::string_view text, size_t open) {
   Fail(text, std::string("expected '") + (stack.back() == '(' ? ')' : ']') + "' at the end");
 }
 
-// Splits at the commas that are not inside parentheses or brackets (`atan2(1, 2), 3`).
+// Calls each(item) for the pieces between the commas that are not inside parentheses or
+// brackets (`atan2(1, 2), 3`), trimmed, in order: a vector literal of a million numbers is
+// read in one pass, without a list of its pieces.
+template <class Each>
+void ForEachTopLevel(std::string_view s, Each&& each) {
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '(' || c == '[') {
+      ++depth;
+    } else if (c == ')' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      each(Trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  each(Trim(s.substr(start)));
+}
+
+// The same pieces as a list (a matrix's rows: few).
 std::vector<std::string_view> SplitTopLevel(std::string_view s) {
   // Sized first: a literal of a million elements would otherwise move its pieces some twenty
   // times as the vector grows.
@@ -296,24 +317,23 @@ std::optional<double> PlainNumber(std::string_view text) {
 
 std::vector<double> EvaluateRow(std::string_view whole, std::string_view contents,
                                 const std::string& what, ScalarEvaluator* eval) {
-  std::vector<std::string_view> items = SplitTopLevel(contents);
   std::vector<double> values;
-  values.reserve(items.size());
+  values.reserve(static_cast<size_t>(std::count(contents.begin(), contents.end(), ',')) + 1);
   // The element's name only for a message: a vector of millions is named once, not each time.
-  auto element = [&what](size_t i) { return what + std::to_string(i + 1); };
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].empty()) Fail(whole, element(i) + " is empty");
-    if (items[i].front() == '[') Fail(whole, element(i) + " is a row; expected a number");
-    if (const std::optional<double> number = PlainNumber(items[i])) {
+  auto element = [&what, &values] { return what + std::to_string(values.size() + 1); };
+  ForEachTopLevel(contents, [&](std::string_view item) {
+    if (item.empty()) Fail(whole, element() + " is empty");
+    if (item.front() == '[') Fail(whole, element() + " is a row; expected a number");
+    if (const std::optional<double> number = PlainNumber(item)) {
       values.push_back(*number);
-      continue;
+      return;
     }
     try {
-      values.push_back(eval->Evaluate(items[i]));
+      values.push_back(eval->Evaluate(item));
     } catch (const ExpressionError& ex) {
-      Fail(whole, element(i) + ": " + ReasonOf(ex, items[i]));
+      Fail(whole, element() + ": " + ReasonOf(ex, item));
     }
-  }
+  });
   return values;
 }
 
@@ -411,7 +431,11 @@ Eigen::MatrixXd EvaluateNumericText(const std::string& text, const Scope& scope)
     for (std::string_view w : words) all_numbers = all_numbers && IsPlainNumber(w);
     if (all_numbers) {
       std::vector<double> v;
-      for (std::string_view w : words) v.push_back(eval.Evaluate(w));
+      v.reserve(words.size());
+      for (std::string_view w : words) {
+        const std::optional<double> number = PlainNumber(w);
+        v.push_back(number ? *number : eval.Evaluate(w));
+      }
       return Column(v);
     }
   }
