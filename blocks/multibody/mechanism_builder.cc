@@ -449,6 +449,18 @@ RobotModel BuildRobotModel(const std::vector<NetworkElement>& elements, int num_
   RobotModel robot;
   robot.tree = builder.tree();
   robot.name = name;
+  const int nq = robot.tree->nq();
+  robot.lower = Eigen::VectorXd::Constant(nq, -std::numeric_limits<double>::infinity());
+  robot.upper = Eigen::VectorXd::Constant(nq, std::numeric_limits<double>::infinity());
+  for (const FrameTreeBuilder::JointRecord& rec : builder.joints()) {
+    const JointElement* joint = network.joint(rec.element);
+    if (joint == nullptr || rec.body < 0) continue;
+    const JointType type = robot.tree->joint(rec.body).type();
+    if (type != JointType::kRevolute && type != JointType::kPrismatic) continue;
+    const int iq = robot.tree->idx_q(rec.body);
+    robot.lower[iq] = joint->properties.lower;
+    robot.upper[iq] = joint->properties.upper;
+  }
   if (frame_element >= 0) {
     const FrameLocation& loc = builder.location(elements[frame_element].nodes[frame_port]);
     robot.frame_body = loc.body;

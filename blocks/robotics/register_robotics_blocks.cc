@@ -7,6 +7,7 @@
 #include "blocks/robotics/inverse_kinematics.h"
 #include "blocks/robotics/jacobian.h"
 #include "blocks/robotics/mass_matrix.h"
+#include "blocks/robotics/numerical_inverse_kinematics.h"
 #include "blocks/robotics/stewart_ik.h"
 #include "blocks/robotics/trajectory.h"
 #include "blocks/robotics/velocity_product_torque.h"
@@ -16,6 +17,7 @@ namespace twinblocks::blocks {
 void RegisterRoboticsBlocks(BlockRegistry& r) {
   r.Add(TrajectoryType());
   r.Add(InverseKinematicsType());
+  r.Add(NumericalInverseKinematicsType());
   r.Add(ForwardKinematicsType());
   r.Add(JacobianType());
   r.Add(InverseDynamicsType());

@@ -6,6 +6,7 @@
 // block names in its `robot` parameter and hands it over (BindRobot) before port widths are
 // propagated, so such blocks size their ports from the tree.
 
+#include <Eigen/Core>
 #include <memory>
 #include <string>
 
@@ -22,6 +23,9 @@ struct RobotModel {
   int frame_body = -1;  ///< the body the frame of interest is fixed in; -1: the base
   Pose X_BF;            ///< the frame of interest in that body's frame
   std::string name;     ///< for messages: the robot's path
+  /// Position limits of the coordinates (nq each), the joints' `lower` and `upper`;
+  /// -infinity and +infinity where a joint has none (and for ball and free joints).
+  Eigen::VectorXd lower, upper;
 };
 
 /// Implemented by blocks that need a RobotModel.
