@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libboost-graph-dev libsundials-dev libpugixml-dev libmuparser-dev
   libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev libfcl-dev libccd-dev
   libmujoco-dev  # benchmarks only: bench/ compares with MuJoCo when it is installed
+  liborocos-kdl-dev  # benchmarks only: bench/ik_bench compares with KDL's IK solver
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   libmatio-dev  # results as MATLAB .mat files (`twinblocks run -o results.mat`)
   liburdfdom-dev  # `twinblocks import robot.urdf` (docs/urdf.md)
