@@ -205,7 +205,11 @@ blocks::SampleTime Compiler::InheritRate(const FlatBlock& fb,
     FailBlock(fb,
               "cannot inherit a discrete sample time (Ts=-1): it has " + why + "; give it a Ts");
   }
-  if (all_constant) return SampleTime::Constant();
+  // A block whose output changes with time (an Expression of t) is constant only in its
+  // inputs: it runs at every evaluation.
+  if (all_constant) {
+    return fb.block->depends_on_time() ? SampleTime::Continuous() : SampleTime::Constant();
+  }
   if (!any_continuous && discrete.size() == 1) return discrete.front();
   // Mixed rates or continuous inputs: running at every evaluation is always right for a
   // block without memory, since its discrete inputs are held between their hits.

@@ -1,6 +1,8 @@
 #include "blocks/robotics/register_robotics_blocks.h"
 
 #include "blocks/robotics/computed_torque.h"
+#include "blocks/robotics/finger_inverse_kinematics.h"
+#include "blocks/robotics/finger_kinematics.h"
 #include "blocks/robotics/forward_kinematics.h"
 #include "blocks/robotics/gravity_torque.h"
 #include "blocks/robotics/inverse_dynamics.h"
@@ -26,6 +28,8 @@ void RegisterRoboticsBlocks(BlockRegistry& r) {
   r.Add(VelocityProductTorqueType());
   r.Add(ComputedTorqueType());
   r.Add(StewartIKType());
+  r.Add(FingerKinematicsType());
+  r.Add(FingerInverseKinematicsType());
 }
 
 }  // namespace twinblocks::blocks

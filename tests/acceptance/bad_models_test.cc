@@ -47,7 +47,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadModel{"massless_link.xml", 4, "block 'hinge' (RevoluteJoint)", "no mass or inertia"},
         BadModel{"missing_torque_line.xml", 4, "block 'hinge' (RevoluteJoint)",
                  "input 'tau' is not connected"},
-        BadModel{"frame_to_signal.xml", 5, "", "port kind mismatch"}),
+        BadModel{"frame_to_signal.xml", 5, "", "port kind mismatch"},
+        // Issue 44, K6: inverse kinematics given crossed limits or a frame no chain reaches.
+        BadModel{"ik_lower_above_upper.xml", 6, "block 'ik' (NumericalInverseKinematics)",
+                 "joint limits need lower <= upper, got lower 1 and upper -1"},
+        BadModel{"ik_frame_off_robot.xml", 13, "block 'ik' (NumericalInverseKinematics)",
+                 "frame 'other.F' is not a frame port in robot 'arm'"},
+        BadModel{"ik_frame_on_base.xml", 7, "block 'ik' (NumericalInverseKinematics)",
+                 "frame 'mount.F' is fixed to the base of robot '': no joint moves it"},
+        BadModel{"finger_ik_lower_above_upper.xml", 3, "block 'ik' (FingerInverseKinematics)",
+                 "joint limits need lower <= upper, got lower 0.5 and upper -0.5 at joint 2"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

@@ -5,8 +5,8 @@
 //      distal phalanges sets at a reported time and stays in contact to the end.
 //   D4 G2 (power grasp, free sphere, the paper's Fig. 11): the sphere moves towards +x, first
 //      down then back up, stays at y = 0 within 1e-6 m and turns about y only.
-//   H5 (issue 41) G1, G2: the GraspAnalysis block finds the closed grasp force closure, epsilon > 0.
-//   D5 G3 (density sweep, Fig. 12): the final downward displacement of the sphere decreases
+//   H5 (issue 41) G1, G2: the GraspAnalysis block finds the closed grasp force closure, epsilon >
+//   0. D5 G3 (density sweep, Fig. 12): the final downward displacement of the sphere decreases
 //      strictly with its density over 160, 700, 2300, 7860, 19250 kg/m^3.
 // Measured figures go to the test's properties (RecordProperty) and a printed table.
 #include <gtest/gtest.h>
@@ -99,8 +99,8 @@ std::vector<SetTimes> CheckContactSignals(const RunOutput& out, const std::strin
 // H5 of issue 41: the GraspAnalysis block of the model (evaluated every Ts) says the grasp
 // is force closure, with epsilon > 0, at every sample from one sample after the last contact
 // signal first sets (the grasp closed) to the end of the run. Prints the grasp's measures.
-void CheckGraspClosedToTheEnd(const RunOutput& out, const std::vector<SetTimes>& times,
-                              double Ts, const std::string& experiment) {
+void CheckGraspClosedToTheEnd(const RunOutput& out, const std::vector<SetTimes>& times, double Ts,
+                              const std::string& experiment) {
   double closed = 0.0;
   for (const SetTimes& s : times) closed = std::max(closed, s.first);
   closed += Ts;

@@ -237,7 +237,8 @@ std::string ChainModel(const std::string& tendon, const std::string& j1, const s
   return R"(<model name="chain" format="1">
   <block type="World" name="world"/>
   <block type="RevoluteJoint" name="a" axis="[0, 0, 1]" actuation="port"/>
-  )" + tendon + R"(
+  )" + tendon +
+         R"(
   <block type="Solid" name="link_a" shape="sphere" radius="0.01"/>
   <block type="RigidTransform" name="end" translation="[0.05, 0, 0]"/>
   <block type="RevoluteJoint" name="a2" axis="[0, 0, 1]" actuation="port"/>
@@ -252,15 +253,18 @@ std::string ChainModel(const std::string& tendon, const std::string& j1, const s
   <connect from="a2.F" to="tip_a.R"/>
   <connect from="world.W" to="b.B"/>
   <connect from="b.F" to="link_b.R"/>
-  <connect from="tendon.J1" to=")" + j1 + R"(.shaft"/>
-  <connect from="tendon.J2" to=")" + j2 + R"(.shaft"/>
+  <connect from="tendon.J1" to=")" +
+         j1 + R"(.shaft"/>
+  <connect from="tendon.J2" to=")" +
+         j2 + R"(.shaft"/>
   <connect from="s.y" to="tendon.s"/>
 </model>
 )";
 }
 
 TEST(Tendon, ChainRoutingRefusesJointsOffOneChain) {
-  const std::string chain = R"(<block type="Tendon" name="tendon" R="[0.01, 0.01]" routing="chain"/>)";
+  const std::string chain =
+      R"(<block type="Tendon" name="tendon" R="[0.01, 0.01]" routing="chain"/>)";
   const std::string free = R"(<block type="Tendon" name="tendon" R="[0.01, 0.01]"/>)";
   struct Case {
     const char* name;

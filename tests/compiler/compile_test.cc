@@ -118,6 +118,14 @@ TEST(CompileTest, SampleTimesAreInheritedFromInputs) {
   EXPECT_DOUBLE_EQ(rate("d").period, 0.1) << "UnitDelay with Ts = -1 inherits 0.1";
   EXPECT_TRUE(rate("gc").is_constant());
   EXPECT_EQ(sys.rates().size(), 1u);
+  // A formula of t fed only by constants still changes with time: it is not constant.
+  const System of_t = CompileText(R"xml(
+    <block type="Constant" name="c" value="[0, 1]"/>
+    <block type="Expression" name="e" expr="u + sin(t)"/>
+    <block type="Expression" name="k" expr="2 * u"/>
+    <connect from="c.y" to="e.u1"/><connect from="c.y" to="k.u1"/>)xml");
+  EXPECT_TRUE(of_t.block(of_t.FindBlock("e")).sample_time().is_continuous());
+  EXPECT_TRUE(of_t.block(of_t.FindBlock("k")).sample_time().is_constant());
   const std::string msg = CompileError(R"(
     <block type="Clock" name="t"/><block type="UnitDelay" name="d"/>
     <connect from="t.t" to="d.u"/>)");
