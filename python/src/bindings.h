@@ -36,5 +36,8 @@ void BindGrasp(pybind11::module_& m);
 /// The Barrett hand's pregrasp and the candidate points of objects (grasp_synthesis_bindings.cc),
 /// in twinblocks.grasp; called by BindGrasp.
 void BindGraspSynthesis(pybind11::module_& g);
+/// twinblocks.kinematics: the finger's closed forms and Robot, the numerical inverse
+/// kinematics of a model's chain (kinematics_bindings.cc).
+void BindKinematics(pybind11::module_& m);
 
 }  // namespace twinblocks::python

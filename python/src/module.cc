@@ -19,4 +19,5 @@ PYBIND11_MODULE(_twinblocks, m) {
   tp::BindSweep(m);
   tp::BindUserBlocks(m);
   tp::BindGrasp(m);
+  tp::BindKinematics(m);
 }
