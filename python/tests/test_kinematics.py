@@ -88,3 +88,24 @@ def test_robot_inverse_reaches_fingertip_targets_within_the_joint_limits():
 def test_robot_refuses_a_frame_outside_the_model():
     with pytest.raises(tb.ModelError, match="not a frame port"):
         tb.kinematics.Robot(finger_model(), "nowhere.F")
+
+
+def test_robot_of_a_urdf_arm_reaches_a_full_pose_from_the_current_configuration():
+    import os
+    import warnings
+    here = os.path.dirname(os.path.abspath(__file__))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its meshes are not in the repository
+        arm = tb.import_urdf(os.path.join(here, "..", "..", "tests", "data", "urdf",
+                                          "iiwa14_drake.urdf"))
+    robot = tb.kinematics.Robot(arm, frame="iiwa_joint_7.F")
+    assert robot.nq == 7 and robot.upper[1] == pytest.approx(2.09439510239)
+    q_goal = np.array([0.3, 0.5, -0.2, -1.2, 0.4, 0.8, 0.1])
+    p, R = robot.pose(q_goal)
+    q_now = q_goal + 0.05
+    sol = robot.inverse(p, rotation=R, q_start=q_now)
+    assert sol["success"] and sol["attempts"] == 1
+    assert sol["position_error"] <= 1e-9 and sol["rotation_error"] <= 1e-9
+    p2, R2 = robot.pose(sol["q"])
+    np.testing.assert_allclose(p2, p, atol=1e-9)
+    np.testing.assert_allclose(R2, R, atol=1e-9)
