@@ -1,0 +1,90 @@
+// Issue 44, the e_GRASP hand of Mattar 2013 ("e_GRASP: Robotic Hand Modeling and Simulation
+// Environment"), with the reference's values.
+//
+// K3: the position loop of one joint (eq. 26-29): the step response of
+// models/hands/egrasp_joint_step.xml matches the second-order closed form (overshoot and peak
+// time) to 1e-6 relative, and with the voltage held at T_s = 1 ms
+// (egrasp_joint_step_zoh.xml) the discrete closed form: the plant integrated exactly between
+// samples, its first peak found where the speed crosses zero.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "tests/support/acceptance_helpers.h"
+
+namespace twinblocks {
+namespace {
+
+using testing::Column;
+
+// The actuator and loop of the reference (hands.md, e_GRASP).
+constexpr double kR = 2.0, kKi = 0.05, kKb = 0.05, kJa = 2e-6, kJm = 8e-6, kBa = 4e-6, kBm = 6e-6,
+                 kN = 0.01, kKpd = 324.0, kTs = 1e-3, kStep = 0.5;
+constexpr double kJt = kJa + kJm;                     // J_L = 0
+constexpr double kBeff = kBa + kBm + kKb * kKi / kR;  // viscous, back-emf included
+
+struct Peak {
+  double time = 0.0, joint_angle = 0.0;
+};
+
+/// The last row of a run that stopped at the first peak.
+Peak SimulatedPeak(const std::string& model) {
+  const testing::RunOutput run = testing::RunModelFile(model);
+  EXPECT_TRUE(run.outcome.ok) << run.outcome.error;
+  const std::vector<double> t = testing::Times(run.recording), q = Column(run.recording, "q");
+  return {t.back(), q.back()};
+}
+
+TEST(EGraspPositionLoop, ContinuousStepResponseIsTheSecondOrderClosedForm) {
+  // Eq. 29 with unity DC gain: w_n^2 = k_i k_PD n / (R J_T), 2 zeta w_n = B_eff / J_T.
+  const double wn = std::sqrt(kKi * kKpd * kN / (kR * kJt));
+  const double zeta = kBeff / (2.0 * kJt * wn);
+  EXPECT_NEAR(wn, 90.0, 1e-12);
+  EXPECT_NEAR(zeta, 0.7, 1e-12);
+  const double wd = wn * std::sqrt(1.0 - zeta * zeta);
+  const double overshoot = std::exp(-zeta * std::numbers::pi / std::sqrt(1.0 - zeta * zeta));
+  const double peak_time = std::numbers::pi / wd;
+
+  const Peak p = SimulatedPeak("models/hands/egrasp_joint_step.xml");
+  EXPECT_NEAR(p.time / peak_time, 1.0, 1e-6) << p.time << " vs " << peak_time;
+  const double measured_overshoot = p.joint_angle / kStep - 1.0;
+  EXPECT_NEAR(measured_overshoot / overshoot, 1.0, 1e-6)
+      << measured_overshoot << " vs " << overshoot;
+}
+
+TEST(EGraspPositionLoop, HeldVoltageStepResponseIsTheDiscreteClosedForm) {
+  // Between samples v is constant and the motor obeys theta'' = -a theta' + b v exactly:
+  // theta'(tau) = w0 e^{-a tau} + (b v / a)(1 - e^{-a tau}),
+  // theta(tau) = theta0 + w0 (1 - e^{-a tau}) / a + (b v / a)(tau - (1 - e^{-a tau}) / a).
+  const double a = kBeff / kJt, b = kKi / (kR * kJt);
+  double theta = 0.0, w = 0.0, t = 0.0;
+  Peak expected;
+  for (int k = 0; k < 1000; ++k) {
+    const double v = kKpd * (kStep - kN * theta);
+    const double w_inf = b * v / a;
+    const double decay = std::exp(-a * kTs);
+    const double w_next = w * decay + w_inf * (1.0 - decay);
+    if (w_next <= 0.0 && k > 0) {
+      // The speed crosses zero inside this hold: e^{-a tau} (w - w_inf) = -w_inf.
+      const double tau = -std::log(-w_inf / (w - w_inf)) / a;
+      const double e = std::exp(-a * tau);
+      expected = {t + tau, kN * (theta + w * (1.0 - e) / a + w_inf * (tau - (1.0 - e) / a))};
+      break;
+    }
+    theta += w * (1.0 - decay) / a + w_inf * (kTs - (1.0 - decay) / a);
+    w = w_next;
+    t += kTs;
+  }
+  ASSERT_GT(expected.time, 0.0);
+  const Peak p = SimulatedPeak("models/hands/egrasp_joint_step_zoh.xml");
+  EXPECT_NEAR(p.time / expected.time, 1.0, 1e-6) << p.time << " vs " << expected.time;
+  const double overshoot = expected.joint_angle / kStep - 1.0;
+  EXPECT_NEAR((p.joint_angle / kStep - 1.0) / overshoot, 1.0, 1e-6);
+  // The hold costs damping: more overshoot, an earlier peak than the continuous loop's.
+  EXPECT_GT(overshoot, 0.046);
+}
+
+}  // namespace
+}  // namespace twinblocks
