@@ -6,9 +6,14 @@
 // time) to 1e-6 relative, and with the voltage held at T_s = 1 ms
 // (egrasp_joint_step_zoh.xml) the discrete closed form: the plant integrated exactly between
 // samples, its first peak found where the speed crosses zero.
+//
+// K4: the fingertip force loop (eq. 31-38) of models/hands/egrasp_force_loop.xml: a fingertip
+// pressing a welded box settles at the commanded normal force to within 1 % by the settling
+// time of the loop's closed form, and its peak is the closed form's.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -84,6 +89,40 @@ TEST(EGraspPositionLoop, HeldVoltageStepResponseIsTheDiscreteClosedForm) {
   EXPECT_NEAR((p.joint_angle / kStep - 1.0) / overshoot, 1.0, 1e-6);
   // The hold costs damping: more overshoot, an earlier peak than the continuous loop's.
   EXPECT_GT(overshoot, 0.046);
+}
+
+TEST(EGraspForceLoop, FingertipPressingAWeldedBoxSettlesWithinOnePercentWhenTheClosedFormSays) {
+  // Eq. 31-32: the joint torque sensor's stiffness from alpha = beta = 30 deg, chi = 800.
+  const double alpha = std::numbers::pi / 6, beta = std::numbers::pi / 6;
+  const double gamma = 1.0 / (8.0 * std::sin(beta) * std::sin(alpha + beta));
+  const double k_theta =
+      gamma * (std::cos(alpha) - std::sin(alpha) * std::sin(beta) * std::tan(alpha + beta)) * 800;
+  EXPECT_NEAR(k_theta, 100.0, 1e-9);
+  // Eq. 35: the compound stiffness at the joint, sensor in series with the contact (k_c at
+  // lever l); eq. 38 with the hold voltage: unity DC gain, eq. 28's damping.
+  const double l = 0.030, k_c = 1e6, p_i = 1.0, force = 1.0;
+  const double delta = 1.0 / (1.0 / k_theta + 1.0 / (k_c * l * l));
+  const double K = (kKi * p_i / kR + kN * l) * kN * delta / (l * kJt);
+  const double wn = std::sqrt(K), zeta = kBeff / (2.0 * kJt * wn);
+  const double settling = -std::log(0.01 * std::sqrt(1.0 - zeta * zeta)) / (zeta * wn);
+  const double peak_time = std::numbers::pi / (wn * std::sqrt(1.0 - zeta * zeta));
+  const double overshoot = std::exp(-zeta * std::numbers::pi / std::sqrt(1.0 - zeta * zeta));
+
+  const testing::RunOutput run = testing::RunModelFile("models/hands/egrasp_force_loop.xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const std::vector<double> t = testing::Times(run.recording);
+  const std::vector<double> f = Column(run.recording, "force");
+  double worst_after = 0.0, peak = 0.0, t_peak = 0.0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k] >= settling) worst_after = std::max(worst_after, std::abs(f[k] - force));
+    if (f[k] > peak) peak = f[k], t_peak = t[k];
+  }
+  EXPECT_LT(worst_after, 0.01 * force) << "settling time " << settling;
+  EXPECT_NEAR(f.back(), force, 1e-3 * force);
+  // The closed form neglects the link's own (fast) mode: its peak to 1 %, its peak time to one
+  // output interval (0.1 ms) and 1 %.
+  EXPECT_NEAR(peak - force, overshoot * force, 0.01 * overshoot * force);
+  EXPECT_NEAR(t_peak, peak_time, 0.01 * peak_time + 1e-4);
 }
 
 }  // namespace
