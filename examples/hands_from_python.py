@@ -346,8 +346,36 @@ def build_reflex_cylinder(out_dir):
     return m
 
 
+EGRASP_H1_HEADER = """\
+<!-- Scenario H1 of the e_GRASP hand (Mattar 2013, "e_GRASP: Robotic Hand Modeling and
+     Simulation Environment", Fig. 8 and eq. 39-44; values of the reference), written by
+     examples/hands_from_python.py (tb.egrasp.build_h1): do not edit by hand, run the script.
+
+     A solid sphere, r = 0.040 m, 0.100 kg, on a FreeJoint at the world origin, gravity on.
+     Fingers f1-f3 (the fourth is unused) touch it at c_i = r (cos phi_i, sin phi_i, 0), phi_i =
+     0, 120, 240 deg, through non-slipping hard-finger contacts: ball joints contact1-3 (cut, so
+     they close the loops). Finger i's base is turned Rz(phi_i + 180 deg), at c_i - R_i p_tip
+     (p_tip: the fingertip at q_H = (0, 30, 60) deg in the base frame), and starts at q_H at
+     rest; its distal range is [-45, 90] deg. Links: aluminium cylinders of radius 8 mm.
+
+     Command: the sphere's centre u_d = (0, 0, A (1 - cos 2 pi f t)), A = 2.5 mm, f = 1 Hz, its
+     orientation fixed, 3 s. Controllers ctrl1-3, every T_s = 1 ms (eq. 42-43 reduced):
+       tau_i = J_i^T (f_d,i + K_P e_i + K_D e_i' + K_I int e_i) + g_i(q_i),  e_i = c_i + u_d - tip_i,
+       f_d = G^+ w_d + f_int N,  w_d = [m (u_d'' + g e_z); 0],  G_i = [I; S(c_i)]   (eq. 40, 44)
+     with N the inward normals and f_int = 2 N; K_P = 2000 N/m, K_D = 20 N s/m, K_I = 1e4
+     N/(m s); J_i from FingerKinematics, g_i from GravityTorque, both on the sampled q_i; the
+     integral backward Euler. Each controller works in its finger's base frame.
+
+     GraspAnalysis (hard finger, mu = 0.5) reads the ball joints' forces on the sphere (in the
+     sphere's axes, about its centre): internal_force is the squeeze's magnitude, 2 sqrt(3) =
+     3.46 N when each contact presses 2 N along its normal; slip = max |f_t| / (mu f_n).
+     tests/acceptance/egrasp_test.cc checks K5 of issue 44 on this model. -->
+"""
+
+
 EXPERIMENTS = {"rh1_grasp_lift.xml": (build_rh1, RH1_HEADER),
-               "reflex_cylinder.xml": (build_reflex_cylinder, REFLEX_CYLINDER_HEADER)}
+               "reflex_cylinder.xml": (build_reflex_cylinder, REFLEX_CYLINDER_HEADER),
+               "egrasp_h1.xml": (lambda out_dir: tb.egrasp.build_h1(), EGRASP_H1_HEADER)}
 
 
 LIBRARIES = {"soft_hand.xml": (build_soft_hand_library, SOFT_HAND_HEADER),

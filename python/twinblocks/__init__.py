@@ -10,7 +10,8 @@ The editing API (Model.add_block, connect, ...), compile, System (tunable parame
 Simulator (run, or step by step with advance_to, set_input, read, save_state), Results and
 sweep are the C++ library's (bound with pybind11); docs/python.md is the guide. Block types
 written in Python (UserBlock, register_block) are in user_block.py; docs/user-blocks.md.
-Builders of underactuated hands (SoftHand, Reflex) are in hands.py (tb.hands).
+Builders of underactuated hands (SoftHand, Reflex) are in hands.py (tb.hands), the e_GRASP
+hand and its object-level control scenario in egrasp.py (tb.egrasp).
 """
 
 from ._twinblocks import (
@@ -46,7 +47,7 @@ from ._twinblocks import (
     to_xml,
 )
 from .user_block import Input, Output, Param, UserBlock, register_block
-from . import hands
+from . import egrasp, hands
 
 __all__ = [
     "Block",
@@ -73,6 +74,7 @@ __all__ = [
     "format_number",
     "grasp",
     "kinematics",
+    "egrasp",
     "hands",
     "import_urdf",
     "limits",

@@ -10,11 +10,18 @@
 // K4: the fingertip force loop (eq. 31-38) of models/hands/egrasp_force_loop.xml: a fingertip
 // pressing a welded box settles at the commanded normal force to within 1 % by the settling
 // time of the loop's closed form, and its peak is the closed form's.
+//
+// K5: scenario H1 (models/hands/egrasp_h1.xml, written by tb.egrasp.build_h1): three
+// fingertips move a grasped sphere along u_d = (0, 0, A (1 - cos 2 pi t)), A = 2.5 mm, for 3 s
+// under object-level control (eq. 39-44); after the first period the sphere is within a tenth
+// of A of its command, no contact leaves its friction cone, and the squeeze stays within 10 %
+// of its command.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "tests/support/acceptance_helpers.h"
@@ -123,6 +130,36 @@ TEST(EGraspForceLoop, FingertipPressingAWeldedBoxSettlesWithinOnePercentWhenTheC
   // output interval (0.1 ms) and 1 %.
   EXPECT_NEAR(peak - force, overshoot * force, 0.01 * overshoot * force);
   EXPECT_NEAR(t_peak, peak_time, 0.01 * peak_time + 1e-4);
+}
+
+TEST(EGraspObjectControl, H1MovesTheSphereAlongItsCommandWhileItStaysHeld) {
+  const testing::RunOutput run = testing::RunModelFile("models/hands/egrasp_h1.xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const auto& rec = run.recording;
+  const std::vector<double> t = testing::Times(rec);
+  ASSERT_NEAR(t.back(), 3.0, 1e-12);
+  const double amplitude = 0.0025, squeeze = 2.0 * std::sqrt(3.0);  // 2 N on each of 3 normals
+  double worst_position = 0.0, worst_slip = 0.0, worst_squeeze = 0.0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k] >= 1.0) {  // after the first period
+      const double u_d = amplitude * (1.0 - std::cos(2.0 * std::numbers::pi * t[k]));
+      const double dx = Column(rec, "object_position[0]")[k];
+      const double dy = Column(rec, "object_position[1]")[k];
+      const double dz = Column(rec, "object_position[2]")[k] - u_d;
+      worst_position = std::max(worst_position, std::sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    worst_slip = std::max(worst_slip, Column(rec, "slip")[k]);
+    worst_squeeze =
+        std::max(worst_squeeze, std::abs(Column(rec, "internal_force")[k] - squeeze) / squeeze);
+  }
+  EXPECT_LT(worst_position, 0.1 * amplitude);
+  EXPECT_LE(worst_slip, 1.0);  // |f_t| <= mu f_n at every contact, every row
+  EXPECT_LT(worst_squeeze, 0.10);
+  RecordProperty("worst_position_m", testing::Figure(worst_position));
+  RecordProperty("worst_slip", testing::Figure(worst_slip));
+  RecordProperty("worst_squeeze_relative", testing::Figure(worst_squeeze));
+  std::printf("H1: position error %.3g m after 1 s, slip %.3g, squeeze off by %.3g\n",
+              worst_position, worst_slip, worst_squeeze);
 }
 
 }  // namespace
