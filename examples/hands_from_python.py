@@ -360,7 +360,8 @@ EGRASP_H1_HEADER = """\
 
      Command: the sphere's centre u_d = (0, 0, A (1 - cos 2 pi f t)), A = 2.5 mm, f = 1 Hz, its
      orientation fixed, 3 s. Controllers ctrl1-3, every T_s = 1 ms (eq. 42-43 reduced):
-       tau_i = J_i^T (f_d,i + K_P e_i + K_D e_i' + K_I int e_i) + g_i(q_i),  e_i = c_i + u_d - tip_i,
+       tau_i = J_i^T (f_d,i + K_P e_i + K_D e_i' + K_I int e_i) + g_i(q_i),
+       e_i = c_i + u_d - tip_i,
        f_d = G^+ w_d + f_int N,  w_d = [m (u_d'' + g e_z); 0],  G_i = [I; S(c_i)]   (eq. 40, 44)
      with N the inward normals and f_int = 2 N; K_P = 2000 N/m, K_D = 20 N s/m, K_I = 1e4
      N/(m s); J_i from FingerKinematics, g_i from GravityTorque, both on the sampled q_i; the
@@ -373,13 +374,54 @@ EGRASP_H1_HEADER = """\
 """
 
 
+EGRASP_HAND_STEP_HEADER = """\
+<!-- The e_GRASP hand (Mattar 2013, "e_GRASP: Robotic Hand Modeling and Simulation Environment",
+     eq. 3-5 and 24-29; values of the reference), written by examples/hands_from_python.py
+     (tb.egrasp.add_hand, build_hand_step): do not edit by hand, run the script.
+
+     Palm frame P = finger 1's base; fingers 2-4 at (-0.005, 0, -0.025), (-0.010, 0, -0.050)
+     and (-0.040, 0, 0) m, the thumb (f4) turned Ry(40 deg). Each finger: standard DH (90, 0,
+     0 deg; 10, 45, 30 mm), joints within +-45 deg, links aluminium cylinders of radius 8 mm.
+     Each of the 12 joints: an EGraspActuator (eq. 26-27, egrasp_lib.xml) in the
+     position loop v = k_PD (r - q), k_PD = 324 V/rad (eq. 28), under the discrete PID of eq.
+     25 on the joint's error, K_p = 2, K_ip = 0.1, K_d = 0.5 (per sample), backward-Euler
+     accumulation; both sampled every 1 ms, the voltage held. Gravity off; every finger's
+     joints step from 0 to (0.2, 0.5, 0.6) rad at t = 0 (the loop overshoots by 21 %: the
+     distal joint peaks at 0.72 rad, inside its 45 deg stop). tests/acceptance/egrasp_test.cc
+     compares each joint with the loop's discrete closed form. -->
+"""
+
+
 EXPERIMENTS = {"rh1_grasp_lift.xml": (build_rh1, RH1_HEADER),
+               "egrasp_hand_step.xml": (
+                   lambda out_dir: tb.egrasp.build_hand_step(
+                       str(pathlib.Path(out_dir) / "egrasp_hand_step.xml")),
+                   EGRASP_HAND_STEP_HEADER),
                "reflex_cylinder.xml": (build_reflex_cylinder, REFLEX_CYLINDER_HEADER),
                "egrasp_h1.xml": (lambda out_dir: tb.egrasp.build_h1(), EGRASP_H1_HEADER)}
 
 
+EGRASP_LIB_HEADER = """\
+<!-- The joint actuator of the e_GRASP hand (Mattar 2013, "e_GRASP: Robotic Hand Modeling and
+     Simulation Environment", eq. 26-27), written by examples/hands_from_python.py
+     (tb.egrasp.build_library): do not edit by hand, run the script.
+
+     EGraspActuator (params R k_i k_b J_a J_m B_a B_m n; input v; rotational port joint): a DC
+     motor whose inductance is neglected, its rotor and gearbox, driving the joint through a
+     gear of ratio n (joint angle = n theta):
+       J_T theta'' + (B_T + k_b k_i / R) theta' = (k_i / R) v - n d,
+       J_T = J_a + J_m + n^2 J_L,  B_T = B_a + B_m
+     (the paper's eq. 26 groups (B_a + B_m + k_b k_i) / R; repaired). theta is the motor angle,
+     d the load torque, J_L the link's inertia, which the joint's side brings: connect `joint`
+     to a RevoluteJoint's shaft (actuation="port") or to an Inertia. With L = 0 the current is
+     algebraic, i = (v - k_b theta') / R: the motor is a torque source (k_i / R) v with the
+     back-emf as viscous damping k_b k_i / R on the rotor. -->
+"""
+
+
 LIBRARIES = {"soft_hand.xml": (build_soft_hand_library, SOFT_HAND_HEADER),
-             "reflex.xml": (build_reflex_library, REFLEX_HEADER)}
+             "reflex.xml": (build_reflex_library, REFLEX_HEADER),
+             "egrasp_lib.xml": (tb.egrasp.build_library, EGRASP_LIB_HEADER)}
 
 
 def write_models(out_dir):

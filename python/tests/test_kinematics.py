@@ -109,3 +109,25 @@ def test_robot_of_a_urdf_arm_reaches_a_full_pose_from_the_current_configuration(
     p2, R2 = robot.pose(sol["q"])
     np.testing.assert_allclose(p2, p, atol=1e-9)
     np.testing.assert_allclose(R2, R, atol=1e-9)
+
+
+def test_egrasp_h1_feedforward_balances_the_weight_and_squeezes_along_the_normals():
+    fingers, G = tb.egrasp.h1_grasp()
+    assert G.shape == (6, 9)
+    # f_d = G^+ w_d + f_int N in the world: the fingers carry m g together, no moment, and the
+    # squeeze is in G's null space.
+    weight = tb.egrasp.SPHERE_MASS * tb.egrasp.GRAVITY
+    forces = np.concatenate([f["R"] @ (f["alpha"] * weight + f["beta"]) for f in fingers])
+    np.testing.assert_allclose(G @ forces, [0, 0, weight, 0, 0, 0], atol=1e-12)
+    squeeze = np.concatenate([f["R"] @ f["beta"] for f in fingers])
+    np.testing.assert_allclose(G @ squeeze, np.zeros(6), atol=1e-12)
+    assert np.linalg.norm(squeeze) == pytest.approx(2 * math.sqrt(3))
+    # Each base puts the fingertip at q_H on its contact point.
+    for f in fingers:
+        np.testing.assert_allclose(f["base"] + f["R"] @ tb.egrasp.fingertip(tb.egrasp.Q_H),
+                                   f["c"], atol=1e-15)
+
+
+def test_egrasp_finger_drive_is_checked():
+    with pytest.raises(ValueError, match="drive"):
+        tb.egrasp.add_finger(tb.Model("m"), "", "f", drive="tendon")

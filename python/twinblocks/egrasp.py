@@ -75,25 +75,31 @@ def fingertip(q):
                      l3 * math.sin(q[1] + q[2]) + l2 * math.sin(q[1])])
 
 
-def add_finger(model, diagram, name, *, q0=Q_H, lower=LOWER, upper=UPPER, damping=0.0):
+def add_finger(model, diagram, name, *, q0=Q_H, lower=LOWER, upper=UPPER, damping=0.0,
+               drive="torque"):
     """One e_GRASP finger as a subsystem NAME of `diagram`: ports base (frame {0}) and tip
-    (frame 3, at the fingertip), input tau (3, N m), outputs q and qd (3 each). Joints j1
-    (abduction), j2, j3 (flexion) start at q0 within [lower, upper] (rad)."""
+    (frame 3, at the fingertip), outputs q and qd (3 each). Joints j1 (abduction), j2, j3
+    (flexion) start at q0 within [lower, upper] (rad). drive="torque": input tau (3, N m);
+    drive="ports": the joints' shafts as rotational ports J1, J2, J3, for actuators outside."""
+    if drive not in ("torque", "ports"):
+        raise ValueError(f"drive must be 'torque' or 'ports', got {drive!r}")
     f = model.add_subsystem(diagram, name)
     model.add_port(f, "base", "frame")
     model.add_port(f, "tip", "frame")
-    model.add_inport(f, "tau")
     model.add_outport(f, "q")
     model.add_outport(f, "qd")
-    model.add_block(f, "Demux", "torques", outputs=3)
+    if drive == "torque":
+        model.add_inport(f, "tau")
+        model.add_block(f, "Demux", "torques", outputs=3)
+        model.connect(f, ".tau", "torques.u")
     model.add_block(f, "Mux", "angles", inputs=3)
     model.add_block(f, "Mux", "speeds", inputs=3)
-    model.connect(f, ".tau", "torques.u")
     previous = ".base"
     for i in range(3):
         j, link = f"j{i + 1}", f"link{i + 1}"
-        model.add_block(f, "RevoluteJoint", j, actuation="torque", q0=_num(q0[i]),
-                        lower=_num(lower[i]), upper=_num(upper[i]), damping=_num(damping))
+        model.add_block(f, "RevoluteJoint", j, actuation="torque" if drive == "torque" else "port",
+                        q0=_num(q0[i]), lower=_num(lower[i]), upper=_num(upper[i]),
+                        damping=_num(damping))
         rotation = {}
         if ALPHAS[i] != 0.0:
             rotation = dict(rotation="axis_angle", axis="[1, 0, 0]", angle=_num(ALPHAS[i]))
@@ -110,7 +116,11 @@ def add_finger(model, diagram, name, *, q0=Q_H, lower=LOWER, upper=UPPER, dampin
         model.connect(f, f"{j}.F", f"{link}.B")
         model.connect(f, f"{link}.F", f"{link}_centre.B")
         model.connect(f, f"{link}_centre.F", f"{link}_body.R")
-        model.connect(f, f"torques.y{i + 1}", f"{j}.tau")
+        if drive == "torque":
+            model.connect(f, f"torques.y{i + 1}", f"{j}.tau")
+        else:
+            model.add_port(f, f"J{i + 1}", "rotational")
+            model.connect(f, f"{j}.shaft", f".J{i + 1}")
         model.connect(f, f"{j}.q", f"angles.u{i + 1}")
         model.connect(f, f"{j}.qd", f"speeds.u{i + 1}")
         previous = f"{link}.F"
@@ -118,6 +128,125 @@ def add_finger(model, diagram, name, *, q0=Q_H, lower=LOWER, upper=UPPER, dampin
     model.connect(f, "angles.y", ".q")
     model.connect(f, "speeds.y", ".qd")
     return f
+
+
+# The hand (eq. 3-5): palm frame P = finger 1's base frame {0}; the other bases in P (m), F4
+# (the thumb) turned Ry(40 deg). Drives of the reference: the actuator of eq. 26-27, its
+# position loop (eq. 28) and the discrete PID of eq. 25 around it.
+PALM_BASES = [((0.0, 0.0, 0.0), 0.0), ((-0.005, 0.0, -0.025), 0.0),
+              ((-0.010, 0.0, -0.050), 0.0), ((-0.040, 0.0, 0.0), math.radians(40.0))]
+ACTUATOR = dict(R="2", k_i="0.05", k_b="0.05", J_a="2e-6", J_m="8e-6", B_a="4e-6", B_m="6e-6",
+                n="0.01")
+K_PD = 324.0  # V/rad, the position loop (eq. 28)
+PID = (2.0, 0.1, 0.5)  # K_p, K_ip (per sample), K_d (per sample difference): eq. 25
+ACTUATOR_LIBRARY = "EGraspActuator"
+# build_hand_step's command (rad): with the loop's 21 % overshoot still inside the +-45 deg stops.
+HAND_STEP = (0.2, 0.5, 0.6)
+
+
+ACTUATOR_PARAMS = ["R", "k_i", "k_b", "J_a", "J_m", "B_a", "B_m", "n"]
+
+
+def build_actuator(model, diagram):
+    """The joint actuator of eq. 26-27 in `diagram` (a define's body, "define:NAME", whose
+    parameters are ACTUATOR_PARAMS): input v (V), rotational port joint (the joint's side).
+
+    J_T theta'' + (B_T + k_b k_i / R) theta' = (k_i / R) v - n d, J_T = J_a + J_m + n^2 J_L,
+    B_T = B_a + B_m (the paper's eq. 26 groups (B_a + B_m + k_b k_i) / R; repaired). With the
+    inductance neglected the current is algebraic, i = (v - k_b theta') / R, so the motor is a
+    torque source (k_i / R) v with the back-emf as viscous damping k_b k_i / R on the rotor;
+    the gear of ratio n turns the joint n theta, and the joint's side brings J_L and d."""
+    model.add_inport(diagram, "v")
+    model.add_port(diagram, "joint", "rotational")
+    model.add_block(diagram, "Gain", "current_gain", k="k_i / R")
+    model.add_block(diagram, "TorqueSource", "motor_torque")
+    model.add_block(diagram, "Inertia", "rotor", J="J_a + J_m")
+    model.add_block(diagram, "RotationalSpringDamper", "losses", c="B_a + B_m + k_b * k_i / R")
+    model.add_block(diagram, "RotationalReference", "case")
+    model.add_block(diagram, "SimpleGear", "gear", ratio="1 / n")
+    for a_, b_ in [(".v", "current_gain.u"), ("current_gain.y", "motor_torque.tau"),
+                   ("motor_torque.R", "rotor.I"), ("motor_torque.R", "losses.R"),
+                   ("motor_torque.R", "gear.B"), ("motor_torque.C", "case.R"),
+                   ("losses.C", "case.R"), ("gear.F", ".joint")]:
+        model.connect(diagram, a_, b_)
+
+
+def build_library():
+    """models/hands/egrasp_lib.xml: the define EGraspActuator (build_actuator)."""
+    lib = Model("egrasp_lib")
+    build_actuator(lib, lib.add_define("EGraspActuator", ACTUATOR_PARAMS))
+    return lib
+
+
+def add_hand(model, diagram, name, *, q0=(0.0, 0.0, 0.0), sample_time=SAMPLE_TIME, pid=PID,
+             k_pd=K_PD):
+    """The four-finger e_GRASP hand as a subsystem NAME: port base (the palm frame P), input
+    q_cmd (12: per finger f1..f4 its joints j1..j3, rad), output q (12, the same order).
+
+    Every joint is driven by an EGraspActuator (build_library's define, which the model must
+    include: models/hands/egrasp_lib.xml) in the position loop of eq. 28, v = k_PD (r - q),
+    under the discrete PID of eq. 25 on the joint's error: r_k = K_p e_k + K_ip sum_{j<=k} e_j + K_d (e_k - e_{k-1}), e_{-1} = 0
+    (a DiscretePID with Kp = K_p, Ki = K_ip / T_s, Kd = K_d T_s and the backward-Euler
+    integral, the accumulation the paper's z-transform implies); both sampled every T_s, the
+    voltage held. One vector PID and one vector loop serve the 12 joints."""
+    h = model.add_subsystem(diagram, name)
+    model.add_port(h, "base", "frame")
+    model.add_inport(h, "q_cmd")
+    model.add_outport(h, "q")
+    model.add_block(h, "Mux", "angles", inputs=4)
+    ts = _num(sample_time)
+    kp, kip, kd = pid
+    model.add_block(h, "Sum", "error", signs="+-")
+    model.add_block(h, "DiscretePID", "pid", Kp=_num(kp), Ki=_num(kip / sample_time),
+                    Kd=_num(kd * sample_time), Ts=ts, integrator_method="backward-euler")
+    model.add_block(h, "Sum", "loop_error", signs="+-")
+    model.add_block(h, "Gain", "k_PD", k=_num(k_pd))
+    model.add_block(h, "ZeroOrderHold", "voltage", Ts=ts)
+    model.add_block(h, "Demux", "voltages", outputs=12)
+    for a_, b_ in [(".q_cmd", "error.u1"), ("angles.y", "error.u2"), ("error.y", "pid.e"),
+                   ("pid.u", "loop_error.u1"), ("angles.y", "loop_error.u2"),
+                   ("loop_error.y", "k_PD.u"), ("k_PD.y", "voltage.u"),
+                   ("voltage.y", "voltages.u"), ("angles.y", ".q")]:
+        model.connect(h, a_, b_)
+    for k, (offset, tilt) in enumerate(PALM_BASES, start=1):
+        finger = f"f{k}"
+        rotation = {}
+        if tilt != 0.0:
+            rotation = dict(rotation="axis_angle", axis="[0, 1, 0]", angle=_num(tilt))
+        model.add_block(h, "RigidTransform", f"{finger}_base", translation=_vec(offset),
+                        **rotation)
+        model.connect(h, ".base", f"{finger}_base.B")
+        add_finger(model, h, finger, q0=q0, drive="ports")
+        model.connect(h, f"{finger}_base.F", f"{finger}.base")
+        model.connect(h, f"{finger}.q", f"angles.u{k}")
+        for j in range(1, 4):
+            actuator = f"{finger}_a{j}"
+            model.add_block(h, ACTUATOR_LIBRARY, actuator, **ACTUATOR)
+            model.connect(h, f"voltages.y{3 * (k - 1) + j}", f"{actuator}.v")
+            model.connect(h, f"{actuator}.joint", f"{finger}.J{j}")
+    return h
+
+
+def build_hand_step(file=None, *, t_end=0.5):
+    """The hand closing from q = 0 to HAND_STEP on every finger (the thumb too), gravity off: a
+    step of the command at t = 0; models/hands/egrasp_hand_step.xml. `file`: where the model will
+    be written (its include, egrasp_lib.xml, is read from the same folder)."""
+    m = Model("egrasp_hand_step", file=file or "")
+    m.add_include("egrasp_lib.xml")
+    m.set_simulation(solver="ode45", t_end=_num(t_end), rtol="1e-9", atol="1e-11",
+                     output_interval=_num(SAMPLE_TIME))
+    m.add_block("", "World", "world", gravity="[0, 0, 0]")
+    add_hand(m, "", "hand")
+    m.add_block("", "Constant", "q_cmd", value=_vec(list(HAND_STEP) * 4))
+    m.connect("", "world.W", "hand.base")
+    m.connect("", "q_cmd.y", "hand.q_cmd")
+    m.add_log("hand.q", "q")
+    m.add_log("hand/pid.u", "reference")
+    m.add_log("hand/voltage.y", "voltage")
+    m.add_plot("egrasp_hand_step.svg", ["hand.q"],
+               title="e_GRASP hand: the 12 joints stepping to (0.2, 0.5, 0.6) rad",
+               ylabel="rad")
+    return m
 
 
 def h1_grasp():
