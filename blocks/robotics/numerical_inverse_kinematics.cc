@@ -105,6 +105,10 @@ void NumericalInverseKinematics::DoConfigure(const std::vector<int>& input_width
   const int nq = tree.nq();
   CheckInputWidth(input_widths, 0, 3, "3");
   if (!options_.position_only) CheckInputWidth(input_widths, 1, 9, "9");
+  // A robot model made without limits (in code) has none.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (robot_.lower.size() != nq) robot_.lower = Eigen::VectorXd::Constant(nq, -kInf);
+  if (robot_.upper.size() != nq) robot_.upper = Eigen::VectorXd::Constant(nq, kInf);
   robot_.lower = PerCoordinate(lower_param_, robot_.lower, nq, "lower", robot_path());
   robot_.upper = PerCoordinate(upper_param_, robot_.upper, nq, "upper", robot_path());
   for (int i = 0; i < nq; ++i) {

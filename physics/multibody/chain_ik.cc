@@ -193,7 +193,9 @@ bool ChainIk::Attempt(const Pose& target, const IkOptions& options, int* iterati
   // step is a short gradient step and near it the Gauss-Newton step that converges
   // quadratically.
   gradient_.noalias() = J_w_.transpose() * e_w_;
-  double mu = 1e-3 * J_w_.colwise().squaredNorm().maxCoeff();
+  double largest = 0.0;  // of diag(J^T J), without a temporary row
+  for (int k = 0; k < num_joints_; ++k) largest = std::max(largest, J_w_.col(k).squaredNorm());
+  double mu = 1e-3 * largest;
   double nu = 2.0;
   for (int it = 0; it < options.max_iterations; ++it) {
     ++*iterations;

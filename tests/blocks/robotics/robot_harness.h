@@ -65,6 +65,8 @@ class RobotHarness {
     ASSERT_EQ(v.size(), p.width) << port;
     for (int k = 0; k < p.width; ++k) signals_[p.offset + k] = v[k];
   }
+  /// Computes the outputs, and nothing else (for counting allocations).
+  void CalcOutputs() { block_->CalcOutputs(c_, 0); }
   Eigen::VectorXd Output(const std::string& port) {
     block_->CalcOutputs(c_, 0);
     const Block::OutputPort& p = block_->output_port(block_->FindOutput(port));
