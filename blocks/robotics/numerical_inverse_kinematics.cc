@@ -84,6 +84,14 @@ NumericalInverseKinematics::NumericalInverseKinematics(const Params& params)
         "parameter 'restarts' must be 0 to 10000, got " + std::to_string(options_.restarts),
         "restarts");
   }
+  // Bounds one evaluation's work (about a second at worst), so that a model cannot stall a
+  // run in one solve.
+  if ((static_cast<double>(options_.restarts) + 1.0) * options_.max_iterations > 1e6) {
+    throw BlockError("(restarts + 1) * max_iterations must be at most 1e6, got (" +
+                         std::to_string(options_.restarts) + " + 1) * " +
+                         std::to_string(options_.max_iterations),
+                     "restarts");
+  }
   const int seed = params.Integer("seed");
   if (seed < 0) {
     throw BlockError("parameter 'seed' must be >= 0, got " + std::to_string(seed), "seed");

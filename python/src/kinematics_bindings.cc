@@ -81,6 +81,9 @@ class Robot {
       throw std::invalid_argument(
           "kinematics: tolerances must be > 0, max_iterations >= 1, restarts and seed >= 0");
     }
+    if ((static_cast<double>(restarts) + 1.0) * max_iterations > 1e6) {
+      throw std::invalid_argument("kinematics: (restarts + 1) * max_iterations must be <= 1e6");
+    }
     o.position_tolerance = position_tolerance;
     o.rotation_tolerance = rotation_tolerance;
     o.max_iterations = max_iterations;

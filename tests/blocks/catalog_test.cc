@@ -165,6 +165,9 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"MassMatrix", {{"robot", "arm"}}},
       {"GravityTorque", {{"robot", "arm"}}},
       {"VelocityProductTorque", {{"robot", "arm"}}},
+      {"NumericalInverseKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
+      {"FingerKinematics", {{"l1", "0.01"}, {"l2", "0.045"}, {"l3", "0.03"}}},
+      {"FingerInverseKinematics", {{"l1", "0.01"}, {"l2", "0.045"}, {"l3", "0.03"}}},
       {"StewartIK",
        {{"base",
          "[[0.5, 0, 0], [0, 0.5, 0], [-0.5, 0, 0], [0, -0.5, 0], [0.4, 0.3, 0], "

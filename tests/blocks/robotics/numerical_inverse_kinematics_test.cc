@@ -89,6 +89,8 @@ TEST(NumericalInverseKinematicsBlockTest, BadParametersAreNamed) {
   EXPECT_THAT(error({{"position_tolerance", "0"}}), HasSubstr("'position_tolerance' must be > 0"));
   EXPECT_THAT(error({{"max_iterations", "0"}}), HasSubstr("'max_iterations' must be 1"));
   EXPECT_THAT(error({{"restarts", "-1"}}), HasSubstr("'restarts' must be 0"));
+  EXPECT_THAT(error({{"restarts", "1000"}, {"max_iterations", "10000"}}),
+              HasSubstr("at most 1e6"));
 }
 
 TEST(NumericalInverseKinematicsBlockTest, SolvesWithoutAllocating) {
