@@ -93,7 +93,10 @@ ChainIk::ChainIk(const KinematicTree& tree, int tip_body, const Pose& X_BF,
   normal_.resize(m, m);
   rhs_.resize(n <= 6 ? n : 6);
   J_free_.resize(6, n);
-  llt_ = Eigen::LLT<Eigen::MatrixXd>(m);
+  // Sized by a first factorization: the solves then allocate nothing. (Eigen's sized
+  // constructor leaves the factorization's status unset, which a copy reads.)
+  normal_.setIdentity();
+  llt_.compute(normal_);
 }
 
 Pose ChainIk::CalcPose(const Eigen::Ref<const Eigen::VectorXd>& q) {
