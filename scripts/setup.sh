@@ -16,6 +16,7 @@ packages=(
   libgraphviz-dev graphviz  # diagram pictures (`twinblocks graph MODEL --svg`)
   librsvg2-dev  # PNG plots (`twinblocks plot RESULTS x -o x.png`)
   libglpk-dev libqhull-dev  # grasp analysis: its linear programs (GLPK) and wrench hulls (qhull)
+  libgmsh-dev  # deformable bodies: tetrahedral meshes of primitives and closed surfaces (Gmsh)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )
 # The HTML report's page is bundled from npm packages at build time (web/): node and npm, from

@@ -29,13 +29,13 @@ using testing::SolveRandomTargets;
 using testing::Tally;
 using testing::TreePose;
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kDeg = kPi / 180.0;
-constexpr double kTol = 1e-9;  // m and rad: the acceptance's tolerance
+constexpr double kChainPi = std::numbers::pi;
+constexpr double kChainDeg = kChainPi / 180.0;
+constexpr double kChainTol = 1e-9;  // m and rad: the acceptance's tolerance
 
 KinematicTree EGraspFingerTree() {
   std::vector<DhLink> links(3);
-  const double a[3] = {0.010, 0.045, 0.030}, alpha[3] = {90 * kDeg, 0, 0};
+  const double a[3] = {0.010, 0.045, 0.030}, alpha[3] = {90 * kChainDeg, 0, 0};
   for (int i = 0; i < 3; ++i) {
     links[i].a = a[i];
     links[i].alpha = alpha[i];
@@ -50,46 +50,46 @@ Pose EGraspTipInBody() { return StandardDhTransform(0.0, 0.030, 0.0, 0.0); }
 
 TEST(ChainIkTest, ReferenceArmReachesRandomPosesToTheTolerance) {
   const KinematicTree tree = testing::ReferenceArm();
-  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(6, -kPi);
-  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(6, kPi);
+  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(6, -kChainPi);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(6, kChainPi);
   const Tally t = SolveRandomTargets(tree, 5, Pose::Translation({0, 0, 0.12}), lower, upper, {});
   EXPECT_GE(t.solved, 999);
-  EXPECT_LE(t.worst_position, kTol);
-  EXPECT_LE(t.worst_rotation, kTol);
+  EXPECT_LE(t.worst_position, kChainTol);
+  EXPECT_LE(t.worst_rotation, kChainTol);
 }
 
 TEST(ChainIkTest, SevenJointChainWithPrismaticJointsReachesRandomPoses) {
   const KinematicTree tree = testing::RandomTree(7, 11, false);  // joint 5 is prismatic
-  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(7, -kPi);
-  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(7, kPi);
+  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(7, -kChainPi);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(7, kChainPi);
   const Tally t = SolveRandomTargets(tree, 6, Pose::Translation({0.1, 0, 0}), lower, upper, {});
   EXPECT_GE(t.solved, 999);
-  EXPECT_LE(t.worst_position, kTol);
-  EXPECT_LE(t.worst_rotation, kTol);
+  EXPECT_LE(t.worst_position, kChainTol);
+  EXPECT_LE(t.worst_rotation, kChainTol);
 }
 
 TEST(ChainIkTest, EGraspFingerReachesRandomFingertipPositionsWithinItsLimits) {
   const KinematicTree tree = EGraspFingerTree();
   // The tree is the finger of the closed form: the same tip for the same q.
-  const Eigen::Vector3d q_a(15 * kDeg, 30 * kDeg, 40 * kDeg);
+  const Eigen::Vector3d q_a(15 * kChainDeg, 30 * kChainDeg, 40 * kChainDeg);
   FingerGeometry g;
   g.l1 = 0.010, g.l2 = 0.045, g.l3 = 0.030;
   EXPECT_LT(
       (TreePose(tree, 2, EGraspTipInBody(), q_a).translation - FingertipPosition(g, q_a)).norm(),
       1e-15);
-  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(3, -45 * kDeg);
-  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(3, 45 * kDeg);
+  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(3, -45 * kChainDeg);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(3, 45 * kChainDeg);
   IkOptions options;
   options.position_only = true;
   const Tally t = SolveRandomTargets(tree, 2, EGraspTipInBody(), lower, upper, options);
   EXPECT_GE(t.solved, 999);
-  EXPECT_LE(t.worst_position, kTol);
+  EXPECT_LE(t.worst_position, kChainTol);
 }
 
 TEST(ChainIkTest, WarmStartNearTheSolutionTakesFewIterations) {
   const KinematicTree tree = testing::ReferenceArm();
-  ChainIk ik(tree, 5, Pose(), Eigen::VectorXd::Constant(6, -kPi),
-             Eigen::VectorXd::Constant(6, kPi));
+  ChainIk ik(tree, 5, Pose(), Eigen::VectorXd::Constant(6, -kChainPi),
+             Eigen::VectorXd::Constant(6, kChainPi));
   Eigen::VectorXd q_true(6);
   q_true << 0.3, -0.4, 0.5, 0.2, 0.6, -0.1;
   const Pose target = TreePose(tree, 5, Pose(), q_true);
@@ -104,8 +104,8 @@ TEST(ChainIkTest, WarmStartNearTheSolutionTakesFewIterations) {
 
 TEST(ChainIkTest, LimitsHoldAndAnUnreachableTargetIsReportedWithTheBestConfiguration) {
   const KinematicTree tree = EGraspFingerTree();
-  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(3, -45 * kDeg);
-  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(3, 45 * kDeg);
+  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(3, -45 * kChainDeg);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(3, 45 * kChainDeg);
   ChainIk ik(tree, 2, EGraspTipInBody(), lower, upper);
   IkOptions options;
   options.position_only = true;
@@ -121,19 +121,19 @@ TEST(ChainIkTest, LimitsHoldAndAnUnreachableTargetIsReportedWithTheBestConfigura
   EXPECT_NEAR(r.position_error, 0.2 - 0.085, 1e-9);  // the stretched finger, q = 0
   // Reachable by the arm but only with the distal joint beyond +45 deg: the best
   // configuration sits on the limit.
-  const Eigen::Vector3d bent = FingertipPosition({0.010, 0.045, 0.030}, {0, 0, 80 * kDeg});
+  const Eigen::Vector3d bent = FingertipPosition({0.010, 0.045, 0.030}, {0, 0, 80 * kChainDeg});
   far.translation = bent;
   r = ik.Solve(far, Eigen::VectorXd::Zero(3), options, q);
   EXPECT_FALSE(r.success);
   EXPECT_GT(r.position_error, 1e-3);
-  EXPECT_LE(q.maxCoeff(), 45 * kDeg);
-  EXPECT_GE(q.minCoeff(), -45 * kDeg);
+  EXPECT_LE(q.maxCoeff(), 45 * kChainDeg);
+  EXPECT_GE(q.minCoeff(), -45 * kChainDeg);
 }
 
 TEST(ChainIkTest, ZeroWeightsFreeTheirAxes) {
   const KinematicTree tree = testing::ReferenceArm();
-  ChainIk ik(tree, 5, Pose(), Eigen::VectorXd::Constant(6, -kPi),
-             Eigen::VectorXd::Constant(6, kPi));
+  ChainIk ik(tree, 5, Pose(), Eigen::VectorXd::Constant(6, -kChainPi),
+             Eigen::VectorXd::Constant(6, kChainPi));
   Eigen::VectorXd q_true(6);
   q_true << 0.3, -0.4, 0.5, 0.2, 0.6, -0.1;
   Pose target = TreePose(tree, 5, Pose(), q_true);
@@ -146,11 +146,11 @@ TEST(ChainIkTest, ZeroWeightsFreeTheirAxes) {
   const IkResult r = ik.Solve(target, q_true, options, q);
   EXPECT_TRUE(r.success);
   const Pose reached = TreePose(tree, 5, Pose(), q);
-  EXPECT_LT((reached.translation - target.translation).norm(), kTol);
+  EXPECT_LT((reached.translation - target.translation).norm(), kChainTol);
   const Eigen::Vector3d w =
       Eigen::AngleAxisd(target.rotation * reached.rotation.transpose()).angle() *
       Eigen::AngleAxisd(target.rotation * reached.rotation.transpose()).axis();
-  EXPECT_LT(w.head<2>().norm(), kTol);
+  EXPECT_LT(w.head<2>().norm(), kChainTol);
 }
 
 TEST(ChainIkTest, ChainFromAnInnerBodyAndJointsOffTheChainKeepTheirValues) {
@@ -159,8 +159,8 @@ TEST(ChainIkTest, ChainFromAnInnerBodyAndJointsOffTheChainKeepTheirValues) {
   int tip = tree.num_bodies() - 1;
   while (tree.parent(tip) < 0) --tip;
   const int base = tree.parent(tip);
-  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(tree.nq(), -kPi);
-  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(tree.nq(), kPi);
+  const Eigen::VectorXd lower = Eigen::VectorXd::Constant(tree.nq(), -kChainPi);
+  const Eigen::VectorXd upper = Eigen::VectorXd::Constant(tree.nq(), kChainPi);
   ChainIk ik(tree, tip, Pose(), lower, upper, base);
   EXPECT_EQ(ik.num_joints(), 1);
   Eigen::VectorXd q_true = Eigen::VectorXd::Constant(tree.nq(), 0.2);
