@@ -1,4 +1,5 @@
 #include "blocks/block_registry.h"
+#include "blocks/deformable/register_deformable_blocks.h"
 #include "blocks/delay/register_delay_blocks.h"
 #include "blocks/discrete/register_discrete_blocks.h"
 #include "blocks/drivetrain/register_drivetrain_blocks.h"
@@ -30,6 +31,7 @@ const BlockRegistry& Catalog() {
     RegisterDrivetrainBlocks(r);
     RegisterRoboticsBlocks(r);
     RegisterGraspBlocks(r);
+    RegisterDeformableBlocks(r);
     return r;
   }();
   return registry;

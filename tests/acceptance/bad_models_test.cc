@@ -56,7 +56,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadModel{"ik_frame_on_base.xml", 7, "block 'ik' (NumericalInverseKinematics)",
                  "frame 'mount.F' is fixed to the base of robot '': no joint moves it"},
         BadModel{"finger_ik_lower_above_upper.xml", 3, "block 'ik' (FingerInverseKinematics)",
-                 "joint limits need lower <= upper, got lower 0.5 and upper -0.5 at joint 2"}),
+                 "joint limits need lower <= upper, got lower 0.5 and upper -0.5 at joint 2"},
+        // Issue 45, F6 (so far): a deformable body's material and node indices.
+        BadModel{"deformable_nu_out_of_range.xml", 2, "block 'foam' (DeformableBody)",
+                 "parameter 'poisson_ratio' must be in (-1, 0.5), got 0.5"},
+        BadModel{"deformable_negative_modulus.xml", 2, "block 'foam' (DeformableBody)",
+                 "parameter 'young_modulus' must be > 0 and finite, got -1"},
+        BadModel{"deformable_fixed_node_out_of_range.xml", 2, "block 'foam' (DeformableBody)",
+                 "is not a node index of the mesh"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

@@ -168,6 +168,8 @@ TEST(CatalogTest, EveryConcreteTypeBuildsWithDefaults) {
       {"NumericalInverseKinematics", {{"robot", "arm"}, {"frame", "j6.F"}}},
       {"FingerKinematics", {{"l1", "0.01"}, {"l2", "0.045"}, {"l3", "0.03"}}},
       {"FingerInverseKinematics", {{"l1", "0.01"}, {"l2", "0.045"}, {"l3", "0.03"}}},
+      {"DeformableBody",
+       {{"size", "[0.04]"}, {"element_size", "0.03"}, {"young_modulus", "1e4"}}},
       {"StewartIK",
        {{"base",
          "[[0.5, 0, 0], [0, 0.5, 0], [-0.5, 0, 0], [0, -0.5, 0], [0.4, 0.3, 0], "
