@@ -26,16 +26,6 @@ Eigen::Vector3d RotationVector(const Eigen::Matrix3d& R) {
   return aa.angle() * aa.axis();
 }
 
-/// R = exp(angle [axis]x) for a unit axis (Rodrigues).
-Eigen::Matrix3d AxisRotation(const Eigen::Vector3d& a, double angle) {
-  const double c = std::cos(angle), s = std::sin(angle), t = 1.0 - c;
-  Eigen::Matrix3d R;
-  R << t * a.x() * a.x() + c, t * a.x() * a.y() - s * a.z(), t * a.x() * a.z() + s * a.y(),
-      t * a.x() * a.y() + s * a.z(), t * a.y() * a.y() + c, t * a.y() * a.z() - s * a.x(),
-      t * a.x() * a.z() - s * a.y(), t * a.y() * a.z() + s * a.x(), t * a.z() * a.z() + c;
-  return R;
-}
-
 }  // namespace
 
 ChainIk::ChainIk(const KinematicTree& tree, int tip_body, const Pose& X_BF,
@@ -106,7 +96,7 @@ Pose ChainIk::CalcPose(const Eigen::Ref<const Eigen::VectorXd>& q) {
     const ChainJoint& j = joints_[k];
     X = X * j.X_PJ;
     if (j.revolute) {
-      X.rotation = X.rotation * AxisRotation(j.axis, q_chain_[k]);
+      X.rotation = X.rotation * Eigen::AngleAxisd(q_chain_[k], j.axis).toRotationMatrix();
     } else {
       X.translation += X.rotation * (j.axis * q_chain_[k]);
     }
@@ -124,7 +114,7 @@ double ChainIk::Evaluate(const Eigen::VectorXd& q_chain, const Pose& target, Vec
     axis_W_[k].noalias() = X.rotation * j.axis;
     origin_W_[k] = X.translation;
     if (j.revolute) {
-      X.rotation = X.rotation * AxisRotation(j.axis, q_chain[k]);
+      X.rotation = X.rotation * Eigen::AngleAxisd(q_chain[k], j.axis).toRotationMatrix();
     } else {
       X.translation += axis_W_[k] * q_chain[k];
     }

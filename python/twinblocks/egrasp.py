@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from ._twinblocks import Model
+from .hands import _num, _vec  # the parameter-text helpers the hand builders share
 
 LENGTHS = (0.010, 0.045, 0.030)  # m, l1 (abduction link), l2, l3
 ALPHAS = (math.pi / 2, 0.0, 0.0)  # rad, the standard DH twists
@@ -52,19 +53,6 @@ MU = 0.5
 K_P, K_D, K_I = 2000.0, 20.0, 1e4  # N/m, N s/m, N/(m s)
 SAMPLE_TIME = 1e-3  # s
 GRAVITY = 9.81
-
-
-def _num(x):
-    x = float(x) + 0.0
-    return repr(int(x)) if x == int(x) and abs(x) < 1e15 else repr(x)
-
-
-def _vec(values):
-    return "[" + ", ".join(_num(v) for v in values) + "]"
-
-
-def _child(diagram, name):
-    return name if diagram == "" else f"{diagram}/{name}"
 
 
 def fingertip(q):
