@@ -16,6 +16,7 @@ packages=(
   libgraphviz-dev graphviz  # diagram pictures (`twinblocks graph MODEL --svg`)
   librsvg2-dev  # PNG plots (`twinblocks plot RESULTS x -o x.png`)
   libglpk-dev libqhull-dev  # grasp analysis: its linear programs (GLPK) and wrench hulls (qhull)
+  libsuitesparse-dev  # the implicit solvers' sparse factorization of large blocks (KLU)
   libgmsh-dev  # deformable bodies: tetrahedral meshes of primitives and closed surfaces (Gmsh)
   libopenmpi-dev openmpi-bin  # `twinblocks sweep` over MPI ranks, and its mpirun test
 )

@@ -320,6 +320,89 @@ void IterationMatrix::OrderBlocks() {
     }
     coupling_pattern_start_.push_back(static_cast<int>(coupling_row_.size()));
   }
+  PrepareSparseBlocks();
+}
+
+void IterationMatrix::PrepareSparseBlocks() {
+  sparse_.clear();
+  block_sparse_.assign(block_start_.size() - 1, -1);
+  std::vector<int> rows;  // one column's row positions within the block
+  for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
+    const int s = block_start_[b], e = block_start_[b + 1], k_end = block_kept_end_[b];
+    const int n = k_end - s;
+    if (n < kSparseMinimum) continue;
+    // The kept columns' patterns: their own entries, the diagonal, and the rows their
+    // eliminated partners' columns read (folded into them).
+    std::vector<int> column_start(1, 0), row_index;
+    for (int c = s; c < k_end; ++c) {
+      rows.clear();
+      for (int r = s; r < k_end; ++r) {
+        bool nonzero = r == c || depends(order_[r], order_[c]);
+        for (int i = k_end; i < e && !nonzero; ++i) {
+          nonzero = partner_[i] == c && depends(order_[r], order_[i]);
+        }
+        if (nonzero) rows.push_back(r - s);
+      }
+      row_index.insert(row_index.end(), rows.begin(), rows.end());
+      column_start.push_back(static_cast<int>(row_index.size()));
+    }
+    // Dense kernels for a block whose factors would fill in anyway.
+    if (static_cast<double>(row_index.size()) > 0.2 * n * n) continue;
+    SparseBlock block;
+    const auto value_at = [&](int r, int c) {  // positions within the block
+      const auto first = row_index.begin() + column_start[c];
+      const auto last = row_index.begin() + column_start[c + 1];
+      return static_cast<int>(std::lower_bound(first, last, r) - row_index.begin());
+    };
+    for (int c = 0; c < n; ++c) {
+      block.diagonal.push_back(value_at(c, c));
+      for (int k = column_start[c]; k < column_start[c + 1]; ++k) {
+        const int r = row_index[k];
+        if (!depends(order_[s + r], order_[s + c])) continue;
+        block.direct_value.push_back(k);
+        block.direct_source.push_back(order_[s + c] * nx_ + order_[s + r]);
+      }
+    }
+    for (int i = k_end; i < e; ++i) {
+      for (int r = s; r < k_end; ++r) {
+        if (!depends(order_[r], order_[i])) continue;
+        block.fold_row.push_back(r);
+        block.fold_source.push_back(order_[i] * nx_ + order_[r]);
+        block.fold_state.push_back(i);
+        block.fold_value.push_back(value_at(r - s, partner_[i] - s));
+      }
+    }
+    block.fold_w.assign(block.fold_row.size(), 0.0);
+    block.lu = std::make_unique<SparseLu>(n, std::move(column_start), std::move(row_index));
+    block_sparse_[b] = static_cast<int>(sparse_.size());
+    sparse_.push_back(std::move(block));
+  }
+}
+
+bool IterationMatrix::FactorSparseBlock(int b, double gamma_h, std::uint64_t* bad) {
+  SparseBlock& block = sparse_[block_sparse_[b]];
+  const double* J = J_.data();
+  double* w = block.lu->values();
+  std::fill(w, w + block.lu->num_nonzeros(), 0.0);
+  for (const int k : block.diagonal) w[k] = 1.0;
+  for (size_t k = 0; k < block.direct_value.size(); ++k) {
+    const double v = -gamma_h * J[block.direct_source[k]];
+    *bad |= NotFiniteBit(v);
+    w[block.direct_value[k]] += v;
+  }
+  const int k_end = block_kept_end_[b], e = block_start_[b + 1];
+  for (int i = k_end; i < e; ++i) {
+    const double coef = gamma_h * J_(order_[i], order_[partner_[i]]);
+    *bad |= NotFiniteBit(coef);
+    elim_coef_[i] = coef;
+  }
+  for (size_t k = 0; k < block.fold_row.size(); ++k) {
+    const double v = -gamma_h * J[block.fold_source[k]];
+    *bad |= NotFiniteBit(v);
+    block.fold_w[k] = v;
+    w[block.fold_value[k]] += v * elim_coef_[block.fold_state[k]];
+  }
+  return *bad == 0 && block.lu->Factor();
 }
 
 void IterationMatrix::EliminateKinematicStates() {
@@ -415,6 +498,22 @@ bool IterationMatrix::Factor(double gamma_h) {
     }
     coupling_start_[b + 1] = num_couplings;
     const int k_end = block_kept_end_[b];
+    // Which row holds a NaN or an infinity, only once one is found.
+    const auto find_nonfinite_row = [&] {
+      for (int c = block_first_read_[b]; c < e && nonfinite_state_ < 0; ++c) {
+        for (int r = s; r < e; ++r) {
+          if (!std::isfinite(J_(order_[r], order_[c]))) {
+            nonfinite_state_ = order_[r];
+            break;
+          }
+        }
+      }
+    };
+    if (block_sparse_[b] >= 0) {
+      if (FactorSparseBlock(b, gamma_h, &bad)) continue;
+      if (bad != 0) find_nonfinite_row();
+      return false;
+    }
     for (int c = s; c < k_end; ++c) {
       const double* J_c = J_.col(order_[c]).data();
       double* W_c = lu_.col(c).data();
@@ -441,15 +540,7 @@ bool IterationMatrix::Factor(double gamma_h) {
       }
     }
     if (bad != 0) {
-      // Which row, only now.
-      for (int c = block_first_read_[b]; c < e && nonfinite_state_ < 0; ++c) {
-        for (int r = s; r < e; ++r) {
-          if (!std::isfinite(J_(order_[r], order_[c]))) {
-            nonfinite_state_ = order_[r];
-            break;
-          }
-        }
-      }
+      find_nonfinite_row();
       return false;
     }
     if (k_end - s == 2) {
@@ -487,6 +578,15 @@ void IterationMatrix::Solve(Eigen::Ref<Eigen::VectorXd> b) {
       y[w.row] -= w.value * y[w.col];
     }
     const int k_end = block_kept_end_[blk];
+    if (block_sparse_[blk] >= 0) {
+      SparseBlock& block = sparse_[block_sparse_[blk]];
+      for (size_t k = 0; k < block.fold_row.size(); ++k) {
+        y[block.fold_row[k]] -= block.fold_w[k] * y[block.fold_state[k]];
+      }
+      block.lu->Solve(y + s);
+      for (int i = k_end; i < e; ++i) y[i] += elim_coef_[i] * y[partner_[i]];
+      continue;
+    }
     // The kept rows less the eliminated states' known part y_i.
     for (int i = k_end; i < e; ++i) {
       const double yi = y[i];

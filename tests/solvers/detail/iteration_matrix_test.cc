@@ -253,6 +253,65 @@ TEST(IterationMatrixTest, SingularOrNonFiniteFails) {
   EXPECT_EQ(W.nonfinite_state(), 2);
 }
 
+// A mass-spring lattice of 12 x 12 nodes moving along one axis, states positions then
+// velocities (x' = v, v' = K x + C v with K and C the springs' and dashpots' stencils), fed
+// one way by a 3-state driver: the lattice is one block of 144 kept velocities (the positions
+// eliminated) with 3 % of its entries nonzero, which SparseLu factors. Its solution is the
+// dense LU's, for several step sizes (refactorizations with the first pivots) and after the
+// values change enough to need new pivots.
+TEST(IterationMatrixTest, LargeSparseBlockIsFactoredSparseAndMatchesDenseLu) {
+  const int side = 12, nodes = side * side, driver = 3, nx = 2 * nodes + driver;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> stiffness(1.0e3, 4.0e3);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nx, nx);
+  const auto spring = [&](int a, int b) {
+    const double k = stiffness(rng), c = 1e-3 * k;
+    for (const auto& [row, sign] : {std::pair{a, 1.0}, std::pair{b, -1.0}}) {
+      J(nodes + row, a) -= sign * k;
+      J(nodes + row, b) += sign * k;
+      J(nodes + row, nodes + a) -= sign * c;
+      J(nodes + row, nodes + b) += sign * c;
+    }
+  };
+  for (int i = 0; i < side; ++i) {
+    for (int j = 0; j < side; ++j) {
+      const int n = i * side + j;
+      J(n, nodes + n) = 1.0;
+      if (j + 1 < side) spring(n, n + 1);
+      if (i + 1 < side) spring(n, n + side);
+      if (i + 1 < side && j + 1 < side) spring(n, n + side + 1);
+    }
+  }
+  const int d = 2 * nodes;
+  J.block(d, d, driver, driver) = 20.0 * RandomMatrix(driver, &rng);
+  J(nodes + 5, d) = J(nodes + 77, d + 2) = 300.0;  // the driver pushes two nodes
+  std::vector<char> structure(static_cast<size_t>(nx) * nx);
+  for (int c = 0; c < nx; ++c) {
+    for (int r = 0; r < nx; ++r) structure[static_cast<size_t>(c) * nx + r] = J(r, c) != 0.0;
+  }
+  FixedJacobian problem(J);
+  problem.Declare(structure);
+  IterationMatrix W(problem, JacobianMethod::kAuto);
+  FormFrom(&problem, &W);
+  for (const double gamma_h : {1e-3, 1e-2, 1e-4, 0.05}) {
+    ASSERT_TRUE(W.Factor(gamma_h));
+    EXPECT_EQ(W.num_sparse_blocks(), 1);
+    EXPECT_EQ(W.num_eliminated(), nodes);
+    EXPECT_LT(SolveError(problem.J(), gamma_h, &W, &rng), 1e-12) << "gamma h " << gamma_h;
+  }
+  // Within the structure, values for which the first pivots fail: a negative diagonal that
+  // cancels W's at this step, row by row, unless rows are interchanged.
+  for (int n = 0; n < nodes; ++n) problem.J()(nodes + n, nodes + n) = 100.0 + n;
+  FormFrom(&problem, &W);
+  ASSERT_TRUE(W.Factor(0.01));
+  EXPECT_LT(SolveError(problem.J(), 0.01, &W, &rng), 1e-9);
+  // A NaN in the block is named by its row.
+  problem.J()(nodes + 9, 10) = std::numeric_limits<double>::quiet_NaN();
+  FormFrom(&problem, &W);
+  EXPECT_FALSE(W.Factor(0.01));
+  EXPECT_EQ(W.nonfinite_state(), nodes + 9);
+}
+
 // The union pattern is the matrix's memory: a fresh matrix given it orders as the original
 // (one block, though the present J would give three) and solves bitwise alike.
 TEST(IterationMatrixTest, SavedPatternRestoresTheOrder) {
