@@ -6,7 +6,7 @@
 
 #include "solvers/detail/fixed_step_grid.h"
 #include "solvers/detail/fixed_step_zero_crossings.h"
-#include "solvers/detail/iteration_matrix.h"
+#include "solvers/detail/fixed_step_jacobian.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -65,28 +65,14 @@ class RosenbrockIntegrator final : public Integrator {
   void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
-  /// f(t, x) into `out`; throws SolverError naming the time on failure.
-  void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out);
-  /// Makes W = I - gamma_h J ready for the step's solves: J formed anew at (t, x_), where
-  /// f0 = f(t, x_) was just evaluated, unless the last one serves (options.jacobian_steps),
-  /// and factored unless the factors of the same J and gamma_h are at hand. A kept J whose W
-  /// is singular is formed anew once before the step fails; throws SolverError naming the
-  /// time on failure.
-  void PrepareW(double t, const Eigen::VectorXd& f0, double gamma_h);
-  /// Forms J at (t, x_), f0 = f(t, x_) being the problem's last evaluation.
-  void FormJacobian(double t, const Eigen::VectorXd& f0);
-
   RosenbrockMethod method_;
   int nx_;
-  bool uses_dfdt_;                // ros2 on a problem that may depend on t itself
-  internal::FixedStepGrid grid_;  // where the steps end
-  internal::IterationMatrix W_;   // J and the factors of I - gamma h J
+  internal::FixedStepGrid grid_;     // where the steps end
+  internal::FixedStepJacobian jac_;  // J and the factors of I - gamma h J
   internal::FixedStepZeroCrossings crossings_;
-  Eigen::VectorXd k1_, k2_;        // (nx) stage slopes
-  Eigen::VectorXd x_stage_;        // (nx) argument of the second stage
-  int jacobian_steps_ = 1;         // accepted steps one J serves (options.jacobian_steps, unset: 1)
-  int jacobian_age_ = -1;          // steps taken since J was formed (-1: none yet)
-  double factored_gamma_h_ = 0.0;  // the gamma h of W's factors (0: none)
+  bool uses_dfdt_;                   // ros2 on a problem that may depend on t itself
+  Eigen::VectorXd k1_, k2_;          // (nx) stage slopes
+  Eigen::VectorXd x_stage_;          // (nx) argument of the second stage
 };
 
 }  // namespace twinblocks::solvers

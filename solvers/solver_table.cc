@@ -9,6 +9,7 @@
 #include <string>
 
 #include "solvers/arkode_integrator.h"
+#include "solvers/average_vector_field_integrator.h"
 #include "solvers/butcher_tableau.h"
 #include "solvers/cvode_integrator.h"
 #include "solvers/embedded_runge_kutta_integrator.h"
@@ -44,7 +45,7 @@ constexpr char kOde4[] = "ode4";
 constexpr char kOde5[] = "ode5";
 constexpr char kOde23[] = "ode23";
 
-const std::array<SolverInfo, 15> kSolvers = {{
+const std::array<SolverInfo, 16> kSolvers = {{
     {kOde1, "explicit Runge-Kutta", StepKind::kFixed, Stiffness::kExplicit, Equations::kOde,
      kFixedExplicit, false, false,
      [](OdeProblem* p, const Options& o) { return ExplicitRk<kOde1>(EulerTableau(), p, o); },
@@ -86,6 +87,14 @@ const std::array<SolverInfo, 15> kSolvers = {{
      },
      "fixed step, Rosenbrock-W ROS2 (two linear solves, no Newton iteration), order 2; stiff "
      "problems such as contact with friction"},
+    {solver_names::kAvf, "average vector field", StepKind::kFixed, Stiffness::kImplicit,
+     Equations::kOde, kFixedImplicit, false, false,
+     [](OdeProblem* p, const Options& o) -> Made {
+       return std::make_unique<AverageVectorFieldIntegrator>(p, o);
+     },
+     "fixed step, average vector field of Quispel and McLaren (Gauss quadrature, Newton "
+     "iterations to round-off), order 2, no numerical damping; keeps the energy of a "
+     "conservative mass-spring body exactly"},
     {kOde23, "embedded Runge-Kutta", StepKind::kVariable, Stiffness::kExplicit, Equations::kOde,
      kVariableExplicit, true, false,
      [](OdeProblem* p, const Options& o) -> Made {

@@ -20,6 +20,7 @@ namespace twinblocks::solvers {
 namespace solver_names {
 inline constexpr char kOde1be[] = "ode1be";
 inline constexpr char kRos2[] = "ros2";
+inline constexpr char kAvf[] = "avf";
 inline constexpr char kOde45[] = "ode45";
 inline constexpr char kOde23s[] = "ode23s";
 inline constexpr char kCvodeBdf[] = "cvode-bdf";

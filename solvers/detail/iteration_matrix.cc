@@ -128,6 +128,7 @@ IterationMatrix::IterationMatrix(int nx)
   coupling_source_.reserve(static_cast<size_t>(nx) * nx);
   coupling_pattern_start_.reserve(nx + 1);
   block_start_.reserve(nx + 1);
+  block_sparse_.reserve(nx);
   block_first_read_.reserve(nx);
   block_kept_end_.reserve(nx);
   block_start_.push_back(0);

@@ -16,8 +16,8 @@ using ::testing::HasSubstr;
 
 TEST(IntegratorFactoryTest, NamesAreTheDocumentedOnesInOrder) {
   const std::vector<std::string> expected = {
-      "ode1",  "ode2",   "ode3",      "ode4",        "ode5",       "ode1be",      "ros2", "ode23",
-      "ode45", "ode23s", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
+      "ode1",   "ode2",  "ode3",   "ode4",      "ode5",        "ode1be",     "ros2",        "avf",
+      "ode23",  "ode45", "ode23s", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
   EXPECT_EQ(IntegratorNames(), expected);
 }
 
@@ -27,7 +27,8 @@ TEST(IntegratorFactoryTest, EveryNameMakesAnIntegratorOfThatName) {
     std::unique_ptr<Integrator> integrator = MakeIntegrator(name, &problem, {});
     ASSERT_NE(integrator, nullptr) << name;
     EXPECT_EQ(integrator->name(), name);
-    const bool fixed_step = name.size() == 4 || name == "ode1be";  // ode1 .. ode5, ode1be, ros2
+    // ode1 .. ode5, ode1be, ros2, avf
+    const bool fixed_step = name.size() == 4 || name == "ode1be" || name == "avf";
     EXPECT_EQ(integrator->is_fixed_step(), fixed_step) << name;
     EXPECT_FALSE(IntegratorDescription(name).empty()) << name;
   }
@@ -41,7 +42,7 @@ TEST(IntegratorFactoryTest, UnknownNameListsTheValidOnes) {
   } catch (const std::invalid_argument& e) {
     EXPECT_THAT(e.what(), HasSubstr("unknown solver 'ode99'"));
     EXPECT_THAT(e.what(),
-                HasSubstr("valid solvers: ode1 ode2 ode3 ode4 ode5 ode1be ros2 ode23 "
+                HasSubstr("valid solvers: ode1 ode2 ode3 ode4 ode5 ode1be ros2 avf ode23 "
                           "ode45 ode23s cvode-bdf cvode-adams arkode-erk arkode-dirk ida"));
   }
   EXPECT_THROW(IntegratorDescription("rk45"), std::invalid_argument);
@@ -112,7 +113,7 @@ TEST(IntegratorFactoryTest, JacobianStepsIsForTheSolversThatUseAJacobian) {
   testing::HarmonicOscillator problem;
   IntegratorOptions options;
   options.jacobian_steps = 2;
-  const std::vector<std::string> taking = {"ode1be",    "ros2",        "ode23s",
+  const std::vector<std::string> taking = {"ode1be",    "ros2",        "avf",        "ode23s",
                                            "cvode-bdf", "cvode-adams", "arkode-dirk"};
   for (const std::string& name : IntegratorNames()) {
     if (std::find(taking.begin(), taking.end(), name) != taking.end()) {
@@ -124,7 +125,7 @@ TEST(IntegratorFactoryTest, JacobianStepsIsForTheSolversThatUseAJacobian) {
       ADD_FAILURE() << name << " took jacobian_steps = 2";
     } catch (const std::invalid_argument& e) {
       EXPECT_THAT(e.what(), HasSubstr("jacobian_steps = 2 is for the solvers that use a Jacobian "
-                                      "(ode1be, ros2, ode23s, cvode-bdf, cvode-adams, "
+                                      "(ode1be, ros2, avf, ode23s, cvode-bdf, cvode-adams, "
                                       "arkode-dirk)"));
       EXPECT_THAT(e.what(),
                   HasSubstr("; " + name + (name == "ida" ? " re-forms its own" : " forms none")));
