@@ -119,10 +119,10 @@ StepResult AverageVectorFieldIntegrator::Step(double t_stop) {
     }
     if (!std::isfinite(size)) {
       const int bad = internal::FirstNonFinite(x1_);
-      throw SolverError(internal::NonFiniteStateMessage(
-                            name(), problem_->DescribeState(std::max(bad, 0)),
-                            bad >= 0 ? x1_[bad] : size, t_, step.t_new),
-                        t_);
+      throw SolverError(
+          internal::NonFiniteStateMessage(name(), problem_->DescribeState(std::max(bad, 0)),
+                                          bad >= 0 ? x1_[bad] : size, t_, step.t_new),
+          t_);
     }
     // Converged to round-off, or no longer shrinking there.
     if (size <= 4.0 * internal::kEps || (k > 0 && size <= 1e-9 && size > 0.5 * previous)) break;

@@ -26,8 +26,8 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
     : Integrator(problem, options),
       method_(method),
       nx_(problem->num_states()),
-      jac_(method == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be,
-           problem, options, method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
+      jac_(method == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be, problem,
+           options, method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
       crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0),
       uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()) {
   if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {

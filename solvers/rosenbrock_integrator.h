@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "solvers/detail/fixed_step_grid.h"
-#include "solvers/detail/fixed_step_zero_crossings.h"
 #include "solvers/detail/fixed_step_jacobian.h"
+#include "solvers/detail/fixed_step_zero_crossings.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -70,9 +70,9 @@ class RosenbrockIntegrator final : public Integrator {
   internal::FixedStepGrid grid_;     // where the steps end
   internal::FixedStepJacobian jac_;  // J and the factors of I - gamma h J
   internal::FixedStepZeroCrossings crossings_;
-  bool uses_dfdt_;                   // ros2 on a problem that may depend on t itself
-  Eigen::VectorXd k1_, k2_;          // (nx) stage slopes
-  Eigen::VectorXd x_stage_;          // (nx) argument of the second stage
+  bool uses_dfdt_;           // ros2 on a problem that may depend on t itself
+  Eigen::VectorXd k1_, k2_;  // (nx) stage slopes
+  Eigen::VectorXd x_stage_;  // (nx) argument of the second stage
 };
 
 }  // namespace twinblocks::solvers

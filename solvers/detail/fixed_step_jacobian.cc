@@ -85,9 +85,10 @@ void FixedStepJacobian::Prepare(double t, const Eigen::VectorXd& x, const Eigen:
 void FixedStepJacobian::Form(double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0,
                              double t_from, IntegratorStats* stats) {
   ++stats->jacobian_evals;
-  const int flag = W_.Form(problem_, t, x, f0, [&](const Eigen::VectorXd& xp, Eigen::VectorXd& out) {
-    Evaluate(t, xp, out, t_from, stats);
-  });
+  const int flag =
+      W_.Form(problem_, t, x, f0, [&](const Eigen::VectorXd& xp, Eigen::VectorXd& out) {
+        Evaluate(t, xp, out, t_from, stats);
+      });
   if (flag != 0) {
     throw SolverError(std::string(solver_) + ": the Jacobian evaluation failed (code " +
                           std::to_string(flag) + ") at t = " + TimeText(t) +

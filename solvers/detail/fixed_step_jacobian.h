@@ -25,8 +25,8 @@ class FixedStepJacobian {
 
   /// f(t, x) into `out`, counted in `stats`; throws SolverError at `t_from` (the step's start)
   /// when the problem fails or a derivative is NaN or infinite.
-  void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out,
-                double t_from, IntegratorStats* stats);
+  void Evaluate(double t, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out, double t_from,
+                IntegratorStats* stats);
 
   /// Makes W = I - gamma_h J ready for the step's solves: J formed anew at (t, x), where
   /// f0 = f(t, x) was just evaluated, unless the last one serves, and factored unless the

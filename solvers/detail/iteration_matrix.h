@@ -178,10 +178,10 @@ class IterationMatrix {
   // (blocks) the end of each block's kept states: its positions from there to the block's end
   // are eliminated states, each solved from its partner.
   std::vector<int> block_kept_end_;
-  std::vector<int> partner_;       // (m) an eliminated position's partner position, else -1
-  std::vector<double> elim_coef_;  // (m) an eliminated position's gamma h c
-  std::vector<char> eliminated_;   // (nx) scratch of OrderBlocks: 1 for an eliminated state
-  std::vector<int> partner_state_;  // (nx) scratch: the single state a state's row reads, or -1
+  std::vector<int> partner_;           // (m) an eliminated position's partner position, else -1
+  std::vector<double> elim_coef_;      // (m) an eliminated position's gamma h c
+  std::vector<char> eliminated_;       // (nx) scratch of OrderBlocks: 1 for an eliminated state
+  std::vector<int> partner_state_;     // (nx) scratch: the single state a state's row reads, or -1
   std::vector<int> pivot_;             // (m) row interchanges, positions within each block
   std::vector<double> inverse_pivot_;  // (m) 1 / U(k, k)
   // W's nonzeros left of each diagonal block (positions in block order), by block then
@@ -221,9 +221,9 @@ class IterationMatrix {
     std::vector<double> fold_w;
   };
   std::vector<SparseBlock> sparse_;
-  std::vector<int> block_sparse_;     // (blocks) each block's index in sparse_, or -1 (dense)
-  Eigen::VectorXd x_perturbed_;       // (nx) for differences
-  Eigen::VectorXd f_perturbed_;       // (nx)
+  std::vector<int> block_sparse_;  // (blocks) each block's index in sparse_, or -1 (dense)
+  Eigen::VectorXd x_perturbed_;    // (nx) for differences
+  Eigen::VectorXd f_perturbed_;    // (nx)
 };
 
 }  // namespace twinblocks::solvers::internal

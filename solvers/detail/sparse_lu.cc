@@ -62,7 +62,9 @@ bool SparseLu::Factor() {
   return true;
 }
 
-void SparseLu::Solve(double* b) { klu_solve(klu_->symbolic, klu_->numeric, n_, 1, b, &klu_->common); }
+void SparseLu::Solve(double* b) {
+  klu_solve(klu_->symbolic, klu_->numeric, n_, 1, b, &klu_->common);
+}
 
 void SparseLu::ForgetPivots() {
   if (klu_->numeric != nullptr) klu_free_numeric(&klu_->numeric, &klu_->common);

@@ -16,8 +16,8 @@ using ::testing::HasSubstr;
 
 TEST(IntegratorFactoryTest, NamesAreTheDocumentedOnesInOrder) {
   const std::vector<std::string> expected = {
-      "ode1",   "ode2",  "ode3",   "ode4",      "ode5",        "ode1be",     "ros2",        "avf",
-      "ode23",  "ode45", "ode23s", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
+      "ode1",  "ode2",  "ode3",   "ode4",      "ode5",        "ode1be",     "ros2",        "avf",
+      "ode23", "ode45", "ode23s", "cvode-bdf", "cvode-adams", "arkode-erk", "arkode-dirk", "ida"};
   EXPECT_EQ(IntegratorNames(), expected);
 }
 
