@@ -21,6 +21,10 @@ constexpr std::array<double, 3> kWeights = {5.0 / 18.0, 8.0 / 18.0, 5.0 / 18.0};
 constexpr int kMaxCorrections = 40;
 // The contraction of the corrections beyond which the Newton matrix is formed again.
 constexpr double kSlowContraction = 0.25;
+// A correction below this (relative to its state's scale) that no longer shrinks ends the
+// iteration: round-off for a smooth f, or the limit of a right-hand side with switches (a
+// friction's stick and slip, decided anew at each quadrature node).
+constexpr double kStalledCorrection = 1e-6;
 
 std::string TimeText(double t) {
   std::ostringstream os;
@@ -125,8 +129,11 @@ StepResult AverageVectorFieldIntegrator::Step(double t_stop) {
           t_);
     }
     // Converged to round-off, or no longer shrinking there.
-    if (size <= 4.0 * internal::kEps || (k > 0 && size <= 1e-9 && size > 0.5 * previous)) break;
-    if (k + 1 >= kMaxCorrections || (k > 2 && size > previous && size > 1e-9)) {
+    if (size <= 4.0 * internal::kEps ||
+        (k > 0 && size <= kStalledCorrection && size > 0.5 * previous)) {
+      break;
+    }
+    if (k + 1 >= kMaxCorrections || (k > 2 && size > previous && size > kStalledCorrection)) {
       throw SolverError(std::string(name()) + ": the Newton iteration of the step from t = " +
                             TimeText(t_) + " s did not converge (correction " +
                             std::to_string(size) + " of the state's size after " +
@@ -136,7 +143,7 @@ StepResult AverageVectorFieldIntegrator::Step(double t_stop) {
     // A slow contraction (a strongly nonlinear step, a stiff spring turned much within it):
     // the Newton matrix anew, at the chord's midpoint, where I - h/2 J is the exact one to
     // second order.
-    if (k > 0 && size > 1e-9 && size > kSlowContraction * previous) {
+    if (k > 0 && size > kStalledCorrection && size > kSlowContraction * previous) {
       x_node_ = 0.5 * (x_ + x1_);
       jac_.Evaluate(t_ + 0.5 * h, x_node_, f_node_, t_, &stats_);
       jac_.Refresh(t_ + 0.5 * h, x_node_, f_node_, 0.5 * h, t_, &stats_);

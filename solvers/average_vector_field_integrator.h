@@ -30,9 +30,10 @@ namespace twinblocks::solvers {
 /// by less than a factor 4, as they do when a step turns stiff springs much), from the
 /// linearly implicit midpoint step, until the correction reaches round-off: each state's
 /// correction at most 4 eps of its scale (its largest size since the start, or its change in
-/// the step), or no longer shrinking once under 1e-9 of it. An iteration that diverges or takes
-/// more than 40 corrections fails the step with the time (a fixed-step solver cannot shrink its
-/// step: a smaller fixed_step is the remedy).
+/// the step), or no longer shrinking once under 1e-6 of it (round-off, or the
+/// limit a right-hand side with switches such as friction's stick and slip allows). An iteration
+/// that diverges or takes more than 40 corrections fails the step with the time (a fixed-step
+/// solver cannot shrink its step: a smaller fixed_step is the remedy).
 ///
 /// Steps, landings and zero crossings as RosenbrockIntegrator.
 class AverageVectorFieldIntegrator final : public Integrator {

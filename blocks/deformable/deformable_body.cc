@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/format_value.h"
+#include "physics/contact/contact_law.h"
 #include "physics/deformable/tet_mesher.h"
 
 namespace twinblocks::blocks {
@@ -20,6 +21,29 @@ double Positive(const Params& p, const char* name) {
   return v;
 }
 
+double NonNegative(const Params& p, const char* name) {
+  const double v = p.Scalar(name);
+  if (!(v >= 0.0) || !std::isfinite(v)) {
+    throw BlockError(
+        std::string("parameter '") + name + "' must be >= 0 and finite, got " + FormatValue(v),
+        name);
+  }
+  return v;
+}
+
+double PoissonRatio(const Params& p, const char* name) {
+  const double nu = p.Scalar(name);
+  if (!(nu > -1.0 && nu < 0.5)) {
+    throw BlockError(
+        std::string("parameter '") + name + "' must be in (-1, 0.5), got " + FormatValue(nu), name);
+  }
+  return nu;
+}
+
+// The width of one sphere's motion on the input `solids`: position, rotation (row by row),
+// velocity, angular velocity.
+constexpr int kMotionWidth = 18;
+
 Eigen::Vector3d Vector3(const Params& p, const char* name) {
   const Eigen::VectorXd v = p.Vector(name);
   if (v.size() != 3 || !v.allFinite()) {
@@ -31,8 +55,23 @@ Eigen::Vector3d Vector3(const Params& p, const char* name) {
 }  // namespace
 
 struct DeformableBody::Scratch final : BlockWorkspace {
-  explicit Scratch(int n) : force(3 * n) {}
+  Scratch(int n, int springs, int pairs, int partners)
+      : force(3 * n),
+        contacts(pairs),
+        wrench(6, partners),
+        normal_force(partners),
+        touching(partners) {
+    // Each spring's four 3 x 3 blocks: sized here, so that the run allocates nothing.
+    df_dx.reserve(36 * static_cast<size_t>(springs));
+    df_dv.reserve(36 * static_cast<size_t>(springs));
+  }
   Eigen::VectorXd force;  ///< (3n)
+  /// (surface nodes x partners, node-major) the contacts of the last CalcContacts
+  std::vector<deformable::NodeContact> contacts;
+  Eigen::Matrix<double, 6, Eigen::Dynamic> wrench;  ///< per partner: force, torque about its
+                                                    ///< origin, what the body exerts (world)
+  Eigen::VectorXd normal_force;                     ///< per partner: the sum of f_n
+  Eigen::VectorXd touching;                         ///< per partner: the number of touching nodes
   std::vector<Eigen::Triplet<double>> df_dx, df_dv;
   void CopyFrom(const BlockWorkspace& other) override {
     *this = static_cast<const Scratch&>(other);
@@ -44,11 +83,7 @@ DeformableBody::DeformableBody(const Params& params) {
   const Eigen::VectorXd size = params.Vector("size");
   const double element_size = Positive(params, "element_size");
   const double E = Positive(params, "young_modulus");
-  const double nu = params.Scalar("poisson_ratio");
-  if (!(nu > -1.0 && nu < 0.5)) {
-    throw BlockError("parameter 'poisson_ratio' must be in (-1, 0.5), got " + FormatValue(nu),
-                     "poisson_ratio");
-  }
+  const double nu = PoissonRatio(params, "poisson_ratio");
   deformable::SpringRule rule;
   rule.young_modulus = E;
   rule.density = Positive(params, "density");
@@ -101,20 +136,115 @@ DeformableBody::DeformableBody(const Params& params) {
     }
     fixed_[static_cast<int>(i)] = 1;
   }
+  // Nodes that start at or below a height (a body clamped along its base).
+  const Eigen::VectorXd below = params.Vector("fixed_below");
+  if (below.size() > 1 || (below.size() == 1 && !std::isfinite(below[0]))) {
+    throw BlockError("parameter 'fixed_below' must be [] (none) or [z] (m)", "fixed_below");
+  }
+  for (int i = 0; i < n && below.size() == 1; ++i) {
+    if (x0_[3 * i + 2] <= below[0]) fixed_[i] = 1;
+  }
   inverse_mass_.resize(n);
   for (int i = 0; i < n; ++i) inverse_mass_[i] = fixed_[i] ? 0.0 : 1.0 / body_->masses()[i];
+
+  // The surface, and each surface node's curvature radius for the Hertz law: the sphere's
+  // radius on a sphere, a cylinder's on its side, flat (infinite) elsewhere.
+  std::vector<unsigned char> on_surface(n, 0);
+  for (const auto& f : deformable::BoundaryFaces(mesh)) {
+    for (const int i : f) on_surface[i] = 1;
+  }
+  std::vector<double> curvature_radius;
+  for (int i = 0; i < n; ++i) {
+    if (on_surface[i] == 0) continue;
+    surface_nodes_.push_back(i);
+    const Eigen::Vector3d p = mesh.nodes.col(i);
+    double r = std::numeric_limits<double>::infinity();
+    if (shape == "sphere") {
+      r = dims[0];
+    } else if (shape == "cylinder") {
+      const double tol = 1e-6 * std::max(dims[0], dims[1]);
+      if (std::abs(std::hypot(p.x(), p.y()) - dims[0]) <= tol &&
+          std::abs(p.z()) < 0.5 * dims[1] - tol) {
+        r = dims[0];
+      }
+    }
+    curvature_radius.push_back(r);
+  }
+  const int ns = static_cast<int>(surface_nodes_.size());
+
+  const Eigen::VectorXd radii = params.Vector("contact_radius");
+  num_spheres_ = static_cast<int>(radii.size());
+  if (num_spheres_ > 0) {
+    const double tip_E = Positive(params, "contact_young_modulus");
+    const double tip_nu = PoissonRatio(params, "contact_poisson_ratio");
+    const double gamma = NonNegative(params, "contact_gamma");
+    contact::AnchoredFrictionParams friction;
+    friction.mu = NonNegative(params, "contact_mu");
+    friction.stiffness = Positive(params, "contact_kt");
+    friction.damping = NonNegative(params, "contact_ct");
+    for (int j = 0; j < num_spheres_; ++j) {
+      if (!(radii[j] > 0.0) || !std::isfinite(radii[j])) {
+        throw BlockError("parameter 'contact_radius': entry " + std::to_string(j) + " is " +
+                             FormatValue(radii[j]) + ", expected a radius > 0 (m)",
+                         "contact_radius");
+      }
+      Partner partner{contact::Shape::Sphere(radii[j]), {}};
+      for (int s = 0; s < ns; ++s) {
+        // R = (1/R_tip + 1/R_object)^-1: the tip's own on a flat face.
+        const double r = 1.0 / (1.0 / radii[j] + 1.0 / curvature_radius[s]);
+        deformable::NodeContactLaw law;
+        law.stiffness = contact::HertzStiffness(tip_E, tip_nu, E, nu, r);
+        law.damping = contact::HertzDamping(gamma, r);
+        law.friction = friction;
+        partner.laws.push_back(law);
+      }
+      partners_.push_back(std::move(partner));
+    }
+  }
+  const Eigen::VectorXd table = params.Vector("table");
+  if (table.size() > 1 || (table.size() == 1 && !std::isfinite(table[0]))) {
+    throw BlockError("parameter 'table' must be [] (none) or [z] (m), the table top's height",
+                     "table");
+  }
+  has_table_ = table.size() == 1;
+  if (has_table_) {
+    deformable::NodeContactLaw law;
+    law.stiffness = Positive(params, "table_stiffness");
+    law.damping = NonNegative(params, "table_damping");
+    law.exponent = 1.0;
+    law.friction.mu = NonNegative(params, "table_mu");
+    law.friction.stiffness = Positive(params, "contact_kt");
+    law.friction.damping = NonNegative(params, "contact_ct");
+    Partner partner{contact::Shape::Plane(), std::vector<deformable::NodeContactLaw>(ns, law)};
+    table_height_ = table[0];
+    partners_.push_back(std::move(partner));
+  }
+  // The anchors, 3 per surface node and partner, in the partner's frame.
+  if (!partners_.empty()) DeclareDiscreteStates(3LL * ns * num_partners());
+  if (num_spheres_ > 0) DeclareInput("solids", kMotionWidth * num_spheres_);
+
   DeclareOutput("positions", 3 * n);
   DeclareOutput("centroid", 3);
   DeclareOutput("volume", 1);
   DeclareOutput("elastic_energy", 1);
   DeclareOutput("kinetic_energy", 1);
+  DeclareOutput("velocities", 3 * n);
+  if (num_spheres_ > 0) {
+    out_contact_force_ = DeclareOutput("contact_force", 3 * num_spheres_);
+    out_contact_torque_ = DeclareOutput("contact_torque", 3 * num_spheres_);
+    out_normal_force_ = DeclareOutput("contact_normal_force", num_spheres_);
+    out_contact_nodes_ = DeclareOutput("contact_nodes", num_spheres_);
+  }
+  if (has_table_) out_table_force_ = DeclareOutput("table_force", 3);
   DeclareSampleTime(SampleTime::Continuous());
   DeclareContinuousStates(6 * n);
   DeclareStiffJacobian();
 }
 
 std::unique_ptr<BlockWorkspace> DeformableBody::DoMakeWorkspace() const {
-  return std::make_unique<Scratch>(body_->num_nodes());
+  return std::make_unique<Scratch>(body_->num_nodes(), static_cast<int>(body_->springs().size()),
+                                   static_cast<int>(surface_nodes_.size()) * num_partners(),
+                                   num_partners());
 }
 
 void DeformableBody::DoInitialize(Context& c) const {
@@ -122,6 +252,85 @@ void DeformableBody::DoInitialize(Context& c) const {
   Eigen::Map<Eigen::VectorXd> s(x(c), 6 * n);
   s.head(3 * n) = x0_;
   s.tail(3 * n).setZero();
+  // No anchor yet: a contact that is touching at the start sticks where it is at its first
+  // major step.
+  const int na = 3 * static_cast<int>(surface_nodes_.size()) * num_partners();
+  std::fill(xd(c), xd(c) + na, std::numeric_limits<double>::quiet_NaN());
+}
+
+deformable::SolidMotion DeformableBody::PartnerMotion(const Context& c, int j) const {
+  deformable::SolidMotion m;
+  if (j >= num_spheres_) {  // the table: still, its top at z = table_height_
+    m.X_WS.translation = Eigen::Vector3d(0.0, 0.0, table_height_);
+    return m;
+  }
+  const double* u = in(c, 0) + kMotionWidth * j;
+  m.X_WS.translation = Eigen::Vector3d(u[0], u[1], u[2]);
+  for (int r = 0; r < 3; ++r) {
+    for (int k = 0; k < 3; ++k) m.X_WS.rotation(r, k) = u[3 + 3 * r + k];
+  }
+  m.v_WSo = Eigen::Vector3d(u[12], u[13], u[14]);
+  m.w_WS = Eigen::Vector3d(u[15], u[16], u[17]);
+  return m;
+}
+
+void DeformableBody::CalcContacts(const Context& c, const Eigen::Ref<const Eigen::VectorXd>& pos,
+                                  const Eigen::Ref<const Eigen::VectorXd>& vel, Scratch& ws) const {
+  const int np = num_partners();
+  ws.wrench.setZero();
+  ws.normal_force.setZero();
+  ws.touching.setZero();
+  const double* anchors = xd(c);
+  for (int j = 0; j < np; ++j) {
+    const deformable::SolidMotion motion = PartnerMotion(c, j);
+    const Partner& partner = partners_[j];
+    for (int s = 0; s < static_cast<int>(surface_nodes_.size()); ++s) {
+      const int i = surface_nodes_[s];
+      const int pair = s * np + j;
+      const Eigen::Vector3d p = pos.segment<3>(3 * i), v = vel.segment<3>(3 * i);
+      Eigen::Vector3d anchor(anchors[3 * pair], anchors[3 * pair + 1], anchors[3 * pair + 2]);
+      if (!anchor.allFinite()) {  // none yet: at the node itself
+        anchor = motion.X_WS.rotation.transpose() * (p - motion.X_WS.translation);
+      }
+      deformable::NodeContact& contact = ws.contacts[pair];
+      contact = deformable::CalcNodeContact(partner.laws[s], partner.shape, motion, p, v, anchor);
+      if (!contact.touching || fixed_[i]) {
+        contact.touching = contact.touching && !fixed_[i];
+        continue;
+      }
+      ws.force.segment<3>(3 * i) += contact.force;
+      // What the body exerts on the partner: the opposite, at the node.
+      ws.wrench.col(j).head<3>() -= contact.force;
+      ws.wrench.col(j).tail<3>() -= (p - motion.X_WS.translation).cross(contact.force);
+      ws.normal_force[j] += contact.normal_force;
+      ws.touching[j] += 1.0;
+    }
+  }
+}
+
+void DeformableBody::DoUpdate(Context& c) const {
+  if (partners_.empty()) return;
+  const int n = body_->num_nodes();
+  Scratch& ws = workspace<Scratch>(c);
+  const Eigen::Map<const Eigen::VectorXd> pos(x(c), 3 * n), vel(x(c) + 3 * n, 3 * n);
+  ws.force.setZero();
+  CalcContacts(c, pos, vel, ws);
+  const int np = num_partners();
+  double* anchors = xd(c);
+  for (int j = 0; j < np; ++j) {
+    const deformable::SolidMotion motion = PartnerMotion(c, j);
+    for (int s = 0; s < static_cast<int>(surface_nodes_.size()); ++s) {
+      const int pair = s * np + j;
+      const Eigen::Vector3d p = pos.segment<3>(3 * surface_nodes_[s]);
+      Eigen::Vector3d anchor(anchors[3 * pair], anchors[3 * pair + 1], anchors[3 * pair + 2]);
+      if (!anchor.allFinite()) {
+        anchor = motion.X_WS.rotation.transpose() * (p - motion.X_WS.translation);
+      }
+      const Eigen::Vector3d next =
+          deformable::UpdateNodeAnchor(partners_[j].laws[s], motion, ws.contacts[pair], p, anchor);
+      for (int a = 0; a < 3; ++a) anchors[3 * pair + a] = next[a];
+    }
+  }
 }
 
 void DeformableBody::DoCalcOutputs(Context& c, int stage) const {
@@ -146,6 +355,22 @@ void DeformableBody::DoCalcOutputs(Context& c, int stage) const {
   out(c, 2)[0] = volume;
   out(c, 3)[0] = body_->CalcElasticEnergy(pos);
   out(c, 4)[0] = kinetic;
+  std::copy(vel.data(), vel.data() + 3 * n, out(c, 5));
+  if (partners_.empty()) return;
+  Scratch& ws = workspace<Scratch>(c);
+  ws.force.setZero();
+  CalcContacts(c, pos, vel, ws);
+  for (int j = 0; j < num_spheres_; ++j) {
+    for (int a = 0; a < 3; ++a) {
+      out(c, out_contact_force_)[3 * j + a] = ws.wrench(a, j);
+      out(c, out_contact_torque_)[3 * j + a] = ws.wrench(3 + a, j);
+    }
+    out(c, out_normal_force_)[j] = ws.normal_force[j];
+    out(c, out_contact_nodes_)[j] = ws.touching[j];
+  }
+  if (has_table_) {
+    for (int a = 0; a < 3; ++a) out(c, out_table_force_)[a] = ws.wrench(a, num_spheres_);
+  }
 }
 
 void DeformableBody::DoCalcDerivatives(Context& c) const {
@@ -155,6 +380,7 @@ void DeformableBody::DoCalcDerivatives(Context& c) const {
   double* d = xdot(c);
   ws.force.setZero();
   body_->AddSpringForces(pos, vel, ws.force);
+  if (!partners_.empty()) CalcContacts(c, pos, vel, ws);
   for (int i = 0; i < n; ++i) {
     for (int a = 0; a < 3; ++a) {
       d[3 * i + a] = fixed_[i] ? 0.0 : vel[3 * i + a];
@@ -181,11 +407,34 @@ void DeformableBody::DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd>
     const int i = t.row() / 3;
     if (!fixed_[i]) J(3 * n + t.row(), 3 * n + t.col()) += t.value() * inverse_mass_[i];
   }
+  if (partners_.empty()) return;
+  // The contacts' slopes on each touching node's own 3 x 3 blocks.
+  ws.force.setZero();
+  CalcContacts(c, pos, vel, ws);
+  const int np = num_partners();
+  for (int s = 0; s < static_cast<int>(surface_nodes_.size()); ++s) {
+    const int i = surface_nodes_[s];
+    for (int j = 0; j < np; ++j) {
+      const deformable::NodeContact& contact = ws.contacts[s * np + j];
+      if (!contact.touching) continue;
+      J.block<3, 3>(3 * n + 3 * i, 3 * i) += inverse_mass_[i] * contact.dforce_dposition;
+      J.block<3, 3>(3 * n + 3 * i, 3 * n + 3 * i) += inverse_mass_[i] * contact.dforce_dvelocity;
+    }
+  }
 }
 
 bool DeformableBody::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
   const int n = body_->num_nodes();
   for (int k = 0; k < 3 * n; ++k) entries->emplace_back(k, 3 * n + k);
+  // Each surface node's own blocks, where its contacts' slopes go (its springs' too).
+  for (const int i : surface_nodes_) {
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        entries->emplace_back(3 * n + 3 * i + a, 3 * i + b);
+        entries->emplace_back(3 * n + 3 * i + a, 3 * n + 3 * i + b);
+      }
+    }
+  }
   // Each spring couples its two nodes' 3 x 3 blocks, in position and velocity.
   const auto block = [&](int r, int col) {
     for (int i = 0; i < 3; ++i) {
@@ -219,7 +468,13 @@ BlockType DeformableBodyType() {
       "node: m x'' = sum of its springs' forces + m g. Nodes in `fixed_nodes` stay where they "
       "start. `deformation` scales the initial positions about the centre per axis, the body "
       "at rest. States: positions (3n) then velocities (3n); the stiff Jacobian is given in "
-      "closed form with its sparsity. poisson_ratio is the contact's (Hertz), checked here.";
+      "closed form with its sparsity. Contacts (Zaidi et al. eq. 4-10): each surface node against "
+      "each sphere of contact_radius, f_n = max(0, K delta^1.5 + C delta'), K = 2 Psi sqrt(R), "
+      "Psi = 1/((1 - nu^2)/E + (1 - nu_s^2)/E_s), C = 4 pi R gamma, R = (1/R_s + 1/R_o)^-1 "
+      "with R_o the object's curvature radius at the node (a sphere's radius, a cylinder's on "
+      "its side, infinite on flat faces); against the table f_n = max(0, k delta + c delta'); "
+      "friction by an anchored spring k_t, damper c_t while |f_t| <= mu f_n, else mu f_n "
+      "against the slip, each anchor fixed in the partner's frame and updated at major steps.";
   t.reference =
       "Zaidi et al. 2020, \"Grasp Planning Pipeline for Robust Manipulation of 3D Deformable "
       "Objects with Industrial Robotic Hand + Arm Systems\", section 4; A. Van Gelder 1998, "
@@ -242,12 +497,38 @@ BlockType DeformableBodyType() {
       {"position", ParamKind::kVector, "[0, 0, 0]", "centre of the mesh in the world (m)"},
       {"deformation", ParamKind::kVector, "[1, 1, 1]", "initial stretch about the centre"},
       {"gravity", ParamKind::kVector, "[0, 0, -9.81]", "g (m/s^2)"},
-      {"fixed_nodes", ParamKind::kVector, "[]", "node indices held where they start"}};
+      {"fixed_nodes", ParamKind::kVector, "[]", "node indices held where they start"},
+      {"fixed_below", ParamKind::kVector, "[]",
+       "[] or [z]: the nodes that start at or below height z are held too (m)"},
+      {"contact_radius", ParamKind::kVector, "[]",
+       "radii of the rigid spheres (fingertips) the surface touches, one per sphere (m); their "
+       "motion on the input solids"},
+      {"contact_young_modulus", ParamKind::kScalar, "70e9", "the spheres' E (Pa; aluminium)"},
+      {"contact_poisson_ratio", ParamKind::kScalar, "0.33", "the spheres' nu"},
+      {"contact_gamma", ParamKind::kScalar, "50", "gamma of C = 4 pi R gamma (N s/m^2)"},
+      {"contact_mu", ParamKind::kScalar, "0.5", "friction coefficient against the spheres"},
+      {"contact_kt", ParamKind::kScalar, "1e4", "k_t, the sticking spring (N/m)"},
+      {"contact_ct", ParamKind::kScalar, "1", "c_t, the sticking damper (N s/m)"},
+      {"table", ParamKind::kVector, "[]", "[] or [z]: a table top at height z (m)"},
+      {"table_stiffness", ParamKind::kScalar, "1e4", "the table's k per node (N/m)"},
+      {"table_damping", ParamKind::kScalar, "1", "the table's c per node (N s/m)"},
+      {"table_mu", ParamKind::kScalar, "0.5", "friction coefficient on the table"}};
+  t.inputs = {{"solids",
+               "with contact_radius: per sphere its position (3), rotation (9, row by row), "
+               "velocity (3) and angular velocity (3), world (a TransformSensor's outputs)"}};
   t.outputs = {{"positions", "node positions, 3n (m, world)"},
                {"centroid", "mass centre, 3 (m)"},
                {"volume", "sum of the tetrahedra's volumes (m^3)"},
                {"elastic_energy", "sum 1/2 k Delta^2 + 1/4 k3 Delta^4 (J)"},
-               {"kinetic_energy", "sum 1/2 m v^2 (J)"}};
+               {"kinetic_energy", "sum 1/2 m v^2 (J)"},
+               {"velocities", "node velocities, 3n (m/s, world)"},
+               {"contact_force",
+                "with contact_radius: the force the body exerts on each sphere, "
+                "3 per sphere (N, world)"},
+               {"contact_torque", "its torque about the sphere's centre, 3 per sphere (N m)"},
+               {"contact_normal_force", "the sum of f_n over each sphere's nodes (N)"},
+               {"contact_nodes", "the number of nodes touching each sphere"},
+               {"table_force", "with a table: the force the body exerts on it (N, world)"}};
   t.create = [](const Params& p) { return std::make_unique<DeformableBody>(p); };
   return t;
 }

@@ -24,6 +24,42 @@ void AddBlock(std::vector<Eigen::Triplet<double>>* out, int r, int c, const Eige
 
 }  // namespace
 
+std::vector<std::array<int, 3>> BoundaryFaces(const TetMesh& mesh) {
+  // Each face by its sorted nodes, with the tetrahedron's fourth node; a face seen twice is
+  // inside.
+  struct Face {
+    std::array<int, 3> sorted;
+    std::array<int, 3> nodes;
+    int opposite;
+  };
+  std::vector<Face> faces;
+  faces.reserve(4 * mesh.tets.size());
+  for (const auto& t : mesh.tets) {
+    for (int k = 0; k < 4; ++k) {
+      Face f{{t[(k + 1) % 4], t[(k + 2) % 4], t[(k + 3) % 4]}, {}, t[k]};
+      f.nodes = f.sorted;
+      std::sort(f.sorted.begin(), f.sorted.end());
+      faces.push_back(f);
+    }
+  }
+  std::sort(faces.begin(), faces.end(),
+            [](const Face& a, const Face& b) { return a.sorted < b.sorted; });
+  std::vector<std::array<int, 3>> boundary;
+  for (size_t i = 0; i < faces.size();) {
+    size_t j = i + 1;
+    while (j < faces.size() && faces[j].sorted == faces[i].sorted) ++j;
+    if (j == i + 1) {
+      std::array<int, 3> f = faces[i].nodes;
+      const Eigen::Vector3d a = mesh.nodes.col(f[0]), b = mesh.nodes.col(f[1]),
+                            c = mesh.nodes.col(f[2]), d = mesh.nodes.col(faces[i].opposite);
+      if ((b - a).cross(c - a).dot(d - a) > 0.0) std::swap(f[1], f[2]);  // away from d
+      boundary.push_back(f);
+    }
+    i = j;
+  }
+  return boundary;
+}
+
 double SignedVolume(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c,
                     const Eigen::Vector3d& d) {
   return (b - a).dot((c - a).cross(d - a)) / 6.0;

@@ -27,6 +27,11 @@ struct TetMesh {
   std::vector<std::array<int, 4>> tets;
 };
 
+/// The mesh's boundary: the faces that belong to one tetrahedron only, each ordered so that
+/// its normal (b - a) x (c - a) points out of its tetrahedron. Sorted, so that the same mesh
+/// gives the same list.
+std::vector<std::array<int, 3>> BoundaryFaces(const TetMesh& mesh);
+
 /// One spring-dashpot between nodes a and b.
 struct Spring {
   int a = 0, b = 0;

@@ -35,8 +35,18 @@ NodeContact CalcNodeContact(const NodeContactLaw& law, const contact::Shape& sha
   // = -n, d delta'/dv = -n.
   const Eigen::Matrix3d nn = c.normal * c.normal.transpose();
   const double stiffness = law.exponent * law.stiffness * std::pow(c.depth, law.exponent - 1.0);
-  c.dforce_dposition = -stiffness * nn;
   c.dforce_dvelocity = -law.damping * nn;
+  // The normal turns as the node moves across a curved surface: inside a sphere of centre o,
+  // n = (p - o) / |p - o| and dn/dp = (I - n n^T) / |p - o|, which turns f_n n and the
+  // depth's rate -(V . n) with it. Flat faces (a box's, a plane) do not turn it.
+  Eigen::Matrix3d turning = Eigen::Matrix3d::Zero();
+  if (shape.type == contact::ShapeType::kSphere) {
+    const double distance = (p - solid.X_WS.translation).norm();
+    if (distance > 0.0) turning = (Eigen::Matrix3d::Identity() - nn) / distance;
+  }
+  // d f_n / dp = -K' n - C (dn/dp) V (dn/dp symmetric); d(f_n n)/dp = n (d f_n/dp)^T + f_n dn/dp.
+  const Eigen::Vector3d dfn_dp = -stiffness * c.normal - law.damping * (turning * c.slip_velocity);
+  c.dforce_dposition = c.normal * dfn_dp.transpose() + f_n * turning;
   const Eigen::Matrix3d tangent = Eigen::Matrix3d::Identity() - nn;
   if (!c.sliding) {
     // The spring pulls the whole tangential stretch back; the damper acts along the stretch

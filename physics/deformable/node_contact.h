@@ -40,7 +40,8 @@ struct NodeContact {
   Eigen::Vector3d slip_velocity = Eigen::Vector3d::Zero();  ///< node relative to the Solid, W
   bool sliding = false;
   /// d force / d node position and d force / d node velocity (W), the Solid held: the normal
-  /// law's slopes along the normal, the tangential spring and damper while sticking, and while
+  /// law's slopes along the normal and (on a sphere) with the normal's turning, the tangential
+  /// spring and damper while sticking (their turning with the normal left out), and while
   /// sliding the secant mu f_n / |V_t| of the sliding force across the slip (as a mechanism's
   /// friction is linearized, docs/simulation.md: an implicit step slows the slip but never
   /// reverses it).

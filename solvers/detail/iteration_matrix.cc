@@ -149,6 +149,10 @@ IterationMatrix::IterationMatrix(const OdeProblem& problem, JacobianMethod metho
     pattern_[k] = structure[k] != 0 ? ~std::uint64_t{0} : 0;
   }
   structure_declared_ = true;
+  // Ordered now, from the structure alone, so that a run allocates nothing for it (the sparse
+  // blocks' analysis and first factors included).
+  OrderBlocks();
+  ordered_ = true;
 }
 
 bool IterationMatrix::UpdatePattern() {
@@ -199,6 +203,11 @@ void IterationMatrix::SaveMemory(MemoryWriter& out) const {
 }
 
 void IterationMatrix::RestoreMemory(MemoryReader& in) {
+  if (structure_declared_) {
+    // The pattern is the declared structure, ordered once: nothing a run changed.
+    for (size_t k = 0; k < memory_size(nx_); ++k) in.Next();
+    return;
+  }
   ordered_ = in.Next() != 0.0;
   pattern_checked_ = false;
   const size_t n = pattern_.size();
@@ -327,6 +336,9 @@ void IterationMatrix::OrderBlocks() {
 void IterationMatrix::PrepareSparseBlocks() {
   sparse_.clear();
   block_sparse_.assign(block_start_.size() - 1, -1);
+  // Only for a declared structure, ordered once before the run: a pattern found from J's
+  // entries grows during the run, and a sparse block's analysis allocates.
+  if (!structure_declared_) return;
   std::vector<int> rows;  // one column's row positions within the block
   for (int b = 0; b + 1 < static_cast<int>(block_start_.size()); ++b) {
     const int s = block_start_[b], e = block_start_[b + 1], k_end = block_kept_end_[b];
@@ -375,6 +387,10 @@ void IterationMatrix::PrepareSparseBlocks() {
     }
     block.fold_w.assign(block.fold_row.size(), 0.0);
     block.lu = std::make_unique<SparseLu>(n, std::move(column_start), std::move(row_index));
+    // A first factorization of I, so that the factors' storage exists before the run (the
+    // run's refactorizations keep its diagonal pivots while they hold).
+    for (const int k : block.diagonal) block.lu->values()[k] = 1.0;
+    block.lu->Factor();
     block_sparse_[b] = static_cast<int>(sparse_.size());
     sparse_.push_back(std::move(block));
   }

@@ -7,12 +7,18 @@
 #include <utility>
 
 namespace twinblocks::solvers::internal {
+namespace {
+
+// The smallest ratio of the smallest pivot to the largest that a refactorization with the
+// kept pivots may give before the matrix is pivoted afresh.
+constexpr double kMinPivotRatio = 1e-13;
+
+}  // namespace
 
 struct SparseLu::Klu {
   klu_common common;
   klu_symbolic* symbolic = nullptr;
   klu_numeric* numeric = nullptr;
-  double first_rcond = 0.0;  // the reciprocal pivot ratio of the last fresh factorization
 
   ~Klu() {
     if (numeric != nullptr) klu_free_numeric(&numeric, &common);
@@ -45,8 +51,8 @@ bool SparseLu::Factor() {
     // Same pivots, new values; kept while the smallest pivot holds up against the largest.
     if (klu_refactor(column_start_.data(), row_index_.data(), values_.data(), klu_->symbolic,
                      klu_->numeric, &common) != 0 &&
-        klu_rcond(klu_->symbolic, klu_->numeric, &common) != 0 &&
-        common.rcond >= 1e-12 * klu_->first_rcond && std::isfinite(common.rcond)) {
+        klu_rcond(klu_->symbolic, klu_->numeric, &common) != 0 && common.rcond >= kMinPivotRatio &&
+        std::isfinite(common.rcond)) {
       return true;
     }
     klu_free_numeric(&klu_->numeric, &common);
@@ -58,7 +64,6 @@ bool SparseLu::Factor() {
     klu_free_numeric(&klu_->numeric, &common);
     return false;
   }
-  klu_->first_rcond = common.rcond;
   return true;
 }
 

@@ -10,11 +10,12 @@
 namespace twinblocks::solvers::internal {
 
 /// A square matrix of fixed pattern (compressed columns), factored again and again with new
-/// values. The first factorization chooses the fill-reducing order (AMD) and the pivots; the
-/// later ones keep both (KLU's refactorization, which allocates nothing), unless the pivots
-/// went bad for the new values (a reciprocal pivot ratio under 1e-12 of the first's), when it
-/// pivots afresh. A mass-spring body's velocity block, 546 x 546 with 4 % nonzeros for
-/// a 182-node sphere, factors here in a fraction of a millisecond where dense LU takes tens.
+/// values. The fill-reducing order (AMD) is chosen from the pattern; the first factorization
+/// chooses the pivots (and allocates the factors); later ones keep them (KLU's
+/// refactorization, which allocates nothing), unless the pivots went bad for the new values
+/// (the smallest under 1e-13 of the largest), when it pivots afresh. A mass-spring body's velocity
+/// block, 546 x 546 with 4 % nonzeros for a 182-node sphere, factors here in a fraction of a
+/// millisecond where dense LU takes tens.
 class SparseLu {
  public:
   /// The pattern: column c's rows are row_index[column_start[c] .. column_start[c + 1]),

@@ -63,7 +63,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadModel{"deformable_negative_modulus.xml", 2, "block 'foam' (DeformableBody)",
                  "parameter 'young_modulus' must be > 0 and finite, got -1"},
         BadModel{"deformable_fixed_node_out_of_range.xml", 2, "block 'foam' (DeformableBody)",
-                 "is not a node index of the mesh"}),
+                 "is not a node index of the mesh"},
+        // Its contacts: a fingertip's radius, the tips' motion input, the table.
+        BadModel{"deformable_contact_radius_negative.xml", 3, "block 'foam' (DeformableBody)",
+                 "parameter 'contact_radius': entry 1 is -0.01, expected a radius > 0 (m)"},
+        BadModel{"deformable_solids_width.xml", 3, "block 'foam' (DeformableBody)",
+                 "input 'solids' has width 3, expected 18"},
+        BadModel{"deformable_table_two_heights.xml", 2, "block 'foam' (DeformableBody)",
+                 "parameter 'table' must be [] (none) or [z] (m)"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

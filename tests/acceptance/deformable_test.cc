@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -84,6 +86,111 @@ TEST(DeformableBodyModel, FoamSphereKeepsItsEnergyOverTenSecondsWithAvf) {
     const std::vector<double> c = Column(rec, "foam.centroid[" + std::to_string(a) + "]");
     EXPECT_NEAR(c.back(), c.front(), 1e-12);
   }
+}
+
+// F3 in a model. An aluminium sphere (R = 10 mm, on a prismatic joint driven down at 1 mm/s,
+// then held; its motion given whole, [q, q', q'']) is pressed onto the corner node of a coarse
+// foam block clamped along its base:
+// one node touches. At every logged row the normal force the block reports is eq. 4 with
+// eq. 6-8's K and C (the flat face's R = R_f), evaluated from the logged positions and
+// velocities of the node and the sphere, to 1e-9.
+TEST(DeformableBodyModel, RigidSphereOnOneNodeFollowsTheHertzLaw) {
+  const testing::RunOutput run = testing::RunModelText(R"xml(<model name="f3">
+  <simulation solver="ode23s" t_end="1.5" rtol="1e-6" output_interval="0.01"/>
+  <block type="World" name="world" gravity="[0, 0, 0]"/>
+  <block type="PrismaticJoint" name="slide" axis="[0, 0, 1]" actuation="motion"/>
+  <block type="Solid" name="tip" shape="sphere" radius="0.01" mass="0.05"/>
+  <block type="TransformSensor" name="sensor"/>
+  <block type="Ramp" name="down" slope="-1e-3"/>
+  <block type="Saturation" name="hold" lower="-1e-3" upper="1"/>
+  <block type="Step" name="stop" time="1" before="-1e-3" after="0"/>
+  <block type="Constant" name="zero" value="0"/>
+  <block type="Mux" name="slide_motion" inputs="3"/>
+  <block type="Mux" name="motion" inputs="4"/>
+  <block type="RigidTransform" name="above" translation="[0.02, 0.02, 0.0202]"/>
+  <block type="DeformableBody" name="foam" shape="box" size="[0.04, 0.04, 0.02]"
+         element_size="0.05" young_modulus="4.928e6" poisson_ratio="0.39" density="100"
+         spring="cubic" gravity="[0, 0, 0]" fixed_below="[-0.0099]" contact_radius="[0.01]"/>
+  <connect from="world.W" to="above.B"/>
+  <connect from="above.F" to="slide.B"/>
+  <connect from="slide.F" to="tip.R"/>
+  <connect from="world.W" to="sensor.B"/>
+  <connect from="slide.F" to="sensor.F"/>
+  <connect from="down.y" to="hold.u"/>
+  <connect from="hold.y" to="slide_motion.u1"/>
+  <connect from="stop.y" to="slide_motion.u2"/>
+  <connect from="zero.y" to="slide_motion.u3"/>
+  <connect from="slide_motion.y" to="slide.motion"/>
+  <connect from="sensor.position" to="motion.u1"/>
+  <connect from="sensor.rotation" to="motion.u2"/>
+  <connect from="sensor.v" to="motion.u3"/>
+  <connect from="sensor.w" to="motion.u4"/>
+  <connect from="motion.y" to="foam.solids"/>
+  <log signal="foam.positions"/>
+  <log signal="foam.velocities"/>
+  <log signal="foam.contact_normal_force"/>
+  <log signal="foam.contact_nodes"/>
+  <log signal="sensor.position"/>
+  <log signal="sensor.v"/>
+</model>)xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const auto& rec = run.recording;
+  // The corner node under the sphere: the one that starts nearest (0.02, 0.02, 0.01).
+  int corner = -1;
+  double nearest = 1e9;
+  for (int i = 0;; ++i) {
+    const std::string name = "foam.positions[" + std::to_string(3 * i) + "]";
+    if (rec.FindColumn(name) < 0) break;
+    const double dx = Column(rec, name).front() - 0.02;
+    const double dy =
+        Column(rec, "foam.positions[" + std::to_string(3 * i + 1) + "]").front() - 0.02;
+    const double dz =
+        Column(rec, "foam.positions[" + std::to_string(3 * i + 2) + "]").front() - 0.01;
+    const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (d < nearest) {
+      nearest = d;
+      corner = i;
+    }
+  }
+  ASSERT_LT(nearest, 1e-9);
+  const auto node = [&](const char* port, int a) {
+    return Column(rec, std::string("foam.") + port + "[" + std::to_string(3 * corner + a) + "]");
+  };
+  const double R = 0.01, gamma = 50.0;
+  const double psi = 1.0 / ((1.0 - 0.39 * 0.39) / 4.928e6 + (1.0 - 0.33 * 0.33) / 70e9);
+  const double K = 2.0 * psi * std::sqrt(R), C = 4.0 * M_PI * R * gamma;
+  const std::vector<double> fn = Column(rec, "foam.contact_normal_force");
+  const std::vector<double> touching = Column(rec, "foam.contact_nodes");
+  int compared = 0;
+  double worst = 0.0, deepest = 0.0;
+  for (size_t k = 0; k < fn.size(); ++k) {
+    Eigen::Vector3d p, v, c, w;
+    for (int a = 0; a < 3; ++a) {
+      p[a] = node("positions", a)[k];
+      v[a] = node("velocities", a)[k];
+      c[a] = Column(rec, "sensor.position[" + std::to_string(a) + "]")[k];
+      w[a] = Column(rec, "sensor.v[" + std::to_string(a) + "]")[k];
+    }
+    const Eigen::Vector3d normal = (p - c).normalized();
+    const double delta = R - (p - c).norm();
+    const double rate = -(v - w).dot(normal);
+    const double expected = delta > 0.0 ? std::max(0.0, K * std::pow(delta, 1.5) + C * rate) : 0.0;
+    if (expected == 0.0) {
+      EXPECT_EQ(fn[k], 0.0) << "row " << k;
+      continue;
+    }
+    EXPECT_EQ(touching[k], 1.0) << "row " << k;  // the corner alone
+    worst = std::max(worst, std::abs(fn[k] - expected) / expected);
+    deepest = std::max(deepest, delta);
+    ++compared;
+  }
+  std::printf(
+      "[ measure  ] F3 sphere on one node: %d rows in contact, depth up to %.3e m, "
+      "f_n up to %.3f N, largest relative difference from eq. 4-8 %.2e\n",
+      compared, deepest, *std::max_element(fn.begin(), fn.end()), worst);
+  EXPECT_GT(compared, 50);
+  EXPECT_GT(deepest, 2e-4);
+  EXPECT_LT(worst, 1e-9);
 }
 
 }  // namespace

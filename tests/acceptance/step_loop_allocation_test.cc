@@ -321,6 +321,21 @@ TEST_P(NoAllocation, LightChainJacobianStepLoopAllocatesNothing) {
   }
 }
 
+// A deformable body pressed by a fingertip (issue 45): the springs, the contact and its
+// anchors, the sparse factors of the implicit solvers (KLU's refactorizations) and avf's Newton
+// iterations allocate nothing once the run has started.
+TEST(NoAllocationDeformable, TipPressStepLoopAllocatesNothing) {
+  const graph::System system =
+      graph::Compile(xml::ReadModelFile(SourcePath("tests/data/xml/deformable_tip_press.xml")));
+  for (const char* solver : {"ode23s", "ros2", "avf", "ode45"}) {
+    SCOPED_TRACE(solver);
+    graph::SimulationSettingsValues settings = system.settings();
+    settings.solver = solver;
+    settings.step = 1e-3;
+    EXPECT_EQ(AllocationsDuringRun(system, settings), 0);
+  }
+}
+
 // The tendon hands: the planar finger closing on its cylinder with its predicted equilibrium
 // (SynergyEquilibrium every major step), and, with the solvers made for it (the stiff ones),
 // the SoftHand's first 0.4 s (14 couplers, the tendon, contacts with the sphere, the stiff
