@@ -194,6 +194,10 @@ class Block {
   virtual std::optional<UnitDelaySlots> unit_delay_slots() const { return std::nullopt; }
   /// True when the block gives the stiff part of its Jacobian (CalcStiffJacobian).
   bool has_stiff_jacobian() const { return has_stiff_jacobian_; }
+  /// True when the block's derivatives depend stiffly on its inputs (a deformable body on the
+  /// fingertips that touch it): the solvers' Jacobian then takes the columns of the states
+  /// upstream of its inputs too, by differences through the diagram (docs/simulation.md).
+  bool has_stiff_inputs() const { return has_stiff_inputs_; }
   /// True when the block's states must keep invariants that integration lets drift (a
   /// mechanism's closed loops), and CalcProjection gives the correction back onto them.
   bool has_projection() const { return has_projection_; }
@@ -321,6 +325,8 @@ class Block {
   void DeclareUpdate() { has_update_ = true; }
   /// The block overrides DoCalcStiffJacobian.
   void DeclareStiffJacobian() { has_stiff_jacobian_ = true; }
+  /// See has_stiff_inputs().
+  void DeclareStiffInputs() { has_stiff_inputs_ = true; }
   /// The block overrides DoCalcProjection.
   void DeclareProjection() { has_projection_ = true; }
   /// The block's continuous outputs read c.t between major steps (see depends_on_time()).
@@ -475,6 +481,7 @@ class Block {
   bool has_update_ = false;
   bool has_breakpoints_ = false;
   bool has_stiff_jacobian_ = false;
+  bool has_stiff_inputs_ = false;
   bool has_projection_ = false;
   bool depends_on_time_ = false;
   bool requires_discrete_ = false;

@@ -3,6 +3,7 @@
 // Jacobians (EvaluateDerivatives, EvaluateStiffJacobian).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -19,8 +20,14 @@ class Simulator::Problem : public solvers::OdeProblem {
  public:
   explicit Problem(Simulator* sim)
       : sim_(sim), f_at_jacobian_(Eigen::VectorXd::Zero(sim->system_.num_continuous_states())) {
+    FindCrossCouplings();
     std::vector<std::pair<int, int>> entries;  // (row, col)
     if (!sim_->StiffJacobianEntries(&entries)) return;
+    for (const CrossCoupling& cc : cross_) {
+      for (int r = 0; r < cc.block->num_continuous_states(); ++r) {
+        for (const int col : cc.upstream) entries.emplace_back(cc.block->x_offset() + r, col);
+      }
+    }
     // Column by column, each entry once: the order a dense column-major scan would give,
     // without the nx x nx scan (a model of 50,000 states that never forms a Jacobian).
     std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
@@ -90,7 +97,9 @@ class Simulator::Problem : public solvers::OdeProblem {
 
   /// The stiff terms the blocks know (contact damping and friction of a mechanism), each
   /// block's over its own states: the couplings between blocks are left out, as terms that
-  /// do not make the diagram stiff.
+  /// do not make the diagram stiff, but for a block with stiff inputs (a deformable body
+  /// pressed by fingertips), whose rows get the columns of the states upstream of its inputs
+  /// (AddCrossCouplings).
   bool has_jacobian() const override {
     for (const blocks::Block* b : sim_->system_.derivative_blocks()) {
       if (b->has_stiff_jacobian()) return true;
@@ -142,6 +151,7 @@ class Simulator::Problem : public solvers::OdeProblem {
       error_ = sim_->CurrentBlockDescription() + e.what();
       return -1;
     }
+    if (!cross_.empty() && AddCrossCouplings(t, x, J) != 0) return -1;
     // NaN and infinity are found where W is factored (IterationMatrix::Factor), which reads
     // every nonzero: a pass over all of J here cost as much as a tenth of forming it.
     return 0;
@@ -181,7 +191,109 @@ class Simulator::Problem : public solvers::OdeProblem {
   std::string DescribeState(int i) const override { return sim_->system_.DescribeState(i); }
 
  private:
+  // A block with stiff inputs (Block::has_stiff_inputs) and the continuous states upstream of
+  // them: of the blocks that drive its inputs, and of those that drive theirs with direct
+  // feedthrough.
+  struct CrossCoupling {
+    const blocks::Block* block;
+    std::vector<int> upstream;  // state indices, ascending, none of the block's own
+  };
+
+  void FindCrossCouplings() {
+    const graph::System& system = sim_->system_;
+    std::vector<int> producer(system.num_signals(), -1);  // the block writing each signal
+    for (int b = 0; b < system.num_blocks(); ++b) {
+      const blocks::Block& block = system.block(b);
+      for (int p = 0; p < block.num_outputs(); ++p) {
+        const blocks::Block::OutputPort& port = block.output_port(p);
+        for (int k = 0; k < port.width; ++k) {
+          if (port.offset + k >= 0 && port.offset + k < system.num_signals()) {
+            producer[port.offset + k] = b;
+          }
+        }
+      }
+    }
+    for (const blocks::Block* b : system.derivative_blocks()) {
+      if (!b->has_stiff_inputs()) continue;
+      std::vector<char> visited(system.num_blocks(), 0),
+          upstream(system.num_continuous_states(), 0);
+      std::vector<int> stack;
+      const auto push_inputs = [&](const blocks::Block& block, bool feedthrough_only) {
+        for (int i = 0; i < block.num_inputs(); ++i) {
+          const blocks::Block::InputPort& port = block.input_port(i);
+          if (feedthrough_only && port.feedthrough == 0) continue;
+          for (int k = 0; k < port.width; ++k) {
+            const int from = port.offset + k >= 0 ? producer[port.offset + k] : -1;
+            if (from >= 0 && visited[from] == 0) {
+              visited[from] = 1;
+              stack.push_back(from);
+            }
+          }
+        }
+      };
+      visited[b->index()] = 1;
+      push_inputs(*b, false);
+      while (!stack.empty()) {
+        const blocks::Block& block = system.block(stack.back());
+        stack.pop_back();
+        for (int k = 0; k < block.num_continuous_states(); ++k) upstream[block.x_offset() + k] = 1;
+        push_inputs(block, true);
+      }
+      CrossCoupling cc{b, {}};
+      for (int i = 0; i < system.num_continuous_states(); ++i) {
+        if (upstream[i] != 0) cc.upstream.push_back(i);
+      }
+      if (!cc.upstream.empty()) cross_.push_back(std::move(cc));
+    }
+    if (!cross_.empty()) {
+      x_perturbed_ = Eigen::VectorXd::Zero(num_states());
+      f_perturbed_ = Eigen::VectorXd::Zero(num_states());
+    }
+  }
+
+  // The columns of the upstream states in each stiff-input block's rows, by forward
+  // differences through the diagram (each state moved by sqrt(eps) of its size, at least of
+  // 1): the outputs recomputed, then the block's derivatives alone. The workspaces are left
+  // as the evaluation at (t, x) leaves them, as CalcJacobian's callers expect.
+  int AddCrossCouplings(double t, const Eigen::Ref<const Eigen::VectorXd>& x,
+                        Eigen::Ref<Eigen::MatrixXd> J) {
+    blocks::Context& c = sim_->ctx_;
+    const bool dae = c.dae;
+    c.dae = false;
+    const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+    x_perturbed_ = x;
+    try {
+      for (const CrossCoupling& cc : cross_) {
+        if (!sim_->Runs(*cc.block)) continue;
+        const int offset = cc.block->x_offset(), n = cc.block->num_continuous_states();
+        sim_->current_block_ = cc.block->index();
+        sim_->CalcMinorOutputs(t, x_perturbed_.data(), sim_->state_.z.data());
+        c.xdot = f_at_jacobian_.data();
+        cc.block->CalcDerivatives(c);
+        for (const int col : cc.upstream) {
+          const double delta = root_eps * std::max(std::abs(x[col]), 1.0);
+          x_perturbed_[col] = x[col] + delta;
+          sim_->CalcMinorOutputs(t, x_perturbed_.data(), sim_->state_.z.data());
+          c.xdot = f_perturbed_.data();
+          cc.block->CalcDerivatives(c);
+          J.col(col).segment(offset, n) +=
+              (f_perturbed_.segment(offset, n) - f_at_jacobian_.segment(offset, n)) / delta;
+          x_perturbed_[col] = x[col];
+        }
+      }
+    } catch (const std::exception& e) {
+      c.dae = dae;
+      error_ = sim_->CurrentBlockDescription() + e.what();
+      return -1;
+    }
+    c.dae = dae;
+    // Back to the evaluation at (t, x).
+    return CalcDerivatives(t, x, f_at_jacobian_) < 0 ? -1 : 0;
+  }
+
   Simulator* sim_;
+  std::vector<CrossCoupling> cross_;
+  Eigen::VectorXd x_perturbed_, f_perturbed_;  // (nx) for the cross-block differences
   Eigen::VectorXd f_at_jacobian_;  // (nx) CalcJacobian's own evaluation, when it needs one
   std::string error_;
   // Where the blocks' stiff Jacobians may be nonzero, when every stiff block declares it.

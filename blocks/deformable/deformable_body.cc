@@ -221,7 +221,12 @@ DeformableBody::DeformableBody(const Params& params) {
   }
   // The anchors, 3 per surface node and partner, in the partner's frame.
   if (!partners_.empty()) DeclareDiscreteStates(3LL * ns * num_partners());
-  if (num_spheres_ > 0) DeclareInput("solids", kMotionWidth * num_spheres_);
+  if (num_spheres_ > 0) {
+    DeclareInput("solids", kMotionWidth * num_spheres_);
+    // The nodes follow a pressing tip within microseconds: the tips' states (a finger's
+    // joints, a motion filter) belong in the solvers' Jacobian with the nodes'.
+    DeclareStiffInputs();
+  }
 
   DeclareOutput("positions", 3 * n);
   DeclareOutput("centroid", 3);
