@@ -198,6 +198,9 @@ class Block {
   /// fingertips that touch it): the solvers' Jacobian then takes the columns of the states
   /// upstream of its inputs too, by differences through the diagram (docs/simulation.md).
   bool has_stiff_inputs() const { return has_stiff_inputs_; }
+  /// The block's state rows (from 0) whose derivatives read its inputs stiffly: where the
+  /// upstream columns go. Default: every row.
+  void StiffInputRows(std::vector<int>* rows) const { DoStiffInputRows(rows); }
   /// True when the block's states must keep invariants that integration lets drift (a
   /// mechanism's closed loops), and CalcProjection gives the correction back onto them.
   bool has_projection() const { return has_projection_; }
@@ -381,6 +384,9 @@ class Block {
   virtual void DoCalcDerivatives(Context& c) const {}
   /// `J`: the block's own square (num_continuous_states()) of the diagram's Jacobian.
   virtual void DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const {}
+  virtual void DoStiffInputRows(std::vector<int>* rows) const {
+    for (int r = 0; r < nx_; ++r) rows->push_back(r);
+  }
   /// StiffJacobianStructure's entries, in the block's own square.
   virtual bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const {
     return false;

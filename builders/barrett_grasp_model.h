@@ -29,6 +29,8 @@ struct GraspedObject {
   std::string mesh_file;
   double young_modulus = 4.928e6;  ///< E of the object's contact (Pa): foam, as the paper's
   double poisson_ratio = 0.39;
+  /// The deformable object's mesh (BarrettDeformableGraspModel): Gmsh's element size (m).
+  double element_size = 0.03;
 };
 
 struct BarrettGraspSpec {
@@ -52,5 +54,16 @@ struct BarrettGraspSpec {
 /// @throws ModelError from the model's editing calls (an include that cannot be read).
 Model BarrettGraspModel(const BarrettGraspSpec& spec, const std::string& file,
                         const std::function<Model(const std::string& path)>& read_file);
+
+/// The grasp of a deformable object (Zaidi et al. 2020's experiment): the same arm and wrist,
+/// the hand of models/lib/barrett.xml without rigid contacts (BarrettHandSoft), and the object
+/// a DeformableBody of foam (E, nu of the object, 100 kg/m^3, cubic springs, the table at
+/// z = 0) touched by the three fingertips, whose normal forces close the fingers' force
+/// loops. A sphere, box or cylinder (no mesh). Solver ode23s. Logs hand.q_M,
+/// object.contact_normal_force, object.contact_nodes, object.centroid, object.volume and
+/// object.elastic_energy; plots the forces; summarizes the final forces.
+/// @throws ModelError as BarrettGraspModel; std::invalid_argument for a mesh object.
+Model BarrettDeformableGraspModel(const BarrettGraspSpec& spec, const std::string& file,
+                                  const std::function<Model(const std::string& path)>& read_file);
 
 }  // namespace twinblocks::graph

@@ -24,7 +24,7 @@ class Simulator::Problem : public solvers::OdeProblem {
     std::vector<std::pair<int, int>> entries;  // (row, col)
     if (!sim_->StiffJacobianEntries(&entries)) return;
     for (const CrossCoupling& cc : cross_) {
-      for (int r = 0; r < cc.block->num_continuous_states(); ++r) {
+      for (const int r : cc.rows) {
         for (const int col : cc.upstream) entries.emplace_back(cc.block->x_offset() + r, col);
       }
     }
@@ -197,6 +197,7 @@ class Simulator::Problem : public solvers::OdeProblem {
   struct CrossCoupling {
     const blocks::Block* block;
     std::vector<int> upstream;  // state indices, ascending, none of the block's own
+    std::vector<int> rows;      // the block's rows that read them (Block::StiffInputRows)
   };
 
   void FindCrossCouplings() {
@@ -239,10 +240,11 @@ class Simulator::Problem : public solvers::OdeProblem {
         for (int k = 0; k < block.num_continuous_states(); ++k) upstream[block.x_offset() + k] = 1;
         push_inputs(block, true);
       }
-      CrossCoupling cc{b, {}};
+      CrossCoupling cc{b, {}, {}};
       for (int i = 0; i < system.num_continuous_states(); ++i) {
         if (upstream[i] != 0) cc.upstream.push_back(i);
       }
+      b->StiffInputRows(&cc.rows);
       if (!cc.upstream.empty()) cross_.push_back(std::move(cc));
     }
     if (!cross_.empty()) {
@@ -265,7 +267,7 @@ class Simulator::Problem : public solvers::OdeProblem {
     try {
       for (const CrossCoupling& cc : cross_) {
         if (!sim_->Runs(*cc.block)) continue;
-        const int offset = cc.block->x_offset(), n = cc.block->num_continuous_states();
+        const int offset = cc.block->x_offset();
         sim_->current_block_ = cc.block->index();
         sim_->CalcMinorOutputs(t, x_perturbed_.data(), sim_->state_.z.data());
         c.xdot = f_at_jacobian_.data();
@@ -276,8 +278,9 @@ class Simulator::Problem : public solvers::OdeProblem {
           sim_->CalcMinorOutputs(t, x_perturbed_.data(), sim_->state_.z.data());
           c.xdot = f_perturbed_.data();
           cc.block->CalcDerivatives(c);
-          J.col(col).segment(offset, n) +=
-              (f_perturbed_.segment(offset, n) - f_at_jacobian_.segment(offset, n)) / delta;
+          for (const int r : cc.rows) {
+            J(offset + r, col) += (f_perturbed_[offset + r] - f_at_jacobian_[offset + r]) / delta;
+          }
           x_perturbed_[col] = x[col];
         }
       }

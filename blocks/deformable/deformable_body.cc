@@ -458,6 +458,13 @@ bool DeformableBody::DoStiffJacobianStructure(std::vector<std::pair<int, int>>* 
   return true;
 }
 
+void DeformableBody::DoStiffInputRows(std::vector<int>* rows) const {
+  const int n = body_->num_nodes();
+  for (const int i : surface_nodes_) {
+    for (int a = 0; a < 3; ++a) rows->push_back(3 * n + 3 * i + a);
+  }
+}
+
 BlockType DeformableBodyType() {
   BlockType t;
   t.name = "DeformableBody";

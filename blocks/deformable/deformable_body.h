@@ -47,6 +47,9 @@ class DeformableBody final : public Block {
   void DoUpdate(Context& c) const override;
   void DoCalcStiffJacobian(Context& c, Eigen::Ref<Eigen::MatrixXd> J) const override;
   bool DoStiffJacobianStructure(std::vector<std::pair<int, int>>* entries) const override;
+  /// The surface nodes' velocity rows: only they feel the tips (the positions' rows stay
+  /// x' = v, which the solvers eliminate).
+  void DoStiffInputRows(std::vector<int>* rows) const override;
   std::unique_ptr<BlockWorkspace> DoMakeWorkspace() const override;
 
  private:

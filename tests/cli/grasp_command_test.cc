@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "io/results_reader.h"
 #include "tests/support/acceptance_helpers.h"
 
 namespace twinblocks::testing {
@@ -29,6 +30,29 @@ TEST(GraspCommand, TheSphereIsHeldWithTheTargetForcesAndForceClosure) {
   const CliResult again =
       RunCli("run " + model.string() + " -q --no-plots -o " + (dir / "again.csv").string());
   EXPECT_EQ(again.status, 0) << again.text;
+}
+
+// Issue 45 (begun): the same pregrasp with the sphere as a foam DeformableBody on the table,
+// the hand's fingertips pressing it (BarrettHandSoft). A short run: the model is written, runs
+// with ode23s, and the fingers close at the approach rate (0.2 rad/s: 0.2 * 0.1 s * 125 *
+// 180 / pi = 143 counts in 0.1 s, less the motion filters' lag).
+TEST(GraspCommand, TheDeformableSphereModelIsWrittenAndTheFingersClose) {
+  const fs::path dir = FreshDirectory("twinblocks_grasp_", "deformable");
+  const CliResult r =
+      RunCliWithStdout("grasp sphere --deformable --t-end 0.1 -q -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.text;
+  const fs::path model = dir / "barrett" / "barrett_sphere_deformable.xml";
+  ASSERT_TRUE(fs::exists(model));
+  const graph::ResultsTable table =
+      graph::ReadResultsCsv((dir / "barrett_sphere_deformable.csv").string());
+  for (int k = 0; k < 3; ++k) {
+    const int q = table.FindColumn("hand.q_M[" + std::to_string(k) + "]");
+    const int f = table.FindColumn("object.contact_normal_force[" + std::to_string(k) + "]");
+    ASSERT_GE(q, 0);
+    ASSERT_GE(f, 0);
+    EXPECT_NEAR(table.values[q].back(), 143.0, 15.0) << "finger " << k + 1;
+    EXPECT_EQ(table.values[f].back(), 0.0);  // not touching yet
+  }
 }
 
 // The cube and the cylinder: every fingertip reaches the 2 N target, and the contacts reached
