@@ -94,6 +94,21 @@ Model GraspModelFrame(const BarrettGraspSpec& spec, const std::string& file,
   return m;
 }
 
+// The fingertips' normal forces, `signal` (3), plotted and summarized at t_end.
+void AddForcePlotAndSummary(Model& m, const std::string& object, const std::string& signal) {
+  PlotSpec forces;
+  forces.file = m.name + "_forces.svg";
+  forces.title = "Barrett hand on the " + object + ": fingertip normal forces F1, F2, F3";
+  forces.ylabel = "N";
+  forces.signals = {signal};
+  m.AddPlot(forces);
+  SummarySpec final_forces;
+  final_forces.signals = {signal};
+  final_forces.op = SummaryOp::kFinal;
+  final_forces.label = "fingertip normal forces at t_end, N: F1 F2 F3";
+  m.AddSummary(final_forces);
+}
+
 }  // namespace
 
 Model BarrettGraspModel(const BarrettGraspSpec& spec, const std::string& file,
@@ -127,23 +142,13 @@ Model BarrettGraspModel(const BarrettGraspSpec& spec, const std::string& file,
         "grasp.epsilon", "grasp.sigma_min", "grasp.slip"}) {
     m.AddLog(signal);
   }
-  PlotSpec forces;
-  forces.file = m.name + "_forces.svg";
-  forces.title = "Barrett hand on the " + o.name + ": fingertip normal forces F1, F2, F3";
-  forces.ylabel = "N";
-  forces.signals = {"hand.fn"};
-  m.AddPlot(forces);
+  AddForcePlotAndSummary(m, o.name, "hand.fn");
   PlotSpec quality;
   quality.file = m.name + "_quality.svg";
   quality.title = "Barrett hand on the " + o.name + ": force closure (0/1) and epsilon";
   quality.ylabel = "1, N/N";
   quality.signals = {"grasp.closure", "grasp.epsilon"};
   m.AddPlot(quality);
-  SummarySpec final_forces;
-  final_forces.signals = {"hand.fn"};
-  final_forces.op = SummaryOp::kFinal;
-  final_forces.label = "fingertip normal forces at t_end, N: F1 F2 F3";
-  m.AddSummary(final_forces);
   SummarySpec final_quality;
   final_quality.signals = {"grasp.closure", "grasp.epsilon"};
   final_quality.op = SummaryOp::kFinal;
@@ -207,17 +212,7 @@ Model BarrettDeformableGraspModel(const BarrettGraspSpec& spec, const std::strin
         "object.volume", "object.elastic_energy", "ik.reachable"}) {
     m.AddLog(signal);
   }
-  PlotSpec forces;
-  forces.file = m.name + "_forces.svg";
-  forces.title = "Barrett hand on the foam " + o.name + ": fingertip normal forces F1, F2, F3";
-  forces.ylabel = "N";
-  forces.signals = {"object.contact_normal_force"};
-  m.AddPlot(forces);
-  SummarySpec final_forces;
-  final_forces.signals = {"object.contact_normal_force"};
-  final_forces.op = SummaryOp::kFinal;
-  final_forces.label = "fingertip normal forces at t_end, N: F1 F2 F3";
-  m.AddSummary(final_forces);
+  AddForcePlotAndSummary(m, "foam " + o.name, "object.contact_normal_force");
   return m;
 }
 

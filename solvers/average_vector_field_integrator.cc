@@ -37,50 +37,11 @@ std::string TimeText(double t) {
 
 AverageVectorFieldIntegrator::AverageVectorFieldIntegrator(OdeProblem* problem,
                                                            const IntegratorOptions& options)
-    : Integrator(problem, options),
-      nx_(problem->num_states()),
-      jac_(solver_names::kAvf, problem, options, false),
-      crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0) {
-  if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
-    throw std::invalid_argument(std::string(name()) +
-                                ": fixed_step must be positive and finite, got " +
-                                std::to_string(options.fixed_step));
-  }
-  x_ = Eigen::VectorXd::Zero(nx_);
+    : FixedStepImplicitIntegrator(solver_names::kAvf, problem, options, false) {
   peak_ = f0_ = x1_ = residual_ = x_node_ = f_node_ = Eigen::VectorXd::Zero(nx_);
 }
 
 std::string_view AverageVectorFieldIntegrator::name() const { return solver_names::kAvf; }
-
-void AverageVectorFieldIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  StartAt(t, x);
-  peak_ = x_.cwiseAbs();
-  grid_.Restart(t);
-  crossings_.Start(problem_, name(), t_, x_, options_.fixed_step, &stats_);
-}
-
-void AverageVectorFieldIntegrator::DoSaveMemory(std::vector<double>* memory) const {
-  internal::MemoryWriter out(memory);
-  out << (started_ ? 1.0 : 0.0);
-  grid_.Save(out);
-  crossings_.Save(out);
-  jac_.Save(out);
-}
-
-void AverageVectorFieldIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
-                                                  std::span<const double> memory) {
-  internal::MemoryReader in(
-      memory,
-      1 + internal::FixedStepGrid::kMemorySize + crossings_.memory_size() + jac_.memory_size(),
-      name());
-  t_ = t;
-  x_ = x;
-  peak_ = x_.cwiseAbs();
-  started_ = in.Next() != 0.0;
-  grid_.Restore(in);
-  crossings_.Restore(in);
-  jac_.Restore(in);
-}
 
 void AverageVectorFieldIntegrator::CalcResidual(double t0, double h, const Eigen::VectorXd& x1) {
   residual_ = x1 - x_;

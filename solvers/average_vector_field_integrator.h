@@ -4,9 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "solvers/detail/fixed_step_grid.h"
-#include "solvers/detail/fixed_step_jacobian.h"
-#include "solvers/detail/fixed_step_zero_crossings.h"
+#include "solvers/detail/fixed_step_implicit_integrator.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -36,28 +34,22 @@ namespace twinblocks::solvers {
 /// solver cannot shrink its step: a smaller fixed_step is the remedy).
 ///
 /// Steps, landings and zero crossings as RosenbrockIntegrator.
-class AverageVectorFieldIntegrator final : public Integrator {
+class AverageVectorFieldIntegrator final : public internal::FixedStepImplicitIntegrator {
  public:
   /// @throws std::invalid_argument when options.fixed_step is not positive and finite.
   AverageVectorFieldIntegrator(OdeProblem* problem, const IntegratorOptions& options);
 
   std::string_view name() const override;
-  bool is_fixed_step() const override { return true; }
-  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
   StepResult Step(double t_stop) override;
 
  protected:
-  void DoSaveMemory(std::vector<double>* memory) const override;
-  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
+  /// Each state's largest size restarts from its value.
+  void OnRestart() override { peak_ = x_.cwiseAbs(); }
 
  private:
   /// R = x1 - x0 - h (the quadrature of f along the chord) into residual_.
   void CalcResidual(double t0, double h, const Eigen::VectorXd& x1);
 
-  int nx_;
-  internal::FixedStepGrid grid_;
-  internal::FixedStepJacobian jac_;  // J and the factors of I - h/2 J
-  internal::FixedStepZeroCrossings crossings_;
   Eigen::VectorXd f0_;        // (nx) f at the step's start
   Eigen::VectorXd x1_;        // (nx) the iterate of the step's end
   Eigen::VectorXd residual_;  // (nx) R, then the correction

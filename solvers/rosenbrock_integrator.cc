@@ -23,19 +23,11 @@ constexpr double kRos2Gamma = 1.0 + 1.0 / std::numbers::sqrt2;
 
 RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* problem,
                                            const IntegratorOptions& options)
-    : Integrator(problem, options),
+    : FixedStepImplicitIntegrator(
+          method == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be, problem,
+          options, method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
       method_(method),
-      nx_(problem->num_states()),
-      jac_(method == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be, problem,
-           options, method == RosenbrockMethod::kRos2 && !problem->is_autonomous()),
-      crossings_(nx_, options.fixed_step_zero_crossings ? problem->num_zero_crossings() : 0),
       uses_dfdt_(method == RosenbrockMethod::kRos2 && !problem->is_autonomous()) {
-  if (!(options.fixed_step > 0.0) || !std::isfinite(options.fixed_step)) {
-    throw std::invalid_argument(std::string(name()) +
-                                ": fixed_step must be positive and finite, got " +
-                                std::to_string(options.fixed_step));
-  }
-  x_ = Eigen::VectorXd::Zero(nx_);
   k1_ = Eigen::VectorXd::Zero(nx_);
   k2_ = Eigen::VectorXd::Zero(nx_);
   x_stage_ = Eigen::VectorXd::Zero(nx_);
@@ -43,34 +35,6 @@ RosenbrockIntegrator::RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* 
 
 std::string_view RosenbrockIntegrator::name() const {
   return method_ == RosenbrockMethod::kRos2 ? solver_names::kRos2 : solver_names::kOde1be;
-}
-
-void RosenbrockIntegrator::Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  StartAt(t, x);
-  grid_.Restart(t);
-  crossings_.Start(problem_, name(), t_, x_, options_.fixed_step, &stats_);
-}
-
-void RosenbrockIntegrator::DoSaveMemory(std::vector<double>* memory) const {
-  internal::MemoryWriter out(memory);
-  out << (started_ ? 1.0 : 0.0);
-  grid_.Save(out);
-  crossings_.Save(out);
-  jac_.Save(out);
-}
-
-void RosenbrockIntegrator::DoRestoreState(double t, const Eigen::VectorXd& x,
-                                          std::span<const double> memory) {
-  internal::MemoryReader in(
-      memory,
-      1 + internal::FixedStepGrid::kMemorySize + crossings_.memory_size() + jac_.memory_size(),
-      name());
-  t_ = t;
-  x_ = x;
-  started_ = in.Next() != 0.0;
-  grid_.Restore(in);
-  crossings_.Restore(in);
-  jac_.Restore(in);
 }
 
 StepResult RosenbrockIntegrator::Step(double t_stop) {

@@ -4,9 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "solvers/detail/fixed_step_grid.h"
-#include "solvers/detail/fixed_step_jacobian.h"
-#include "solvers/detail/fixed_step_zero_crossings.h"
+#include "solvers/detail/fixed_step_implicit_integrator.h"
 #include "solvers/integrator.h"
 
 namespace twinblocks::solvers {
@@ -47,29 +45,17 @@ enum class RosenbrockMethod {
 /// Steps and landings as ExplicitRungeKuttaIntegrator: h = min(options.fixed_step, t_stop -
 /// t), no sliver steps, times t_base + n h between landings. Zero crossings are located only with
 /// options.fixed_step_zero_crossings (internal::FixedStepZeroCrossings).
-class RosenbrockIntegrator final : public Integrator {
+class RosenbrockIntegrator final : public internal::FixedStepImplicitIntegrator {
  public:
   /// @throws std::invalid_argument when options.fixed_step is not positive and finite.
   RosenbrockIntegrator(RosenbrockMethod method, OdeProblem* problem,
                        const IntegratorOptions& options);
 
   std::string_view name() const override;
-  bool is_fixed_step() const override { return true; }
-  void Reset(double t, const Eigen::Ref<const Eigen::VectorXd>& x) override;
   StepResult Step(double t_stop) override;
-
- protected:
-  /// The grid the steps are taken on: where it started and how many steps since; with
-  /// jacobian_steps > 1, the kept J and its age.
-  void DoSaveMemory(std::vector<double>* memory) const override;
-  void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
 
  private:
   RosenbrockMethod method_;
-  int nx_;
-  internal::FixedStepGrid grid_;     // where the steps end
-  internal::FixedStepJacobian jac_;  // J and the factors of I - gamma h J
-  internal::FixedStepZeroCrossings crossings_;
   bool uses_dfdt_;           // ros2 on a problem that may depend on t itself
   Eigen::VectorXd k1_, k2_;  // (nx) stage slopes
   Eigen::VectorXd x_stage_;  // (nx) argument of the second stage
