@@ -8,7 +8,9 @@
 // trails P_c by mu f_n / k_t. When the contact breaks the anchor is released.
 //
 // Eq. 10 is printed as -(k_t v - c_t v') along P_c P_s; repaired: (k_t v + c_t v') along
-// P_c -> P_s, v = |P_c - P_s| in the tangent plane. The anchor is the contact's memory: a
+// P_c -> P_s, v = |P_c - P_s| in the tangent plane. Sliding, the force is mu f_n along that
+// same spring-damper force (its magnitude capped) rather than eq. 9's -V_t / |V_t|: the same
+// in steady sliding, and continuous at the switch, where eq. 9's direction jumps. The anchor is the contact's memory: a
 // caller keeps it (a state of the run) and moves it with UpdateAnchor after each accepted step.
 
 #include <Eigen/Core>

@@ -60,9 +60,23 @@ NodeContact CalcNodeContact(const NodeContactLaw& law, const contact::Shape& sha
     } else {
       c.dforce_dvelocity -= law.friction.damping * tangent;
     }
-  } else {
-    const double slip = (tangent * c.slip_velocity).norm();
-    if (slip > 0.0) c.dforce_dvelocity -= (law.friction.mu * f_n / slip) * tangent;
+  } else if (law.friction.mu * f_n > 0.0) {
+    // F_t = -mu f_n u, u the stretch's direction from the anchor: it follows f_n, and turns as
+    // the node moves across the stretch (du/dp = (T - u u^T) / |stretch|).
+    const double mu = law.friction.mu;
+    const Eigen::Vector3d u = -friction.force / (mu * f_n);
+    c.dforce_dposition -= mu * u * dfn_dp.transpose();
+    c.dforce_dvelocity += mu * law.damping * u * c.normal.transpose();
+    // The stretch s = T (p - a), T = I - n n^T turning with the normal too:
+    // ds/dp = T - (n . (p - a)) dn/dp - n ((dn/dp) (p - a))^T; du/dp = (I - u u^T) ds/dp / |s|.
+    const Eigen::Vector3d r = p - anchor_W;
+    const double length = (tangent * r).norm();
+    if (length > 0.0) {
+      const Eigen::Matrix3d ds_dp =
+          tangent - c.normal.dot(r) * turning - c.normal * (turning * r).transpose();
+      c.dforce_dposition -=
+          (mu * f_n / length) * ((Eigen::Matrix3d::Identity() - u * u.transpose()) * ds_dp);
+    }
   }
   return c;
 }

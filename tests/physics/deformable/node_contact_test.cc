@@ -163,5 +163,33 @@ TEST(NodeContactTest, SlopesMatchDifferences) {
   EXPECT_LT((dv - c.dforce_dvelocity).norm(), 1e-6 * c.dforce_dvelocity.norm());
 }
 
+// Sliding (the anchor 5 mm away): the force is mu f_n along the stretch, and its slopes (f_n's,
+// the stretch's turning, and the tangent plane's with the normal) match differences.
+TEST(NodeContactTest, SlidingSlopesMatchDifferences) {
+  const NodeContactLaw law = TipLaw(kTipRadius);
+  const contact::Shape tip = contact::Shape::Sphere(kTipRadius);
+  SolidMotion solid;
+  solid.X_WS.translation = Eigen::Vector3d(0.0, 0.0, kTipRadius - 5e-4);
+  const Eigen::Vector3d p(1e-5, -2e-5, 0.0), v(1e-4, 0.0, 2e-4);
+  const Eigen::Vector3d anchor(5e-3, 1e-3, -(kTipRadius - 5e-4));
+  const NodeContact c = CalcNodeContact(law, tip, solid, p, v, anchor);
+  ASSERT_TRUE(c.touching);
+  ASSERT_TRUE(c.sliding);
+  EXPECT_NEAR((c.force - c.normal_force * c.normal).norm(), 0.5 * c.normal_force, 1e-12);
+  Eigen::Matrix3d dp, dv;
+  for (int j = 0; j < 3; ++j) {
+    const double hp = 1e-9, hv = 1e-7;
+    const Eigen::Vector3d e = Eigen::Vector3d::Unit(j);
+    dp.col(j) = (CalcNodeContact(law, tip, solid, p + hp * e, v, anchor).force -
+                 CalcNodeContact(law, tip, solid, p - hp * e, v, anchor).force) /
+                (2 * hp);
+    dv.col(j) = (CalcNodeContact(law, tip, solid, p, v + hv * e, anchor).force -
+                 CalcNodeContact(law, tip, solid, p, v - hv * e, anchor).force) /
+                (2 * hv);
+  }
+  EXPECT_LT((dp - c.dforce_dposition).norm(), 1e-5 * c.dforce_dposition.norm());
+  EXPECT_LT((dv - c.dforce_dvelocity).norm(), 1e-6 * dv.norm() + 1e-9);
+}
+
 }  // namespace
 }  // namespace twinblocks::deformable
