@@ -1,11 +1,13 @@
 #include "blocks/deformable/deformable_body.h"
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "common/format_value.h"
 #include "physics/contact/contact_law.h"
 #include "physics/deformable/tet_mesher.h"
+#include "physics/multibody/mesh.h"
 
 namespace twinblocks::blocks {
 
@@ -94,8 +96,10 @@ DeformableBody::DeformableBody(const Params& params) {
     throw BlockError("parameters 'k3_factor' and 'damping_time' must be >= 0 and finite",
                      rule.k3_factor >= 0.0 ? "damping_time" : "k3_factor");
   }
+  // A primitive by its size, or a closed surface from a file (shape = mesh).
+  const bool from_file = shape == "mesh";
   const int needed = shape == "sphere" ? 1 : (shape == "cylinder" ? 2 : 3);
-  if (size.size() != needed || !size.allFinite() || (size.array() <= 0.0).any()) {
+  if (!from_file && (size.size() != needed || !size.allFinite() || (size.array() <= 0.0).any())) {
     throw BlockError("parameter 'size' of a " + shape + " must be " +
                          (needed == 1   ? "[radius]"
                           : needed == 2 ? "[radius, height]"
@@ -104,17 +108,30 @@ DeformableBody::DeformableBody(const Params& params) {
                      "size");
   }
   Eigen::Vector3d dims = Eigen::Vector3d::Zero();
-  dims.head(needed) = size;
+  if (!from_file) dims.head(needed) = size;
   deformable::TetMesh mesh;
   try {
-    const deformable::Primitive primitive = shape == "sphere" ? deformable::Primitive::kSphere
-                                            : shape == "box"  ? deformable::Primitive::kBox
-                                                              : deformable::Primitive::kCylinder;
-    mesh = deformable::MeshPrimitive(primitive, dims, element_size);
+    if (from_file) {
+      if (!params.has("file") || params.String("file").empty()) {
+        throw BlockError("shape 'mesh' needs parameter 'file' (a closed STL or OBJ surface, m)",
+                         "file");
+      }
+      std::filesystem::path file(params.String("file"));
+      if (file.is_relative()) file = std::filesystem::path(params.base_dir()) / file;
+      mesh = deformable::MeshSurface(multibody::LoadMesh(file.lexically_normal().string()),
+                                     element_size);
+    } else {
+      const deformable::Primitive primitive = shape == "sphere" ? deformable::Primitive::kSphere
+                                              : shape == "box"  ? deformable::Primitive::kBox
+                                                                : deformable::Primitive::kCylinder;
+      mesh = deformable::MeshPrimitive(primitive, dims, element_size);
+    }
     body_ = std::make_shared<const deformable::MassSpringBody>(
         deformable::MassSpringBody::FromTetMesh(mesh, rule));
+  } catch (const BlockError&) {
+    throw;
   } catch (const std::exception& e) {
-    throw BlockError(e.what(), "size");
+    throw BlockError(e.what(), from_file ? "file" : "size");
   }
   tets_ = mesh.tets;
   const int n = body_->num_nodes();
@@ -473,7 +490,9 @@ BlockType DeformableBodyType() {
   t.doc =
       "The primitive `shape` (sphere: size [radius]; box: [x, y, z]; cylinder along z: "
       "[radius, height]) is tetrahedralized by Gmsh at `element_size` and centred at "
-      "`position` (world). Node masses rho sum V_t / 4 over the node's tetrahedra; on every "
+      "`position` (world); shape = mesh fills the closed surface in `file` (STL or OBJ, m, "
+      "moved by `position`; a surface that is not closed, or that Gmsh cannot fill, is one "
+      "line). Node masses rho sum V_t / 4 over the node's tetrahedra; on every "
       "edge a spring and dashpot, f = k Delta + k3 Delta^3 + c Delta' along it, with k = E sum "
       "V_t / L0^2 over the edge's tetrahedra (the volume form of Van Gelder's rule), k3 = "
       "k3_factor k / L0^2 (spring = cubic; 0 for linear) and c = damping_time k. Each free "
@@ -492,13 +511,14 @@ BlockType DeformableBodyType() {
       "Objects with Industrial Robotic Hand + Arm Systems\", section 4; A. Van Gelder 1998, "
       "\"Approximate Simulation of Elastic Membranes by Triangulated Spring Meshes\"";
   t.params = {
-      {"shape", ParamKind::kWord, "sphere", "the primitive", {"sphere", "box", "cylinder"}},
-      {"size",
-       ParamKind::kVector,
-       "",
-       "sphere [radius]; box [x, y, z]; cylinder [r, h] (m)",
-       {},
-       true},
+      {"shape",
+       ParamKind::kWord,
+       "sphere",
+       "a primitive, or mesh: the closed surface in `file`",
+       {"sphere", "box", "cylinder", "mesh"}},
+      {"file", ParamKind::kString, "", "shape = mesh: a closed STL or OBJ surface (m)"},
+      {"size", ParamKind::kVector, "[]",
+       "sphere [radius]; box [x, y, z]; cylinder [r, h] (m); not for a mesh"},
       {"element_size", ParamKind::kScalar, "", "the mesh's element size (m, > 0)", {}, true},
       {"young_modulus", ParamKind::kScalar, "", "E (Pa, > 0)", {}, true},
       {"poisson_ratio", ParamKind::kScalar, "0.39", "nu, in (-1, 0.5)"},

@@ -57,7 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "frame 'mount.F' is fixed to the base of robot '': no joint moves it"},
         BadModel{"finger_ik_lower_above_upper.xml", 3, "block 'ik' (FingerInverseKinematics)",
                  "joint limits need lower <= upper, got lower 0.5 and upper -0.5 at joint 2"},
-        // Issue 45, F6 (so far): a deformable body's material and node indices.
+        // Issue 45, F6: a deformable body's material, node indices and surface.
         BadModel{"deformable_nu_out_of_range.xml", 2, "block 'foam' (DeformableBody)",
                  "parameter 'poisson_ratio' must be in (-1, 0.5), got 0.5"},
         BadModel{"deformable_negative_modulus.xml", 2, "block 'foam' (DeformableBody)",
@@ -70,7 +70,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadModel{"deformable_solids_width.xml", 3, "block 'foam' (DeformableBody)",
                  "input 'solids' has width 3, expected 18"},
         BadModel{"deformable_table_two_heights.xml", 2, "block 'foam' (DeformableBody)",
-                 "parameter 'table' must be [] (none) or [z] (m)"}),
+                 "parameter 'table' must be [] (none) or [z] (m)"},
+        // A surface from a file that is not closed, and one Gmsh cannot fill (two closed
+        // cubes passing through each other).
+        BadModel{"deformable_mesh_open.xml", 2, "block 'foam' (DeformableBody)",
+                 "the surface is not closed (3 edges are not shared by exactly two triangles"},
+        BadModel{"deformable_mesh_crossing.xml", 2, "block 'foam' (DeformableBody)",
+                 "two_cubes_crossing.obj': Gmsh: meshing failed"}),
     [](const auto& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

@@ -88,6 +88,16 @@ TEST(DeformableBodyModel, FoamSphereKeepsItsEnergyOverTenSecondsWithAvf) {
   }
 }
 
+// shape = mesh: the unit cube of tests/data/meshes filled by Gmsh keeps its volume at rest.
+TEST(DeformableBodyModel, AClosedSurfaceFromAFileIsFilled) {
+  const testing::RunOutput run = testing::RunModelFile("tests/data/xml/deformable_cube_mesh.xml");
+  ASSERT_TRUE(run.outcome.ok) << run.outcome.error;
+  const std::vector<double> volume = Column(run.recording, "foam.volume");
+  ASSERT_FALSE(volume.empty());
+  EXPECT_NEAR(volume.front(), 1.0, 1e-12);
+  EXPECT_NEAR(volume.back(), 1.0, 1e-12);
+}
+
 // F3 in a model. An aluminium sphere (R = 10 mm, on a prismatic joint driven down at 1 mm/s,
 // then held) is pressed onto the corner node of a coarse foam block clamped along its base:
 // one node touches. At every logged row the normal force the block reports is eq. 4 with
