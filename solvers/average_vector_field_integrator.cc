@@ -111,17 +111,7 @@ StepResult AverageVectorFieldIntegrator::Step(double t_stop) {
     }
     previous = size;
   }
-  double t_reached = step.t_new;
-  const Eigen::Ref<const Eigen::VectorXd> f0_ref(f0_);
-  result.zero_crossing = crossings_.EndStep(problem_, name(), t_, x_, &f0_ref, step, &grid_,
-                                            &t_reached, &x1_, &stats_);
-  if (result.zero_crossing) result.crossed = crossings_.crossed();
-  x_.swap(x1_);
-  t_ = t_reached;
-  jac_.StepTaken();
-  ++stats_.steps;
-  result.t = t_;
-  return result;
+  return FinishStep(step, &f0_, &x1_);
 }
 
 }  // namespace twinblocks::solvers

@@ -72,17 +72,8 @@ StepResult RosenbrockIntegrator::Step(double t_stop) {
                                                       x_stage_[bad], t_, t_new),
                       t_);
   }
-  double t_reached = t_new;
   // f at the step's start is not kept (ode1be evaluates at its end, ros2 solves in place).
-  result.zero_crossing = crossings_.EndStep(problem_, name(), t_, x_, nullptr, step, &grid_,
-                                            &t_reached, &x_stage_, &stats_);
-  if (result.zero_crossing) result.crossed = crossings_.crossed();
-  x_.swap(x_stage_);
-  t_ = t_reached;
-  jac_.StepTaken();
-  ++stats_.steps;
-  result.t = t_;
-  return result;
+  return FinishStep(step, nullptr, &x_stage_);
 }
 
 }  // namespace twinblocks::solvers

@@ -51,4 +51,26 @@ void FixedStepImplicitIntegrator::DoRestoreState(double t, const Eigen::VectorXd
   jac_.Restore(in);
 }
 
+StepResult FixedStepImplicitIntegrator::FinishStep(const FixedStepGrid::Step& step,
+                                                   const Eigen::VectorXd* f0,
+                                                   Eigen::VectorXd* x_new) {
+  StepResult result;
+  double t_reached = step.t_new;
+  if (f0 != nullptr) {
+    const Eigen::Ref<const Eigen::VectorXd> f0_ref(*f0);
+    result.zero_crossing = crossings_.EndStep(problem_, name(), t_, x_, &f0_ref, step, &grid_,
+                                              &t_reached, x_new, &stats_);
+  } else {
+    result.zero_crossing = crossings_.EndStep(problem_, name(), t_, x_, nullptr, step, &grid_,
+                                              &t_reached, x_new, &stats_);
+  }
+  if (result.zero_crossing) result.crossed = crossings_.crossed();
+  x_.swap(*x_new);
+  t_ = t_reached;
+  jac_.StepTaken();
+  ++stats_.steps;
+  result.t = t_;
+  return result;
+}
+
 }  // namespace twinblocks::solvers::internal

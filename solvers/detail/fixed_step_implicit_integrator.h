@@ -35,6 +35,11 @@ class FixedStepImplicitIntegrator : public Integrator {
   /// The grid, the crossings' state and the Jacobian's memory.
   void DoSaveMemory(std::vector<double>* memory) const override;
   void DoRestoreState(double t, const Eigen::VectorXd& x, std::span<const double> memory) override;
+  /// Ends a step from (t_, x_) to *x_new: zero crossings located (f0 = f(t_, x_) where the
+  /// method has it, else null), the state and time moved on, the grid and the kept J a step
+  /// further. *x_new is left as scratch.
+  StepResult FinishStep(const FixedStepGrid::Step& step, const Eigen::VectorXd* f0,
+                        Eigen::VectorXd* x_new);
   /// After a Reset or a restore at x_: what a subclass keeps from the start (none by default).
   virtual void OnRestart() {}
 
